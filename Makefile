@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# memadvise top-level build.  'make' builds .output/memadvise; 'make check'
+# installs what is missing, builds, and runs every test (also under ASan).
+
+OUTPUT ?= .output
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PKG_CONFIG ?= pkg-config
+prefix ?= /usr/local
+PREFIX ?= $(prefix)
+bindir ?= $(PREFIX)/bin
+mandir ?= $(PREFIX)/share/man
+libexecdir ?= $(PREFIX)/libexec
+datadir ?= $(PREFIX)/share
+DESTDIR ?=
+
+VERSION := 0.1.0
+ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/;s/mips.*/mips/;s/riscv64/riscv/')
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-9s %s\n' "$(1)" "$(2)";
+endif
+
+PKGS := libbpf libelf libdw json-c yaml-0.1 ncursesw capstone zlib
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Wmissing-field-initializers -Werror=undef -Wno-unused-parameter
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) -Werror $(PKG_CFLAGS) \
+	-I$(OUTPUT) -Isrc -D_GNU_SOURCE -DMA_VERSION='"$(VERSION)"' \
+	-DMA_DATADIR='"$(datadir)/memadvise"' -DMA_LIBEXECDIR='"$(libexecdir)/memadvise"' \
+	$(EXTRA_CFLAGS)
+ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
+LIBS := $(PKG_LIBS) -lpfm -lpthread -lm
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+SRCS := $(wildcard src/*.c)
+OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(SRCS))
+LIB_OBJS := $(filter-out $(OUTPUT)/main.o,$(OBJS))
+
+CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+
+.DELETE_ON_ERROR:
+.SECONDARY:
+.PHONY: all examples check test test-asan deps demo bench install uninstall clean lint
+
+all: $(OUTPUT)/memadvise examples
+
+$(OUTPUT):
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/vmlinux.h: | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)if [ -n "$(VMLINUX_H)" ]; then cp "$(VMLINUX_H)" $@; \
+	else $(BPFTOOL) btf dump file $${VMLINUX_BTF:-/sys/kernel/btf/vmlinux} format c > $@; fi
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(OUTPUT)/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(OUTPUT) -Ibpf \
+		-I/usr/include/$(shell uname -m)-linux-gnu $(CLANG_BPF_SYS_INCLUDES) \
+		-c $< -o $(OUTPUT)/$*.tmp.bpf.o
+	$(Q)$(BPFTOOL) gen object $@ $(OUTPUT)/$*.tmp.bpf.o
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(OUTPUT)/%.o: src/%.c $(wildcard src/*.h) $(SKELS) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/memadvise: $(OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
+# Unit tests: every tests/unit/u-*.c, registry generated from test_* names.
+UNIT_SRCS := $(wildcard tests/unit/u-*.c)
+$(OUTPUT)/unit-decls.h: $(UNIT_SRCS) tests/unit/gen-decls.sh | $(OUTPUT)
+	$(Q)sh tests/unit/gen-decls.sh $(UNIT_SRCS) > $@
+
+$(OUTPUT)/unit-tests: $(UNIT_SRCS) tests/unit/harness.c tests/unit/harness.h $(OUTPUT)/unit-decls.h $(LIB_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) tests/unit/harness.c $(UNIT_SRCS) \
+		$(LIB_OBJS) $(LIBS) -o $@
+
+examples:
+	$(Q)$(MAKE) --no-print-directory -C examples
+
+deps:
+	$(Q)sh scripts/install-deps.sh
+
+test: $(OUTPUT)/memadvise $(OUTPUT)/unit-tests examples
+	$(Q)MA_OUTPUT=$(OUTPUT) sh tests/run.sh
+
+# The same tests, once, on a build with AddressSanitizer and UBSan.
+test-asan:
+	$(Q)$(MAKE) --no-print-directory OUTPUT=.output-asan \
+		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		EXTRA_LDFLAGS="-fsanitize=address,undefined" .output-asan/memadvise .output-asan/unit-tests
+	$(Q)MA_OUTPUT=.output-asan MA_ASAN=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 sh tests/run.sh
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory $(OUTPUT)/unit-tests
+	$(Q)rc=0; MA_OUTPUT=$(OUTPUT) sh tests/run.sh || rc=1; \
+		echo "--- again under AddressSanitizer + UndefinedBehaviorSanitizer ---"; \
+		$(MAKE) --no-print-directory test-asan || rc=1; exit $$rc
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh scripts/demo.sh $(OUTPUT)
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh tests/bench/run.sh $(OUTPUT)
+
+install: $(OUTPUT)/memadvise examples
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 \
+		$(DESTDIR)$(datadir)/memadvise/rules $(DESTDIR)$(libexecdir)/memadvise/examples
+	install -m 0755 $(OUTPUT)/memadvise $(DESTDIR)$(bindir)/memadvise
+	install -m 0644 man/*.1 $(DESTDIR)$(mandir)/man1/
+	for f in man/*.5; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(mandir)/man5/ || :; done
+	cp -R rules/. $(DESTDIR)$(datadir)/memadvise/rules/
+	for f in examples/bin/*; do [ -x "$$f" ] && install -m 0755 $$f $(DESTDIR)$(libexecdir)/memadvise/examples/ || :; done
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/memadvise $(DESTDIR)$(mandir)/man1/memadvise*.1 $(DESTDIR)$(mandir)/man5/memadvise*.5
+	rm -rf $(DESTDIR)$(datadir)/memadvise $(DESTDIR)$(libexecdir)/memadvise
+
+clean:
+	rm -rf .output .output-asan
+	$(Q)$(MAKE) --no-print-directory -C examples clean

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Small checked helpers: number parsing, allocation, file reading. */
+#ifndef __MA_UTIL_H
+#define __MA_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* All return 0 or -EINVAL (bad syntax) / -ERANGE. */
+int parse_u64(const char *s, uint64_t *out);
+int parse_int(const char *s, int min, int max, int *out);
+/* "1.5", "500ms", "2s", "1m" -> nanoseconds. A bare number is seconds. */
+int parse_duration(const char *s, uint64_t *ns);
+/* "4096", "64K", "2M", "1G" (binary units) -> bytes. */
+int parse_size(const char *s, uint64_t *bytes);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Reads a whole (small) file; returns malloc'd NUL-terminated text or NULL with errno. */
+char *read_file(const char *path, size_t *len);
+/* Reads the first line of a file (sysfs style) into buf, trailing newline removed. */
+int read_line(const char *path, char *buf, size_t len);
+int read_u64_file(const char *path, uint64_t *out);
+
+uint64_t now_ns(void); /* CLOCK_MONOTONIC */
+
+/* "1.2 K", "3.4 M": human-readable count with SI suffix into buf. */
+const char *fmt_count(double v, char *buf, size_t len);
+/* "4.0 KiB", "512 MiB". */
+const char *fmt_bytes(double v, char *buf, size_t len);
+
+#endif
