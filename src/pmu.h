@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Event names -> perf_event_attr, through libpfm4 per CPU model with perf's
+ * generic events as fallback.  memadvise's stable generic names:
+ *   hardware: cycles instructions l1d_miss dtlb_miss llc_miss branch_miss
+ *   software: task_clock page_faults minor_faults major_faults
+ *             context_switches cpu_migrations
+ * Anything else is taken as a raw libpfm4 event string ("pmu::EVENT:UMASK").
+ */
+#ifndef __MA_PMU_H
+#define __MA_PMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/perf_event.h>
+
+#include "report.h"
+
+struct pmu_event {
+	char name[48];		      /* as asked: generic name or raw string */
+	char encoding[128];	      /* "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS", "perf::cycles" */
+	struct perf_event_attr attr;  /* type/config/config1/config2 filled, rest zero */
+	enum tier tier;		      /* TIER_COUNTING (hardware) or TIER_SOFTWARE */
+	bool hardware;
+};
+
+/* pfm_initialize() once; 0 or -errno. Honours LIBPFM_FORCE_PMU (tests). */
+int pmu__init(void);
+/* True for one of the generic names above. */
+bool pmu__is_generic(const char *name);
+/* The generic names, NULL-terminated (hardware first). */
+extern const char *const pmu__generic_names[];
+/*
+ * Candidate encodings for NAME in preference order: for a generic hardware
+ * name, the host PMU's libpfm4 event first, then perf's generic
+ * PERF_TYPE_HARDWARE / HW_CACHE event.  A raw string has one candidate.
+ * Returns how many were written (>= 1), -ENOENT for an unknown name, -EINVAL
+ * for a malformed raw string.
+ */
+int pmu__candidates(const char *name, struct pmu_event *out, int max);
+/* The name of the default (host) PMU libpfm4 detected, e.g. "amd64_fam19h_zen3", or NULL. */
+const char *pmu__host_pmu_name(void);
+/* Whether the kernel exposes a hardware PMU (/sys/bus/event_source/devices/cpu* present). */
+bool pmu__hw_exposed(void);
+/*
+ * Explains a perf_event_open errno for ATTR in one line for users:
+ * ENOENT on a guest without a PMU -> "no hardware PMU: virtualized guest", EACCES -> paranoid
+ * level and capabilities, EMFILE -> ulimit -n, EBUSY, EOPNOTSUPP, EINVAL (which fields).
+ */
+void pmu__strerror_open(int err, const struct perf_event_attr *attr, char *buf, size_t len);
+
+#endif
