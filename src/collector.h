@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A collector measures something about the target while 'memadvise run'
+ * runs it (BPF sampling, page faults, data-address sampling, watchpoints).
+ * cmd_run.c drives every collector in its table through the same life cycle:
+ *
+ *   open      target known (a corked child before exec, or a live -p PID);
+ *             attach here.  A failure is not fatal: the run goes on and the
+ *             reason is recorded as provenance.
+ *   started   the child was released (it execs now) or the attach is live
+ *   poll      every few milliseconds while the target runs: drain rings
+ *   at_exit   the target's main thread is stopped at exit with its address
+ *             space still mapped: read /proc/PID/{maps,smaps} here
+ *   finish    drain what is left, attach results to the report
+ *   destroy   free everything (also after a failed open)
+ */
+#ifndef __MA_COLLECTOR_H
+#define __MA_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct report;
+
+struct run_ctx {
+	pid_t pid;		/* the target's process (thread-group leader) */
+	bool attached;		/* -p PID: already running, not our child */
+	const char *exe;	/* resolved executable path, NULL if unknown */
+	char *const *argv;	/* the command (NULL when attached) */
+	unsigned int freq_hz;	/* sampling frequency asked for (-F), 0 = collector default */
+	bool sample;		/* sampling allowed (not --no-sample) */
+	uint64_t duration_ns;	/* -d, 0 = until exit */
+};
+
+struct collector {
+	const char *name;
+	bool (*wanted)(const struct run_ctx *ctx);
+	int (*open)(void **state, const struct run_ctx *ctx, struct report *r);
+	void (*started)(void *state);
+	int (*poll)(void *state);
+	void (*at_exit)(void *state, pid_t pid);
+	int (*finish)(void *state, struct report *r);
+	void (*destroy)(void *state);
+};
+
+#endif
