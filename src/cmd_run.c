@@ -18,12 +18,14 @@
 #include "common.h"
 #include "event.h"
 #include "log.h"
+#include "profiler.h"
 #include "report.h"
 #include "target.h"
 #include "util.h"
 
 /* Every collector 'run' drives, in order (see collector.h). */
 static const struct collector *const collectors[] = {
+	&collector_profile,
 	NULL,
 };
 

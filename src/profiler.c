@@ -354,7 +354,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 		err = -errno;
 		st->skel = NULL;
 		report__add_provenance(r, "profile", "cannot open the BPF object: %s", strerror(-err));
-		return err;
+		return 0;
 	}
 	st->skel->rodata->targ_tgid = tgid;
 	st->skel->rodata->bucket_ns = BUCKET_NS;
@@ -366,7 +366,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 				       strerror(-err));
 		profile_bpf__destroy(st->skel);
 		st->skel = NULL;
-		return err;
+		return 0; /* regions and huge pages still come from /proc */
 	}
 	bpf_map_update_elem(bpf_map__fd(st->skel->maps.procs), &tgid, &zero, BPF_ANY);
 	if (ctx->attached) {
