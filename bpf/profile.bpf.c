@@ -259,8 +259,9 @@ static __always_inline void count_fault(__u32 tgid, __u64 addr, __u64 ip, __u64 
 		stat_inc(PROF_ST_PAGE_FULL);
 	}
 
+	/* before t0 is set (the target is being released): the first bucket */
 	now = bpf_ktime_get_ns();
-	if (now < t0_ns)
+	if (!t0_ns || now < t0_ns)
 		now = t0_ns;
 	idx = (now - t0_ns) / (bucket_ns ? bucket_ns : 1);
 	if (idx >= nr_buckets) {
@@ -331,8 +332,9 @@ int on_major(struct bpf_perf_event_data *ctx)
 	if (pv)
 		__sync_fetch_and_add(&pv->major, 1);
 
+	/* before t0 is set (the target is being released): the first bucket */
 	now = bpf_ktime_get_ns();
-	if (now < t0_ns)
+	if (!t0_ns || now < t0_ns)
 		now = t0_ns;
 	idx = (now - t0_ns) / (bucket_ns ? bucket_ns : 1);
 	if (idx < nr_buckets) {

@@ -321,9 +321,10 @@ static void attach_tp(struct prof_state *st, struct bpf_program *prog, bool *ok,
 		st->tp_links[st->nr_tp_links++] = l;
 }
 
+/* --no-sample means counting only: no sampling and no tracing. */
 static bool profile_wanted(const struct run_ctx *ctx)
 {
-	return true;
+	return ctx->sample;
 }
 
 static void profile_destroy(void *state);
@@ -369,11 +370,10 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 		return 0; /* regions and huge pages still come from /proc */
 	}
 	bpf_map_update_elem(bpf_map__fd(st->skel->maps.procs), &tgid, &zero, BPF_ANY);
-	if (ctx->attached) {
+	if (ctx->attached)
 		st->skel->bss->active = 1;
-		st->t0 = now_ns();
-		st->skel->bss->t0_ns = st->t0;
-	}
+	st->t0 = now_ns();
+	st->skel->bss->t0_ns = st->t0;
 	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.events), on_proc_event, st, NULL);
 	if (!st->rb) {
 		st->attach_failed++;
