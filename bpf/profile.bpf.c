@@ -47,6 +47,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 32768);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct prof_hot_key);
 	__type(value, struct prof_hot_val);
 } hot SEC(".maps");
@@ -61,6 +62,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8192);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct prof_stack_key);
 	__type(value, struct prof_hot_val);
 } stack_counts SEC(".maps");
@@ -68,6 +70,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct prof_fault_site_key);
 	__type(value, struct prof_fault_val);
 } fault_sites SEC(".maps");
@@ -75,6 +78,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 262144);
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* grows with the pages touched */
 	__type(key, struct prof_page_key);
 	__type(value, struct prof_page_val);
 } fault_pages SEC(".maps");
@@ -273,28 +277,28 @@ static __always_inline void count_fault(__u32 tgid, __u64 addr, __u64 ip, __u64 
 		__sync_fetch_and_add(&b->faults, 1);
 }
 
-SEC("tracepoint/exceptions/page_fault_user")
-int on_fault_user(struct trace_event_raw_exceptions *ctx)
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(on_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
 	__u32 tgid = tracked_tgid();
 
 	if (tgid)
-		count_fault(tgid, ctx->address, ctx->ip, ctx->error_code, 0);
+		count_fault(tgid, address, BPF_CORE_READ(regs, ip), error_code, 0);
 	return 0;
 }
 
 /* Faults on user addresses taken in kernel mode (copy_to/from_user): perf's
  * page-faults counter counts them too. */
-SEC("tracepoint/exceptions/page_fault_kernel")
-int on_fault_kernel(struct trace_event_raw_exceptions *ctx)
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(on_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
 	__u32 tgid;
 
-	if (ctx->address >= USER_ADDR_MAX)
+	if (address >= USER_ADDR_MAX)
 		return 0;
 	tgid = tracked_tgid();
 	if (tgid)
-		count_fault(tgid, ctx->address, user_ip(), ctx->error_code, 1);
+		count_fault(tgid, address, user_ip(), error_code, 1);
 	return 0;
 }
 
@@ -380,22 +384,20 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
-/* The held child calls execve: remember its old mm, counting starts when it changes. */
-SEC("tracepoint/syscalls/sys_enter_execve")
-int on_execve(void *ctx)
+/* The held child starts exec: remember its old mm, counting starts when it changes. */
+SEC("tp_btf/sched_prepare_exec")
+int BPF_PROG(on_prepare_exec, struct task_struct *task, struct linux_binprm *bprm)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	struct task_struct *task;
 
 	if (active || tgid != targ_tgid)
 		return 0;
-	task = (struct task_struct *)bpf_get_current_task();
 	pre_exec_mm = (__u64)BPF_CORE_READ(task, mm);
 	return 0;
 }
 
-SEC("tracepoint/sched/sched_process_exec")
-int on_exec(struct trace_event_raw_sched_process_exec *ctx)
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *task, pid_t old_pid, struct linux_binprm *bprm)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
@@ -409,8 +411,8 @@ int on_exec(struct trace_event_raw_sched_process_exec *ctx)
 	return 0;
 }
 
-SEC("tracepoint/sched/sched_process_exit")
-int on_exit(struct trace_event_raw_sched_process_template *ctx)
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *task)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32;
@@ -439,26 +441,24 @@ static __always_inline struct prof_thp_val *thp_of(__u64 mm)
 	return v;
 }
 
-SEC("tracepoint/huge_memory/mm_khugepaged_scan_pmd")
-int on_scan_pmd(struct trace_event_raw_mm_khugepaged_scan_pmd *ctx)
+/* Only the mm is read: the other arguments changed across kernel versions. */
+SEC("tp_btf/mm_khugepaged_scan_pmd")
+int BPF_PROG(on_scan_pmd, struct mm_struct *mm)
 {
-	struct prof_thp_val *v = thp_of((__u64)ctx->mm);
+	struct prof_thp_val *v = thp_of((__u64)mm);
 
-	if (v) {
+	if (v)
 		__sync_fetch_and_add(&v->scan_pmd, 1);
-		if (ctx->status == 1)
-			__sync_fetch_and_add(&v->scan_ok, 1);
-	}
 	return 0;
 }
 
-SEC("tracepoint/huge_memory/mm_collapse_huge_page")
-int on_collapse(struct trace_event_raw_mm_collapse_huge_page *ctx)
+SEC("tp_btf/mm_collapse_huge_page")
+int BPF_PROG(on_collapse, struct mm_struct *mm, int isolated, int status)
 {
-	struct prof_thp_val *v = thp_of((__u64)ctx->mm);
+	struct prof_thp_val *v = thp_of((__u64)mm);
 
 	if (v) {
-		if (ctx->status == 1)
+		if (status == 1)
 			__sync_fetch_and_add(&v->collapse_ok, 1);
 		else
 			__sync_fetch_and_add(&v->collapse_fail, 1);

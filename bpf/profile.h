@@ -8,7 +8,7 @@
 #define __MA_BPF_PROFILE_H
 
 #define PROF_MAX_EVENTS 4	 /* sampling events attached at once */
-#define PROF_STACK_DEPTH 64	 /* user frames kept per stack */
+#define PROF_STACK_DEPTH 32	 /* user frames kept per stack */
 #define PROF_PAGE_SHIFT 12
 
 /* Hot code: one entry per (process, thread, user ip, event). */
@@ -72,7 +72,7 @@ struct prof_bucket {
 /* khugepaged / MADV_COLLAPSE activity on the target's mm. */
 struct prof_thp_val {
 	__u64 scan_pmd;		/* mm_khugepaged_scan_pmd, any status */
-	__u64 scan_ok;		/* ... with status succeeded */
+	__u64 _reserved;
 	__u64 collapse_ok;	/* mm_collapse_huge_page, succeeded */
 	__u64 collapse_fail;	/* mm_collapse_huge_page, other status */
 };

@@ -256,7 +256,6 @@ struct json_object *profile__to_json(const struct profile *p)
 	jadd(x, "defrag", jstr(p->thp_defrag));
 	if (p->thp_measured) {
 		jadd(x, "khugepaged_scan_pmd", ju64(p->thp.scan_pmd));
-		jadd(x, "khugepaged_scan_ok", ju64(p->thp.scan_ok));
 		jadd(x, "collapse_ok", ju64(p->thp.collapse_ok));
 		jadd(x, "collapse_failed", ju64(p->thp.collapse_fail));
 	}

@@ -139,7 +139,7 @@ struct profile_bucket {
 
 /* khugepaged / MADV_COLLAPSE activity seen on the target's mm. */
 struct profile_thp {
-	uint64_t scan_pmd, scan_ok, collapse_ok, collapse_fail;
+	uint64_t scan_pmd, collapse_ok, collapse_fail;
 };
 
 /* A process of the target (the main one first, then forked children). */

@@ -381,7 +381,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	}
 
 	st->faults_ok = st->thp_ok = true;
-	attach_tp(st, st->skel->progs.on_execve, NULL, r);
+	attach_tp(st, st->skel->progs.on_prepare_exec, NULL, r);
 	attach_tp(st, st->skel->progs.on_exec, NULL, r);
 	attach_tp(st, st->skel->progs.on_fork, NULL, r);
 	attach_tp(st, st->skel->progs.on_exit, NULL, r);
@@ -574,7 +574,6 @@ static void finish_hot(struct prof_state *st, struct profile *p, struct symboliz
 		p->events[p->nr_events++] = st->evs[i].info;
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		struct profile_hotspot *h;
-		const struct procmaps *m;
 
 		k = next;
 		prev = &k;
@@ -592,9 +591,7 @@ static void finish_hot(struct prof_state *st, struct profile *p, struct symboliz
 		h->samples = v.samples;
 		h->kernel_samples = v.kernel_samples;
 		h->est_events = (double)v.period_sum;
-		m = maps_for(st, h->pid, k.ip);
-		if (symbolizer__resolve(sym, m, k.ip, false, &h->loc) < 0)
-			p->loss.unresolved += v.samples;
+		h->loc.ip = k.ip;
 		if (h->ev < p->nr_events) {
 			p->events[h->ev].samples += v.samples;
 			p->events[h->ev].kernel_samples += v.kernel_samples;
@@ -602,6 +599,20 @@ static void finish_hot(struct prof_state *st, struct profile *p, struct symboliz
 		}
 	}
 	qsort(p->hot, p->nr_hot, sizeof(*p->hot), cmp_hot);
+	/*
+	 * Lines for the addresses that matter (>= 0.2 % of their event's samples
+	 * and 10 samples); the others get them only from DWARF already loaded.
+	 */
+	for (int i = 0; i < p->nr_hot; i++) {
+		struct profile_hotspot *h = &p->hot[i];
+		uint64_t total = p->events[h->ev].samples;
+		uint64_t ip = h->loc.ip;
+		enum sym_detail d = i < 200 && h->samples >= 10 && h->samples * 500 >= total ?
+				    SYM_LINES : SYM_LINES_IF_LOADED;
+
+		if (symbolizer__resolve(sym, maps_for(st, h->pid, ip), ip, false, d, &h->loc) < 0)
+			p->loss.unresolved += h->samples;
+	}
 
 	for (int i = 0; i < p->nr_hot; i++) {
 		const struct profile_hotspot *h = &p->hot[i];
@@ -717,7 +728,7 @@ static void finish_stacks(struct prof_state *st, struct profile *p, struct symbo
 			continue;
 		for (int f = 0; f < PROF_STACK_DEPTH && ips[f] && s->nr_frames < PROFILE_MAX_FRAMES; f++)
 			symbolizer__resolve(sym, maps_for(st, s->pid, ips[f]), ips[f], f > 0,
-					    &s->frames[s->nr_frames++]);
+					    SYM_LINES_IF_LOADED, &s->frames[s->nr_frames++]);
 		p->nr_stacks++;
 	}
 	qsort(p->stacks, p->nr_stacks, sizeof(*p->stacks), cmp_stack);
@@ -854,6 +865,13 @@ static void merge_sites(struct profile *p)
 	p->nr_sites = out;
 }
 
+static const struct profile_fault_site *sort_sites;
+
+static int cmp_site_idx(const void *a, const void *b)
+{
+	return cmp_site(&sort_sites[*(const int *)a], &sort_sites[*(const int *)b]);
+}
+
 static void finish_faults(struct prof_state *st, struct profile *p, struct symbolizer *sym,
 			  const uint64_t *stats)
 {
@@ -896,8 +914,29 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		s->instr = v.instr;
 		s->major = v.major;
 		s->minor = v.count > v.major ? v.count - v.major : 0;
-		symbolizer__resolve(sym, maps_for(st, s->pid, k.ip), k.ip, false, &s->loc);
+		s->loc.ip = k.ip;
+		s->region = -1;
 		site_addr[p->nr_sites++] = v.last_addr;
+	}
+	/* lines for the sites that matter (>= 0.2 % of the faults and 50 faults) */
+	{
+		int *order = xcalloc(p->nr_sites ? p->nr_sites : 1, sizeof(int));
+
+		for (int i = 0; i < p->nr_sites; i++)
+			order[i] = i;
+		sort_sites = p->sites;
+		qsort(order, p->nr_sites, sizeof(int), cmp_site_idx);
+		for (int r = 0; r < p->nr_sites; r++) {
+			struct profile_fault_site *s = &p->sites[order[r]];
+			uint64_t ip = s->loc.ip;
+			enum sym_detail d = r < 200 && s->count >= 50 && s->count * 500 >= p->faults ?
+					    SYM_LINES : SYM_LINES_IF_LOADED;
+
+			symbolizer__resolve(sym, maps_for(st, s->pid, ip), ip, s->kernel_mode, d,
+					    &s->loc);
+			s->loc.ip = ip;
+		}
+		free(order);
 	}
 
 	/* pages -> regions */
@@ -974,7 +1013,6 @@ static void finish_thp(struct prof_state *st, struct profile *p)
 		if (bpf_map_lookup_elem(fd, &k, &v))
 			continue;
 		p->thp.scan_pmd += v.scan_pmd;
-		p->thp.scan_ok += v.scan_ok;
 		p->thp.collapse_ok += v.collapse_ok;
 		p->thp.collapse_fail += v.collapse_fail;
 	}

@@ -22,6 +22,7 @@ struct cache_entry {
 	int build_id_len;
 	uint64_t rel;
 	bool return_addr;
+	bool lines;		/* line and inline information was looked up */
 	struct profile_loc loc;	/* ip filled per lookup */
 };
 
@@ -32,6 +33,8 @@ struct space {
 };
 
 struct symbolizer {
+	struct { unsigned char id[20]; int len; } *loaded; /* modules whose DWARF was read */
+	int nr_loaded;
 	struct space *spaces;
 	int nr_spaces;
 	struct cache_entry *cache[CACHE_BUCKETS];
@@ -80,6 +83,7 @@ void symbolizer__free(struct symbolizer *s)
 		if (s->spaces[i].dwfl)
 			dwfl_end(s->spaces[i].dwfl);
 	free(s->spaces);
+	free(s->loaded);
 	for (int i = 0; i < CACHE_BUCKETS; i++) {
 		struct cache_entry *e = s->cache[i], *n;
 
@@ -189,16 +193,30 @@ static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct profile_loc *
 	free(scopes);
 }
 
-int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
-			bool return_addr, struct profile_loc *loc)
+static bool dwarf_loaded(struct symbolizer *s, const unsigned char *id, int len, bool add)
 {
+	for (int i = 0; i < s->nr_loaded; i++)
+		if (s->loaded[i].len == len && !memcmp(s->loaded[i].id, id, len))
+			return true;
+	if (add && len > 0) {
+		s->loaded = xrealloc(s->loaded, (s->nr_loaded + 1) * sizeof(*s->loaded));
+		memcpy(s->loaded[s->nr_loaded].id, id, len);
+		s->loaded[s->nr_loaded++].len = len;
+	}
+	return false;
+}
+
+int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+			bool return_addr, enum sym_detail detail, struct profile_loc *loc)
+{
+	bool lines;
 	uint64_t addr = return_addr && ip ? ip - 1 : ip;
 	const unsigned char *id = NULL;
 	GElf_Addr id_vaddr;
 	Dwfl_Module *mod;
 	Dwfl_Line *line;
 	const char *name, *file;
-	Dwarf_Addr rel = addr, start;
+	Dwarf_Addr rel = addr, start, bias = 0;
 	struct cache_entry *e;
 	unsigned int h = 0;
 	int id_len, lno = 0;
@@ -225,18 +243,23 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 
 		copy(loc->module, sizeof(loc->module), b ? b + 1 : name);
 	}
-	dwfl_module_getelf(mod, &start);
-	if (dwfl_module_relocate_address(mod, &rel) < 0)
+	/* the address as in the ELF file (not dwfl_module_relocate_address: it loads DWARF) */
+	if (dwfl_module_getelf(mod, &bias))
+		rel = addr - bias;
+	else
 		rel = addr - start;
 	loc->rel = rel;
 	id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
 	if (id_len > 20)
 		id_len = 20;
+	lines = detail == SYM_LINES ||
+		(detail == SYM_LINES_IF_LOADED && id_len > 0 && dwarf_loaded(s, id, id_len, false));
 	if (id_len > 0) {
 		h = cache_hash(id, id_len, rel);
 		for (e = s->cache[h]; e; e = e->next)
 			if (e->rel == rel && e->build_id_len == id_len &&
-			    e->return_addr == return_addr && !memcmp(e->build_id, id, id_len)) {
+			    e->return_addr == return_addr && !memcmp(e->build_id, id, id_len) &&
+			    (e->lines || !lines)) {
 				*loc = e->loc;
 				loc->ip = ip;
 				s->hits++;
@@ -245,13 +268,17 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	}
 
 	copy(loc->function, sizeof(loc->function), dwfl_module_addrname(mod, addr));
-	line = dwfl_module_getsrc(mod, addr);
-	if (line) {
-		file = dwfl_lineinfo(line, NULL, &lno, NULL, NULL, NULL);
-		copy(loc->file, sizeof(loc->file), file);
-		loc->line = lno;
+	if (lines) {
+		if (id_len > 0)
+			dwarf_loaded(s, id, id_len, true);
+		line = dwfl_module_getsrc(mod, addr);
+		if (line) {
+			file = dwfl_lineinfo(line, NULL, &lno, NULL, NULL, NULL);
+			copy(loc->file, sizeof(loc->file), file);
+			loc->line = lno;
+		}
+		resolve_inline(mod, addr, loc);
 	}
-	resolve_inline(mod, addr, loc);
 	if (!loc->function[0]) {
 		char buf[64];
 
@@ -266,6 +293,7 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 		e->build_id_len = id_len;
 		e->rel = rel;
 		e->return_addr = return_addr;
+		e->lines = lines;
 		e->loc = *loc;
 		e->next = s->cache[h];
 		s->cache[h] = e;
