@@ -100,11 +100,11 @@ enum prof_stat {
 	PROF_ST_HOT_FULL,	/* hot map full: sample not aggregated by ip */
 	PROF_ST_STACK_ERR,	/* bpf_get_stackid failed (collision, no user stack) */
 	PROF_ST_STACK_FULL,	/* stack-count map full */
-	PROF_ST_FAULTS_USER,	/* page_fault_user events of the target */
-	PROF_ST_FAULTS_KERNEL,	/* page_fault_kernel on user addresses */
-	PROF_ST_FAULTS_WRITE,
 	PROF_ST_FAULTS_MAJOR,	/* major-faults software event samples */
-	PROF_ST_SITE_FULL,	/* fault-site map full */
+	/* fault totals are sums over fault_sites, plus these when it was full: */
+	PROF_ST_SITE_FULL,	/* user-mode faults not in the site map */
+	PROF_ST_SITE_FULL_KERNEL, /* kernel-mode faults not in the site map */
+	PROF_ST_SITE_FULL_WRITE, /* of both, writes */
 	PROF_ST_PAGE_FULL,	/* fault-page map full */
 	PROF_ST_TIMELINE_LATE,	/* faults after the last time bucket */
 	PROF_ST_RB_DROP,	/* process events dropped (ring full) */

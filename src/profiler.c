@@ -490,6 +490,79 @@ static const struct procmaps *maps_for(struct prof_state *st, pid_t pid, uint64_
 	return NULL;
 }
 
+/*
+ * Reads a whole hash map in batches of 4096 (one syscall each, instead of two
+ * per entry: 100k fault pages took 0.3 s the slow way); falls back to
+ * get_next_key + lookup where batches are not supported.
+ */
+struct map_iter {
+	int fd;
+	size_t ksz, vsz;
+	char *keys, *vals;
+	__u32 n, i;
+	bool started, done, slow;
+	__u64 cursor;
+	char prev[64];
+};
+
+#define MAP_BATCH 4096
+
+static void map_iter_init(struct map_iter *it, int fd, size_t ksz, size_t vsz)
+{
+	memset(it, 0, sizeof(*it));
+	it->fd = fd;
+	it->ksz = ksz;
+	it->vsz = vsz;
+	it->keys = xcalloc(MAP_BATCH, ksz);
+	it->vals = xcalloc(MAP_BATCH, vsz);
+}
+
+static bool map_iter_next(struct map_iter *it, void *key, void *val)
+{
+	while (it->i == it->n) {
+		__u32 count = MAP_BATCH;
+		__u64 out = 0;
+		int err;
+
+		if (it->done)
+			goto end;
+		if (it->slow) {
+			if (bpf_map_get_next_key(it->fd, it->started ? it->prev : NULL, it->prev))
+				goto end;
+			it->started = true;
+			if (bpf_map_lookup_elem(it->fd, it->prev, val))
+				continue;
+			memcpy(key, it->prev, it->ksz);
+			return true;
+		}
+		err = bpf_map_lookup_batch(it->fd, it->started ? &it->cursor : NULL, &out, it->keys,
+					   it->vals, &count, NULL);
+		if (err && errno != ENOENT) {
+			if (!it->started && it->ksz <= sizeof(it->prev)) {
+				it->slow = true; /* no batch operations: one entry at a time */
+				continue;
+			}
+			goto end;
+		}
+		it->started = true;
+		it->cursor = out;
+		it->done = err != 0;
+		it->n = count;
+		it->i = 0;
+	}
+	memcpy(key, it->keys + it->i * it->ksz, it->ksz);
+	memcpy(val, it->vals + it->i * it->vsz, it->vsz);
+	it->i++;
+	return true;
+end:
+	free(it->keys);
+	free(it->vals);
+	it->keys = it->vals = NULL;
+	it->done = true;
+	it->n = it->i = 0;
+	return false;
+}
+
 static int cmp_hot(const void *a, const void *b)
 {
 	const struct profile_hotspot *x = a, *y = b;
@@ -564,21 +637,19 @@ static void sum_add(struct profile_hotsum **arr, int *n, const struct profile_ho
 static void finish_hot(struct prof_state *st, struct profile *p, struct symbolizer *sym)
 {
 	int fd = bpf_map__fd(st->skel->maps.hot);
-	struct prof_hot_key k, next, *prev = NULL;
+	struct prof_hot_key k;
 	struct prof_hot_val v;
+	struct map_iter it;
 	pid_t first_tid = 0;
 	bool threads_differ = false;
 	int cap = 0;
 
 	for (int i = 0; i < st->nr_evs; i++)
 		p->events[p->nr_events++] = st->evs[i].info;
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	map_iter_init(&it, fd, sizeof(k), sizeof(v));
+	while (map_iter_next(&it, &k, &v)) {
 		struct profile_hotspot *h;
 
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &v))
-			continue;
 		if (p->nr_hot == cap) {
 			cap = cap ? cap * 2 : 256;
 			p->hot = xrealloc(p->hot, cap * sizeof(*p->hot));
@@ -674,18 +745,16 @@ static void finish_stacks(struct prof_state *st, struct profile *p, struct symbo
 {
 	int fd = bpf_map__fd(st->skel->maps.stack_counts);
 	int sfd = bpf_map__fd(st->skel->maps.stacks);
-	struct prof_stack_key k, next, *prev = NULL;
+	struct prof_stack_key k;
 	struct prof_stack_key *keys = NULL;
 	struct profile_stack *all = NULL;
 	int n = 0, cap = 0;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		struct prof_hot_val v;
+	struct prof_hot_val v;
+	struct map_iter it;
 
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &v))
-			continue;
+	map_iter_init(&it, fd, sizeof(k), sizeof(v));
+	while (map_iter_next(&it, &k, &v)) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			all = xrealloc(all, cap * sizeof(*all));
@@ -876,29 +945,26 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 			  const uint64_t *stats)
 {
 	int fd = bpf_map__fd(st->skel->maps.fault_sites);
-	struct prof_fault_site_key k, next, *prev = NULL;
-	struct prof_page_key pk, pnext, *pprev = NULL;
+	struct prof_fault_site_key k;
+	struct prof_fault_val fv;
+	struct prof_page_key pk;
+	struct prof_page_val pv;
+	struct map_iter it;
 	uint64_t *site_addr = NULL;
 	int cap = 0, last = -1;
 
 	p->faults_measured = st->faults_ok;
 	p->major_measured = st->major_ok;
-	p->faults_user = stats[PROF_ST_FAULTS_USER];
-	p->faults_kernel = stats[PROF_ST_FAULTS_KERNEL];
-	p->faults = p->faults_user + p->faults_kernel;
-	p->writes = stats[PROF_ST_FAULTS_WRITE];
-	p->reads = p->faults - p->writes;
+	p->faults_user = stats[PROF_ST_SITE_FULL];
+	p->faults_kernel = stats[PROF_ST_SITE_FULL_KERNEL];
+	p->writes = stats[PROF_ST_SITE_FULL_WRITE];
 	p->major = stats[PROF_ST_FAULTS_MAJOR];
-	p->minor = p->faults > p->major ? p->faults - p->major : 0;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		struct prof_fault_val v;
+	map_iter_init(&it, fd, sizeof(k), sizeof(fv));
+	while (map_iter_next(&it, &k, &fv)) {
+		struct prof_fault_val v = fv;
 		struct profile_fault_site *s;
 
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &v))
-			continue;
 		if (p->nr_sites == cap) {
 			cap = cap ? cap * 2 : 64;
 			p->sites = xrealloc(p->sites, cap * sizeof(*p->sites));
@@ -914,10 +980,19 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		s->instr = v.instr;
 		s->major = v.major;
 		s->minor = v.count > v.major ? v.count - v.major : 0;
+		if (k.kernel)
+			p->faults_kernel += v.count;
+		else
+			p->faults_user += v.count;
+		p->writes += v.writes;
 		s->loc.ip = k.ip;
 		s->region = -1;
 		site_addr[p->nr_sites++] = v.last_addr;
 	}
+	p->faults = p->faults_user + p->faults_kernel;
+	p->reads = p->faults - p->writes;
+	p->minor = p->faults > p->major ? p->faults - p->major : 0;
+
 	/* lines for the sites that matter (>= 0.2 % of the faults and 50 faults) */
 	{
 		int *order = xcalloc(p->nr_sites ? p->nr_sites : 1, sizeof(int));
@@ -941,15 +1016,12 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 
 	/* pages -> regions */
 	fd = bpf_map__fd(st->skel->maps.fault_pages);
-	while (bpf_map_get_next_key(fd, pprev, &pnext) == 0) {
-		struct prof_page_val v;
+	map_iter_init(&it, fd, sizeof(pk), sizeof(pv));
+	while (map_iter_next(&it, &pk, &pv)) {
+		struct prof_page_val v = pv;
 		uint64_t addr;
 		int ri;
 
-		pk = pnext;
-		pprev = &pk;
-		if (bpf_map_lookup_elem(fd, &pk, &v))
-			continue;
 		addr = pk.page << PROF_PAGE_SHIFT;
 		if (last >= 0 && p->regions[last].pid == (pid_t)pk.tgid &&
 		    addr >= p->regions[last].start && addr < p->regions[last].end)
@@ -1073,7 +1145,7 @@ static int profile_finish(void *state, struct report *r)
 	p->loss.hot_full = stats[PROF_ST_HOT_FULL];
 	p->loss.stack_err = stats[PROF_ST_STACK_ERR];
 	p->loss.stack_full = stats[PROF_ST_STACK_FULL];
-	p->loss.site_full = stats[PROF_ST_SITE_FULL];
+	p->loss.site_full = stats[PROF_ST_SITE_FULL] + stats[PROF_ST_SITE_FULL_KERNEL];
 	p->loss.page_full = stats[PROF_ST_PAGE_FULL];
 	p->loss.timeline_late = stats[PROF_ST_TIMELINE_LATE];
 	p->loss.proc_events = stats[PROF_ST_RB_DROP];
