@@ -77,11 +77,10 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 262144);
-	/* preallocated: inserting into a non-preallocated map costs more per fault */
-	__type(key, struct prof_page_key);
-	__type(value, struct prof_page_val);
-} fault_pages SEC(".maps");
+	__uint(max_entries, 16384);	/* 32 GiB of touched address space */
+	__type(key, struct prof_chunk_key);
+	__type(value, struct prof_chunk_val);
+} fault_chunks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -226,20 +225,29 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	return 0;
 }
 
-#define EEXIST 17
+/* The chunk's entry, created empty on first use (NULL when the map is full). */
+static __always_inline struct prof_chunk_val *chunk_of(struct prof_chunk_key *ck)
+{
+	static const struct prof_chunk_val empty = {};
+	struct prof_chunk_val *cv = bpf_map_lookup_elem(&fault_chunks, ck);
+
+	if (cv)
+		return cv;
+	bpf_map_update_elem(&fault_chunks, ck, &empty, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&fault_chunks, ck);
+}
 
 static __always_inline void count_fault(__u32 tgid, __u64 *known, __u64 addr, __u64 ip,
 					__u64 ecode, __u32 kernel)
 {
 	struct prof_fault_site_key fk = { .tgid = tgid, .kernel = kernel, .ip = ip };
-	struct prof_page_key pk = { .tgid = tgid, .page = addr >> PROF_PAGE_SHIFT };
+	struct prof_chunk_key ck = { .tgid = tgid, .chunk = addr >> PROF_CHUNK_SHIFT };
 	struct prof_fault_val *fv, fzero = {};
-	struct prof_page_val *pv, pzero = {};
+	struct prof_chunk_val *cv;
 	struct prof_bucket *b;
 	bool write = ecode & 2;
 	__u32 idx;
 	__u64 now;
-	long err;
 
 	/* totals are the sums of the sites (plus the stats when the map is full) */
 	note_mm(tgid, known);
@@ -262,18 +270,15 @@ static __always_inline void count_fault(__u32 tgid, __u64 *known, __u64 addr, __
 			stat_inc(PROF_ST_SITE_FULL_WRITE);
 	}
 
-	/* most faults are first touches: try the insert first */
-	pzero.count = 1;
-	pzero.writes = write;
-	err = bpf_map_update_elem(&fault_pages, &pk, &pzero, BPF_NOEXIST);
-	if (err == -EEXIST) {
-		pv = bpf_map_lookup_elem(&fault_pages, &pk);
-		if (pv) {
-			__sync_fetch_and_add(&pv->count, 1);
-			if (write)
-				__sync_fetch_and_add(&pv->writes, 1);
-		}
-	} else if (err) {
+	cv = chunk_of(&ck);
+	if (cv) {
+		__u32 pg = (addr >> PROF_PAGE_SHIFT) & (PROF_CHUNK_PAGES - 1);
+
+		__sync_fetch_and_or(&cv->pages[(pg >> 6) & (PROF_CHUNK_PAGES / 64 - 1)], 1ULL << (pg & 63));
+		__sync_fetch_and_add(&cv->faults, 1);
+		if (write)
+			__sync_fetch_and_add(&cv->writes, 1);
+	} else {
 		stat_inc(PROF_ST_PAGE_FULL);
 	}
 
@@ -326,9 +331,9 @@ int on_major(struct bpf_perf_event_data *ctx)
 	__u32 tgid = tracked_tgid(NULL);
 	bool kernel = ctx->regs.ip >> 63; /* a kernel address */
 	struct prof_fault_site_key fk = {};
-	struct prof_page_key pk = {};
+	struct prof_chunk_key ck = {};
 	struct prof_fault_val *fv, fzero = {};
-	struct prof_page_val *pv;
+	struct prof_chunk_val *cv;
 	struct prof_bucket *b;
 	__u64 now;
 	__u32 idx;
@@ -346,11 +351,11 @@ int on_major(struct bpf_perf_event_data *ctx)
 	}
 	if (fv)
 		__sync_fetch_and_add(&fv->major, 1);
-	pk.tgid = tgid;
-	pk.page = ctx->addr >> PROF_PAGE_SHIFT;
-	pv = bpf_map_lookup_elem(&fault_pages, &pk);
-	if (pv)
-		__sync_fetch_and_add(&pv->major, 1);
+	ck.tgid = tgid;
+	ck.chunk = ctx->addr >> PROF_CHUNK_SHIFT;
+	cv = bpf_map_lookup_elem(&fault_chunks, &ck);
+	if (cv)
+		__sync_fetch_and_add(&cv->major, 1);
 
 	/* before t0 is set (the target is being released): the first bucket */
 	now = bpf_ktime_get_ns();

@@ -42,8 +42,8 @@ _Static_assert(sizeof(struct prof_hot_val) == 24, "prof_hot_val layout");
 _Static_assert(sizeof(struct prof_stack_key) == 16, "prof_stack_key layout");
 _Static_assert(sizeof(struct prof_fault_site_key) == 16, "prof_fault_site_key layout");
 _Static_assert(sizeof(struct prof_fault_val) == 40, "prof_fault_val layout");
-_Static_assert(sizeof(struct prof_page_key) == 16, "prof_page_key layout");
-_Static_assert(sizeof(struct prof_page_val) == 16, "prof_page_val layout");
+_Static_assert(sizeof(struct prof_chunk_key) == 16, "prof_chunk_key layout");
+_Static_assert(sizeof(struct prof_chunk_val) == 88, "prof_chunk_val layout");
 _Static_assert(sizeof(struct prof_bucket) == 16, "prof_bucket layout");
 _Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
 _Static_assert(sizeof(struct prof_proc_event) == 40, "prof_proc_event layout");
@@ -900,12 +900,12 @@ static int cmp_site_loc(const void *a, const void *b)
 		return c;
 	if (x->loc.line != y->loc.line)
 		return x->loc.line < y->loc.line ? -1 : 1;
-	if (!x->loc.line && x->loc.ip != y->loc.ip) /* no line: keep addresses apart */
-		return x->loc.ip < y->loc.ip ? -1 : 1;
+	/* without a line, one site per function */
 	return strcmp(x->loc.function, y->loc.function);
 }
 
-/* One site per source line (several instructions of a line fault alike). */
+/* One site per source line (several instructions of a line fault alike), or per
+ * function where there is no line information. */
 static void merge_sites(struct profile *p)
 {
 	int out = 0;
@@ -947,8 +947,8 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	int fd = bpf_map__fd(st->skel->maps.fault_sites);
 	struct prof_fault_site_key k;
 	struct prof_fault_val fv;
-	struct prof_page_key pk;
-	struct prof_page_val pv;
+	struct prof_chunk_key ck;
+	struct prof_chunk_val cv;
 	struct map_iter it;
 	uint64_t *site_addr = NULL;
 	int cap = 0, last = -1;
@@ -1014,27 +1014,65 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		free(order);
 	}
 
-	/* pages -> regions */
-	fd = bpf_map__fd(st->skel->maps.fault_pages);
-	map_iter_init(&it, fd, sizeof(pk), sizeof(pv));
-	while (map_iter_next(&it, &pk, &pv)) {
-		struct prof_page_val v = pv;
-		uint64_t addr;
-		int ri;
+	/*
+	 * Chunks -> regions: each page that faulted counts for the region holding
+	 * it; a chunk's fault counts go to its regions in proportion to their
+	 * pages (exact for a chunk inside one region, the usual case).
+	 */
+	fd = bpf_map__fd(st->skel->maps.fault_chunks);
+	map_iter_init(&it, fd, sizeof(ck), sizeof(cv));
+	while (map_iter_next(&it, &ck, &cv)) {
+		int ri_of[16], nr = 0, big = 0;
+		uint64_t np[16], total = 0, given[3] = { 0 };
+		const uint64_t cnt[3] = { cv.faults, cv.writes, cv.major };
 
-		addr = pk.page << PROF_PAGE_SHIFT;
-		if (last >= 0 && p->regions[last].pid == (pid_t)pk.tgid &&
-		    addr >= p->regions[last].start && addr < p->regions[last].end)
-			ri = last;
-		else
-			ri = region_of(p, (pid_t)pk.tgid, addr);
-		if (ri < 0)
+		for (int w = 0; w < PROF_CHUNK_PAGES / 64; w++) {
+			for (uint64_t bits = cv.pages[w]; bits; bits &= bits - 1) {
+				uint64_t addr = (ck.chunk << PROF_CHUNK_SHIFT) +
+						((uint64_t)(w * 64 + __builtin_ctzll(bits)) << PROF_PAGE_SHIFT);
+				int ri, j;
+
+				if (last >= 0 && p->regions[last].pid == (pid_t)ck.tgid &&
+				    addr >= p->regions[last].start && addr < p->regions[last].end)
+					ri = last;
+				else
+					ri = region_of(p, (pid_t)ck.tgid, addr);
+				if (ri < 0)
+					continue;
+				last = ri;
+				p->regions[ri].pages_faulted++;
+				for (j = 0; j < nr && ri_of[j] != ri; j++)
+					;
+				if (j == nr) {
+					if (nr == (int)ARRAY_SIZE(ri_of))
+						continue;
+					ri_of[nr] = ri;
+					np[nr++] = 0;
+				}
+				np[j]++;
+				total++;
+			}
+		}
+		if (!total)
 			continue;
-		last = ri;
-		p->regions[ri].faults += v.count;
-		p->regions[ri].writes += v.writes;
-		p->regions[ri].major += v.major;
-		p->regions[ri].pages_faulted++;
+		for (int j = 0; j < nr; j++) {
+			struct profile_region *rg = &p->regions[ri_of[j]];
+			uint64_t part[3];
+
+			if (np[j] > np[big])
+				big = j;
+			for (int c = 0; c < 3; c++) {
+				part[c] = cnt[c] * np[j] / total;
+				given[c] += part[c];
+			}
+			rg->faults += part[0];
+			rg->writes += part[1];
+			rg->major += part[2];
+		}
+		/* rounding remainders to the chunk's biggest region */
+		p->regions[ri_of[big]].faults += cnt[0] - given[0];
+		p->regions[ri_of[big]].writes += cnt[1] - given[1];
+		p->regions[ri_of[big]].major += cnt[2] - given[2];
 	}
 	/* sort regions by faults, then name each site's region */
 	qsort(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
@@ -1156,7 +1194,7 @@ static int profile_finish(void *state, struct report *r)
 		report__add_provenance(r, "sampling", "%" PRIu64 " samples not aggregated by ip: map full",
 				       p->loss.hot_full);
 	if (p->loss.page_full)
-		report__add_provenance(r, "page_faults", "%" PRIu64 " faults not aggregated by page (map full): region counts are low",
+		report__add_provenance(r, "page_faults", "%" PRIu64 " faults not aggregated by address (map full): region counts are low",
 				       p->loss.page_full);
 	if (p->loss.site_full)
 		report__add_provenance(r, "page_faults", "%" PRIu64 " faults not aggregated by site: map full",
