@@ -183,6 +183,10 @@ struct mstruct {
 	struct mstruct *hnext; /* same name hash */
 	uint64_t hash;
 	bool listed;
+	bool files_done;
+	Dwarf_Off off;	  /* the type's DIE, for decl_file resolved only once listed */
+	Dwarf_Off *moffs; /* each member's DIE */
+	Dwarf *dbg;	  /* the file they are in (main or dwz alternate) */
 };
 
 /* Facts about one type DIE, cached per unit. */
@@ -398,6 +402,24 @@ static bool is_atomic_name(const char *n, const char **kind)
 	return false;
 }
 
+/* data1/2/4/8 are unsigned here (255 in data1 is 255); only sdata is signed (-1 = no count). */
+static int upper_bound(Dwarf_Attribute *a, Dwarf_Sword *v)
+{
+	Dwarf_Word w;
+	unsigned int form = dwarf_whatform(a);
+
+	if (form == DW_FORM_sdata || form == DW_FORM_implicit_const)
+		return dwarf_formsdata(a, v);
+	if (dwarf_formudata(a, &w))
+		return -1;
+	/* gcc says "no count" with an all-ones upper bound in the unsigned forms */
+	if (w == (Dwarf_Word)-1)
+		*v = -1;
+	else
+		*v = (Dwarf_Sword)w;
+	return 0;
+}
+
 static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 {
 	uint64_t key = die_key(l, d);
@@ -578,7 +600,7 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 					continue;
 				if (attr_udata(&c, DW_AT_count, &cnt)) {
 				} else if (dwarf_attr(&c, DW_AT_upper_bound, &a) &&
-					   dwarf_formsdata(&a, &sub) == 0) {
+					   upper_bound(&a, &sub) == 0) {
 					ub = (uint64_t)sub;
 					uint64_t lb = 0;
 
@@ -917,7 +939,8 @@ static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *
 	attr_udata(d, DW_AT_byte_size, &s->size);
 	if (attr_udata(d, DW_AT_alignment, &da))
 		s->declared_align = da;
-	s->decl_file = dwarf_decl_file(d);
+	ms->off = dwarf_dieoffset(d);
+	ms->dbg = dwarf_cu_getdwarf(d->cu);
 	{
 		int ln = 0;
 
@@ -945,9 +968,14 @@ static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *
 				cap = cap ? cap * 2 : 8;
 				struct ma_member *nm = arena__alloc(&l->arena, sizeof(*nm) * cap);
 
-				if (s->nr_members)
+				Dwarf_Off *no = arena__alloc(&l->arena, sizeof(*no) * cap);
+
+				if (s->nr_members) {
 					memcpy(nm, s->members, sizeof(*nm) * s->nr_members);
+					memcpy(no, ms->moffs, sizeof(*no) * s->nr_members);
+				}
 				s->members = nm;
+				ms->moffs = no;
 			}
 			m = &s->members[s->nr_members++];
 			ti = tinfo_get(l, &td);
@@ -971,7 +999,7 @@ static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *
 				if (v > m->align)
 					m->align = v;
 			}
-			m->decl_file = dwarf_decl_file(&c);
+			ms->moffs[s->nr_members - 1] = dwarf_dieoffset(&c);
 			{
 				int ln = 0;
 
@@ -1042,6 +1070,30 @@ static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *
 
 /* ---- dedupe and the unit walk -------------------------------------------- */
 
+/*
+ * dwarf_decl_file() reads the unit's whole line table (elfutils 0.188), so
+ * it runs only for definitions that get listed, not for every duplicate.
+ */
+static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
+{
+	Dwarf_Die d;
+	Dwarf *dbg = ms->dbg ? ms->dbg : l->cur_dbg;
+
+	if (ms->files_done || depth > 16)
+		return;
+	ms->files_done = true;
+	if (dwarf_offdie(dbg, ms->off, &d))
+		ms->pub.decl_file = dwarf_decl_file(&d);
+	for (int i = 0; i < ms->pub.nr_members && ms->moffs; i++) {
+		struct ma_member *m = &ms->pub.members[i];
+
+		if (dwarf_offdie(dbg, ms->moffs[i], &d))
+			m->decl_file = dwarf_decl_file(&d);
+		if (m->nested && (m->flags & MA_M_ANON))
+			resolve_files(l, (struct mstruct *)m->nested, depth + 1);
+	}
+}
+
 static bool members_equal(const struct ma_struct *a, const struct ma_struct *b)
 {
 	if (a->size != b->size || a->nr_members != b->nr_members || a->kind != b->kind ||
@@ -1081,8 +1133,8 @@ static void list_struct(struct layout *l, struct mstruct *ms)
 			return;
 		}
 	}
-	/* Names are needed after the unit's caches are reset: keep them in the arena. */
 	ms->listed = true;
+	resolve_files(l, ms, 0);
 	ms->hash = h;
 	if (!*slot) {
 		*slot = ms;
