@@ -310,8 +310,9 @@ static bool needs_space(const char *p)
 
 static const char *join_decl(struct layout *l, const char *p, const char *name, const char *s)
 {
-	return arena__printf(&l->arena, "%s%s%s%s", p, name && *name && needs_space(p) ? " " : "",
-			     name ? name : "", s);
+	bool space = needs_space(p) && ((name && *name) || *s == '[');
+
+	return arena__printf(&l->arena, "%s%s%s%s", p, space ? " " : "", name ? name : "", s);
 }
 
 static const char *params_spelling(struct layout *l, Dwarf_Die *fn)
@@ -1426,9 +1427,7 @@ const struct ma_struct *layout__find_struct(const struct layout *l, const char *
 	const char *n = strip_kw(name);
 	void **slot = umap_slot((struct umap *)&l->names, str_hash(n), false);
 
-	if (!slot)
-		return NULL;
-	for (struct mstruct *o = *slot; o; o = o->hnext)
+	for (struct mstruct *o = slot ? *slot : NULL; o; o = o->hnext)
 		if (!strcmp(o->pub.name, n)) {
 			if (n != name && strncmp(name, "union ", 6) == 0 && o->pub.kind != MA_KIND_UNION)
 				continue;
