@@ -86,6 +86,25 @@ char *arena__printf(struct arena_blk **a, const char *fmt, ...)
 	return p;
 }
 
+/* Concatenates up to four strings (NULL = ""), without printf. */
+char *arena__cat(struct arena_blk **a, const char *s1, const char *s2, const char *s3,
+		 const char *s4)
+{
+	const char *v[4] = { s1, s2, s3, s4 };
+	size_t len[4], n = 0;
+	char *p, *q;
+
+	for (int i = 0; i < 4; i++)
+		n += len[i] = v[i] ? strlen(v[i]) : 0;
+	p = q = arena__alloc(a, n + 1);
+	for (int i = 0; i < 4; i++) {
+		memcpy(q, v[i] ? v[i] : "", len[i]);
+		q += len[i];
+	}
+	*q = 0;
+	return p;
+}
+
 void arena__free(struct arena_blk *a)
 {
 	while (a) {
@@ -101,6 +120,8 @@ void arena__free(struct arena_blk *a)
 struct umap {
 	uint64_t *keys; /* key + 1; 0 = empty */
 	void **vals;
+	uint32_t *gens; /* a slot is live only in the current generation */
+	uint32_t gen;
 	size_t cap, n;
 };
 
@@ -124,12 +145,15 @@ static void **umap_slot(struct umap *m, uint64_t key, bool insert)
 	size_t mask = m->cap - 1, i = mix64(key) & mask;
 
 	for (;;) {
-		if (m->keys[i] == key + 1)
+		bool live = m->gens[i] == m->gen && m->keys[i];
+
+		if (live && m->keys[i] == key + 1)
 			return &m->vals[i];
-		if (!m->keys[i]) {
+		if (!live) {
 			if (!insert)
 				return NULL;
 			m->keys[i] = key + 1;
+			m->gens[i] = m->gen;
 			m->vals[i] = NULL;
 			m->n++;
 			return &m->vals[i];
@@ -145,18 +169,23 @@ static void umap_grow(struct umap *m)
 	m->cap = old.cap ? old.cap * 2 : 1024;
 	m->keys = xcalloc(m->cap, sizeof(*m->keys));
 	m->vals = xcalloc(m->cap, sizeof(*m->vals));
+	m->gens = xcalloc(m->cap, sizeof(*m->gens));
 	m->n = 0;
 	for (size_t i = 0; i < old.cap; i++)
-		if (old.keys[i])
+		if (old.keys[i] && old.gens[i] == old.gen)
 			*umap_slot(m, old.keys[i] - 1, true) = old.vals[i];
 	free(old.keys);
 	free(old.vals);
+	free(old.gens);
 }
 
 static void umap_reset(struct umap *m)
 {
-	if (m->cap)
-		memset(m->keys, 0, m->cap * sizeof(*m->keys));
+	if (++m->gen == 0) { /* wrapped: clear for real */
+		if (m->cap)
+			memset(m->gens, 0xff, m->cap * sizeof(*m->gens));
+		m->gen = 0;
+	}
 	m->n = 0;
 }
 
@@ -164,6 +193,7 @@ static void umap_free(struct umap *m)
 {
 	free(m->keys);
 	free(m->vals);
+	free(m->gens);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -312,7 +342,7 @@ static const char *join_decl(struct layout *l, const char *p, const char *name, 
 {
 	bool space = needs_space(p) && ((name && *name) || *s == '[');
 
-	return arena__printf(&l->arena, "%s%s%s%s", p, space ? " " : "", name ? name : "", s);
+	return arena__cat(&l->arena, p, space ? " " : "", name, s);
 }
 
 static const char *params_spelling(struct layout *l, Dwarf_Die *fn)
@@ -356,7 +386,7 @@ static const char *enum_spelling(struct layout *l, Dwarf_Die *d)
 	size_t n = 0;
 
 	if (name)
-		return arena__printf(&l->arena, "%s%s", kw(l, DW_TAG_enumeration_type), name);
+		return arena__cat(&l->arena, kw(l, DW_TAG_enumeration_type), name, NULL, NULL);
 	n += snprintf(buf, sizeof(buf), "enum {");
 	if (dwarf_child(d, &c) == 0) {
 		int i = 0;
@@ -466,7 +496,7 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 		t->align = t->size ? t->size : 8;
 		t->flags = MA_M_POINTER;
 		if (!die_type(d, &td)) {
-			t->p = arena__printf(&l->arena, "void %s", op);
+			t->p = arena__cat(&l->arena, "void ", op, NULL, NULL);
 			break;
 		}
 		tt = tinfo_get(l, &td);
@@ -480,10 +510,10 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 			t->p = arena__printf(&l->arena, "%s%s(%s::*", tt->p, needs_space(tt->p) ? " " : "", cn);
 			t->s = arena__printf(&l->arena, ")%s", tt->s);
 		} else if (tt->tag == DW_TAG_array_type || tt->tag == DW_TAG_subroutine_type) {
-			t->p = arena__printf(&l->arena, "%s%s(%s", tt->p, needs_space(tt->p) ? " " : "", op);
-			t->s = arena__printf(&l->arena, ")%s", tt->s);
+			t->p = arena__cat(&l->arena, tt->p, needs_space(tt->p) ? " (" : "(", op, NULL);
+			t->s = arena__cat(&l->arena, ")", tt->s, NULL, NULL);
 		} else {
-			t->p = arena__printf(&l->arena, "%s%s%s", tt->p, needs_space(tt->p) ? " " : "", op);
+			t->p = arena__cat(&l->arena, tt->p, needs_space(tt->p) ? " " : "", op, NULL);
 			t->s = tt->s;
 		}
 		break;
@@ -497,18 +527,18 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 			: tag == DW_TAG_restrict_type ? "restrict" : tag == DW_TAG_atomic_type ? "_Atomic" : "const";
 
 		if (!die_type(d, &td)) {
-			t->p = arena__printf(&l->arena, "%s void", q);
+			t->p = arena__cat(&l->arena, q, " void", NULL, NULL);
 			t->quals = q;
 			break;
 		}
 		tt = tinfo_get(l, &td);
 		*t = *tt;
 		t->tag = tag;
-		t->quals = *tt->quals ? arena__printf(&l->arena, "%s %s", q, tt->quals) : q;
+		t->quals = *tt->quals ? arena__cat(&l->arena, q, " ", tt->quals, NULL) : q;
 		if (tt->flags & MA_M_POINTER && tt->tag != DW_TAG_typedef) {
-			t->p = arena__printf(&l->arena, "%s%s ", tt->p, q);
+			t->p = arena__cat(&l->arena, tt->p, q, " ", NULL);
 		} else {
-			t->p = arena__printf(&l->arena, "%s %s", q, tt->p);
+			t->p = arena__cat(&l->arena, q, " ", tt->p, NULL);
 		}
 		/* Only the qualified type's own qualifiers; pointers reset them. */
 		if (tag == DW_TAG_const_type)
@@ -551,7 +581,7 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 	case DW_TAG_interface_type: {
 		name = die_name(l, d);
 		if (name)
-			t->p = arena__printf(&l->arena, "%s%s", kw(l, tag), name);
+			t->p = arena__cat(&l->arena, kw(l, tag), name, NULL, NULL);
 		else
 			t->p = tag == DW_TAG_union_type ? "union {...}" : "struct {...}";
 		t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
@@ -625,7 +655,7 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 		if (die_type(d, &td)) {
 			tt = tinfo_get(l, &td);
 			t->p = tt->p;
-			t->s = arena__printf(&l->arena, "%s%s", sbuf, tt->s);
+			t->s = arena__cat(&l->arena, sbuf, tt->s, NULL, NULL);
 			t->align = tt->align;
 			t->flags = (tt->flags & (MA_M_ATOMIC | MA_M_LOCK)) | MA_M_ARRAY;
 			t->sync_kind = tt->sync_kind;
@@ -650,7 +680,7 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 		if (die_type(d, &td)) {
 			tt = tinfo_get(l, &td);
 			t->p = tt->p;
-			t->s = arena__printf(&l->arena, "%s%s", ps, tt->s);
+			t->s = arena__cat(&l->arena, ps, tt->s, NULL, NULL);
 		} else {
 			t->p = "void";
 			t->s = ps;

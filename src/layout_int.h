@@ -14,6 +14,8 @@ void *arena__alloc(struct arena_blk **a, size_t n);
 char *arena__strdup(struct arena_blk **a, const char *s);
 char *arena__printf(struct arena_blk **a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+char *arena__cat(struct arena_blk **a, const char *s1, const char *s2, const char *s3,
+		 const char *s4);
 void arena__free(struct arena_blk *a);
 
 /* Recomputes a struct's cache-line facts (and nested-padding counts) for LINE. */
