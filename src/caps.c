@@ -605,12 +605,15 @@ bool caps__tool(const char *prog, struct cap *cp)
 		HINT(c, "apt-get install %s", prog);
 		return false;
 	}
-	/* "valgrind-3.19.0" -> "3.19.0", "v1.24" -> "1.24" */
+	/* the last word: "valgrind-3.19.0" -> "3.19.0", "v1.24" -> "1.24", "gcc (...) 12.2.0" -> "12.2.0" */
 	{
-		const char *v = strrchr(line, '-');
+		char *v = strrchr(line, ' '), *dash;
 
 		v = v ? v + 1 : line;
-		if (*v == 'v')
+		dash = strrchr(v, '-');
+		if (dash && dash[1] >= '0' && dash[1] <= '9')
+			v = dash + 1;
+		if (v[0] == 'v' && v[1] >= '0' && v[1] <= '9')
 			v++;
 		OK(c, "%s", v);
 	}
