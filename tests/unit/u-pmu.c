@@ -103,9 +103,9 @@ void test_pmu__amd_zen3(void)
 	static const struct expect e[] = {
 		{ "cycles", 0x76, "amd64_fam19h_zen3::CYCLES_NOT_IN_HALT" },
 		{ "instructions", 0xc0, "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS" },
-		{ "l1d_miss", 0x5f44, NULL },
-		{ "dtlb_miss", 0xf045, NULL },
-		{ "llc_miss", 0x5c43, NULL },
+		{ "l1d_miss", 0x5f44, "amd64_fam19h_zen3::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:0x5f" },
+		{ "dtlb_miss", 0xf045, "amd64_fam19h_zen3::L1_DTLB_MISS:0xf0" },
+		{ "llc_miss", 0x5c43, "amd64_fam19h_zen3::DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:0x5c" },
 		{ "branch_miss", 0xc3, "amd64_fam19h_zen3::RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED" },
 	};
 	struct pmu_event ev[8];
@@ -119,6 +119,16 @@ void test_pmu__amd_zen3(void)
 	for (int i = 0; i < n; i++)
 		ASSERT_FALSE(ev[i].attr.type == PERF_TYPE_HARDWARE &&
 			     ev[i].attr.config == PERF_COUNT_HW_CACHE_MISSES, "no cache-misses on AMD");
+	/* the raw umasks in the table are the named ones */
+	ASSERT_EQ(pmu__candidates("L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS:TLB_RELOAD_2M_L2_MISS:"
+				  "TLB_RELOAD_1G_L2_MISS:TLB_RELOAD_COALESCED_PAGE_MISS", ev, 8), 1, "named");
+	ASSERT_EQ(ev[0].attr.config, 0xf045, "named L2 DTLB miss umasks");
+	ASSERT_EQ(pmu__candidates("ANY_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:EXT_CACHE_LCL:"
+				  "MEM_IO_LCL:EXT_CACHE_RMT:MEM_IO_RMT", ev, 8), 1, "named fills");
+	ASSERT_EQ(ev[0].attr.config, 0x5f44, "every fill source");
+	ASSERT_EQ(pmu__candidates("DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL:MEM_IO_LCL:"
+				  "EXT_CACHE_RMT:MEM_IO_RMT", ev, 8), 1, "named demand fills");
+	ASSERT_EQ(ev[0].attr.config, 0x5c43, "fills from beyond the CCX's L3");
 	/* the second l1d_miss candidate is the kernel's L1-dcache-load-misses */
 	n = pmu__candidates("l1d_miss", ev, 8);
 	ASSERT_TRUE(n >= 3, "zen3 l1d candidates");
@@ -136,6 +146,14 @@ void test_pmu__amd_zen4(void)
 	ASSERT_EQ(ev[0].attr.config, 0xdc43, "zen4 demand fills from beyond the L3");
 	ASSERT_TRUE(pmu__candidates("dtlb_miss", ev, 8) >= 2, "zen4 dtlb");
 	ASSERT_EQ(ev[0].attr.config, 0xf045, "zen4 L1_DTLB_MISS, L2 DTLB misses");
+	ASSERT_EQ(pmu__candidates("ANY_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:LOCAL_CCX:NEAR_CACHE_NEAR_FAR:"
+				  "DRAM_IO_NEAR:FAR_CACHE_NEAR_FAR:DRAM_IO_FAR:ALT_MEM_NEAR_FAR", ev, 8), 1,
+		  "named zen4 fills");
+	ASSERT_EQ(ev[0].attr.config, 0xdf44, "every zen4 fill source");
+	ASSERT_EQ(pmu__candidates("DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_CACHE_NEAR_FAR:DRAM_IO_NEAR:"
+				  "FAR_CACHE_NEAR_FAR:DRAM_IO_FAR:ALT_MEM_NEAR_FAR", ev, 8), 1,
+		  "named zen4 demand fills");
+	ASSERT_EQ(ev[0].attr.config, 0xdc43, "zen4 fills from beyond the L3");
 }
 
 void test_pmu__amd_zen2(void)
@@ -147,6 +165,9 @@ void test_pmu__amd_zen2(void)
 	ASSERT_EQ(ev[0].attr.config, 0xc860, "zen2 L2 requests from DC misses");
 	ASSERT_TRUE(pmu__candidates("llc_miss", ev, 8) >= 2, "zen2 llc");
 	ASSERT_EQ(ev[0].attr.config, 0x5843, "zen2 refills from DRAM or remote cache");
+	ASSERT_EQ(pmu__candidates("DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_DRAM:"
+				  "LS_MABRESP_RMT_CACHE:LS_MABRESP_RMT_DRAM", ev, 8), 1, "named zen2 refills");
+	ASSERT_EQ(ev[0].attr.config, 0x5843, "raw umask 0x58 is the named one");
 }
 
 void test_pmu__generic_fallbacks(void)
