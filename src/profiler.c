@@ -48,11 +48,6 @@ _Static_assert(sizeof(struct prof_bucket) == 16, "prof_bucket layout");
 _Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
 _Static_assert(sizeof(struct prof_proc_event) == 40, "prof_proc_event layout");
 
-/* pmu.c may not be linked in every build: use it only when it is. */
-#pragma weak pmu__candidates
-#pragma weak pmu__hw_exposed
-#pragma weak pmu__init
-
 #define BUCKET_NS 10000000ULL	/* 10 ms timeline buckets ... */
 #define NR_BUCKETS 60000	/* ... for 10 minutes */
 #define MAPS_REFRESH_NS 100000000ULL
@@ -219,9 +214,7 @@ static const char *const hw_events[] = { "llc_miss", "l1d_miss", "dtlb_miss", "b
 /* Miss events on a machine with a PMU; returns how many attached. */
 static int open_pmu_sampling(struct prof_state *st, unsigned int freq, struct report *r)
 {
-	if (!pmu__hw_exposed || !pmu__candidates || !pmu__hw_exposed())
-		return 0;
-	if (pmu__init && pmu__init() < 0)
+	if (!pmu__hw_exposed() || pmu__init() < 0)
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(hw_events) && st->nr_evs < PROF_MAX_EVENTS; i++) {
 		struct pmu_event cand[4];
@@ -297,7 +290,7 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 	st->nr_evs++;
 	report__add_provenance(r, "sampling",
 			       "hot spots from cpu-clock at %u Hz (software tier): %s", freq,
-			       pmu__hw_exposed && pmu__hw_exposed() ?
+			       pmu__hw_exposed() ?
 			       "no miss event could be opened" :
 			       "no hardware PMU exposed (virtualized guest?)");
 	return 0;
@@ -563,6 +556,13 @@ end:
 	return false;
 }
 
+/* qsort that accepts an empty (NULL) array. */
+static void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (base && n > 1)
+		qsort(base, n, size, cmp);
+}
+
 static int cmp_hot(const void *a, const void *b)
 {
 	const struct profile_hotspot *x = a, *y = b;
@@ -669,7 +669,7 @@ static void finish_hot(struct prof_state *st, struct profile *p, struct symboliz
 			p->events[h->ev].est_events += h->est_events;
 		}
 	}
-	qsort(p->hot, p->nr_hot, sizeof(*p->hot), cmp_hot);
+	sort_array(p->hot, p->nr_hot, sizeof(*p->hot), cmp_hot);
 	/*
 	 * Lines for the addresses that matter (>= 0.2 % of their event's samples
 	 * and 10 samples); the others get them only from DWARF already loaded.
@@ -692,9 +692,9 @@ static void finish_hot(struct prof_state *st, struct profile *p, struct symboliz
 		sum_add(&p->lines, &p->nr_lines, h, 0, true);
 		sum_add(&p->thread_funcs, &p->nr_thread_funcs, h, h->tid, false);
 	}
-	qsort(p->funcs, p->nr_funcs, sizeof(*p->funcs), cmp_sum);
-	qsort(p->lines, p->nr_lines, sizeof(*p->lines), cmp_sum);
-	qsort(p->thread_funcs, p->nr_thread_funcs, sizeof(*p->thread_funcs), cmp_sum);
+	sort_array(p->funcs, p->nr_funcs, sizeof(*p->funcs), cmp_sum);
+	sort_array(p->lines, p->nr_lines, sizeof(*p->lines), cmp_sum);
+	sort_array(p->thread_funcs, p->nr_thread_funcs, sizeof(*p->thread_funcs), cmp_sum);
 	for (int i = 0; i < p->nr_funcs; i++)
 		if (p->events[p->funcs[i].ev].samples)
 			p->funcs[i].share = (double)p->funcs[i].samples /
@@ -800,7 +800,7 @@ static void finish_stacks(struct prof_state *st, struct profile *p, struct symbo
 					    SYM_LINES_IF_LOADED, &s->frames[s->nr_frames++]);
 		p->nr_stacks++;
 	}
-	qsort(p->stacks, p->nr_stacks, sizeof(*p->stacks), cmp_stack);
+	sort_array(p->stacks, p->nr_stacks, sizeof(*p->stacks), cmp_stack);
 	free(all);
 	free(keys);
 }
@@ -910,7 +910,7 @@ static void merge_sites(struct profile *p)
 {
 	int out = 0;
 
-	qsort(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site_loc);
+	sort_array(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site_loc);
 	for (int i = 0; i < p->nr_sites; i++) {
 		struct profile_fault_site *d = out ? &p->sites[out - 1] : NULL;
 		const struct profile_fault_site *s = &p->sites[i];
@@ -1000,7 +1000,7 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		for (int i = 0; i < p->nr_sites; i++)
 			order[i] = i;
 		sort_sites = p->sites;
-		qsort(order, p->nr_sites, sizeof(int), cmp_site_idx);
+		sort_array(order, p->nr_sites, sizeof(int), cmp_site_idx);
 		for (int r = 0; r < p->nr_sites; r++) {
 			struct profile_fault_site *s = &p->sites[order[r]];
 			uint64_t ip = s->loc.ip;
@@ -1075,11 +1075,11 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		p->regions[ri_of[big]].major += cnt[2] - given[2];
 	}
 	/* sort regions by faults, then name each site's region */
-	qsort(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
+	sort_array(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
 	for (int i = 0; i < p->nr_sites; i++)
 		p->sites[i].region = region_of(p, p->sites[i].pid, site_addr[i]);
 	merge_sites(p);
-	qsort(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site);
+	sort_array(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site);
 	free(site_addr);
 
 	/* timeline */
@@ -1145,10 +1145,15 @@ static int profile_finish(void *state, struct report *r)
 				ioctl(st->evs[e].fds[c], PERF_EVENT_IOC_DISABLE, 0);
 	if (st->rb)
 		ring_buffer__consume(st->rb);
-	/* a target that was not stopped at exit: take what is still there */
-	for (int i = 0; i < st->nr_procs; i++)
-		if (!st->procs[i].nr_snaps)
-			proc_snapshot(&st->procs[i], st->procs[i].pid == st->pid);
+	/* a target that was not stopped at exit (-p): take what is still there */
+	for (int i = 0; i < st->nr_procs; i++) {
+		struct proc *pr = &st->procs[i];
+
+		if (pr->pid == st->pid && !pr->at_exit)
+			proc_snapshot(pr, true);
+		else if (!pr->nr_snaps)
+			proc_snapshot(pr, false);
+	}
 
 	p = xcalloc(1, sizeof(*p));
 	sym = symbolizer__new();
@@ -1164,7 +1169,7 @@ static int profile_finish(void *state, struct report *r)
 	if (st->skel)
 		finish_faults(st, p, sym, stats);
 	else
-		qsort(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
+		sort_array(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
 	finish_thp(st, p);
 	symbolizer__free(sym);
 
