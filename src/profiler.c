@@ -51,6 +51,7 @@ _Static_assert(sizeof(struct prof_proc_event) == 40, "prof_proc_event layout");
 #define BUCKET_NS 10000000ULL	/* 10 ms timeline buckets ... */
 #define NR_BUCKETS 60000	/* ... for 10 minutes */
 #define MAPS_REFRESH_NS 100000000ULL
+#define MAX_SNAPS 16		/* memory-map snapshots kept per process */
 #define TOP_STACKS 20
 #define MAX_CPUS 1024
 
@@ -121,6 +122,19 @@ static void proc_snapshot(struct proc *p, bool smaps)
 	if (!smaps && p->nr_snaps && procmaps__same(p->snaps[p->nr_snaps - 1], m)) {
 		procmaps__free(m);
 		return;
+	}
+	if (p->nr_snaps == MAX_SNAPS) {
+		/*
+		 * A map that keeps changing: drop the second oldest snapshot (the
+		 * oldest has the start-up libraries), so that fds stay bounded.
+		 */
+		struct procmaps *old = p->snaps[1];
+
+		if (old == p->at_exit)
+			p->at_exit = NULL;
+		procmaps__free(old);
+		memmove(&p->snaps[1], &p->snaps[2], (MAX_SNAPS - 2) * sizeof(*p->snaps));
+		p->nr_snaps--;
 	}
 	p->snaps = xrealloc(p->snaps, (p->nr_snaps + 1) * sizeof(*p->snaps));
 	p->snaps[p->nr_snaps++] = m;

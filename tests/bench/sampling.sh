@@ -14,7 +14,7 @@ hz=${BENCH_HZ:-999}
 for p in hot_line touch_pages; do
 	cc -O2 -g -fno-omit-frame-pointer -pthread -o "$MA_TMP/$p" "$MA_TOP/tests/e2e/progs/$p.c" || exit 1
 done
-set -- "cpu-loop" "$MA_TMP/hot_line 1000" \
+set -- "cpu-loop" "$MA_TMP/hot_line 500" \
 	"page-faults" "$MA_TMP/touch_pages 100000"
 [ -x "$EXAMPLES/matmul" ] && set -- "$@" "matmul" "$EXAMPLES/matmul"
 python3 - "$MA" "$MA_TMP" "$reps" "$hz" "$@" <<'PY'
