@@ -138,6 +138,7 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "tid", json_object_new_int(h->tid));
 		jadd(x, "event", json_object_new_int(h->ev));
 		loc_json(x, &h->loc);
+		jadd(x, "charged_ip", jaddr(h->charged_ip));
 		jadd(x, "samples", ju64(h->samples));
 		jadd(x, "kernel_samples", ju64(h->kernel_samples));
 		jadd(x, "est_events", json_object_new_double(h->est_events));
@@ -282,7 +283,7 @@ struct json_object *profile__to_json(const struct profile *p)
 	jadd(x, "samples_stack_map_full", ju64(p->loss.stack_full));
 	jadd(x, "samples_unresolved", ju64(p->loss.unresolved));
 	jadd(x, "faults_site_map_full", ju64(p->loss.site_full));
-	jadd(x, "faults_page_map_full", ju64(p->loss.page_full));
+	jadd(x, "faults_address_map_full", ju64(p->loss.page_full));
 	jadd(x, "faults_after_timeline", ju64(p->loss.timeline_late));
 	jadd(x, "process_events_lost", ju64(p->loss.proc_events));
 	jadd(x, "processes_not_followed", ju64(p->loss.procs_full));

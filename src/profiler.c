@@ -695,8 +695,16 @@ static void finish_hot(struct prof_state *st, struct profile *p, struct symboliz
 		enum sym_detail d = i < 200 && h->samples >= 10 && h->samples * 500 >= total ?
 				    SYM_LINES : SYM_LINES_IF_LOADED;
 
-		if (symbolizer__resolve(sym, maps_for(st, h->pid, ip), ip, false, d, &h->loc) < 0)
+		const struct procmaps *m = maps_for(st, h->pid, ip);
+
+		h->charged_ip = ip;
+		/* skid: charge the instruction before, unless most samples were
+		 * kernel-mode ones (their user ip is the faulting instruction) */
+		if (!p->events[h->ev].precise && h->kernel_samples * 2 <= h->samples)
+			symbolizer__prev_insn(sym, m, ip, &h->charged_ip);
+		if (symbolizer__resolve(sym, m, h->charged_ip, false, d, &h->loc) < 0)
 			p->loss.unresolved += h->samples;
+		h->loc.ip = ip;
 	}
 
 	for (int i = 0; i < p->nr_hot; i++) {
