@@ -36,7 +36,7 @@ struct worker_arg {
 	int cpu;
 	int plain;
 	pthread_barrier_t *start;
-	uint64_t ns;
+	uint64_t ns, cpu_ns;
 };
 
 static __attribute__((noinline)) void count_up(struct counters *c, long iters, int plain)
@@ -55,13 +55,15 @@ static __attribute__((noinline)) void count_up(struct counters *c, long iters, i
 static void *worker(void *p)
 {
 	struct worker_arg *a = p;
-	uint64_t t0;
+	uint64_t t0, c0;
 
 	ex_pin(a->cpu);
 	pthread_barrier_wait(a->start);
 	t0 = ex_now_ns();
+	c0 = ex_thread_cpu_ns();
 	count_up(a->c, a->iters, a->plain);
 	a->ns = ex_now_ns() - t0;
+	a->cpu_ns = ex_thread_cpu_ns() - c0;
 	return NULL;
 }
 
@@ -162,10 +164,12 @@ int main(int argc, char **argv)
 	for (int t = 1; t < nthreads; t++)
 		pthread_join(tid[t], NULL);
 
-	uint64_t slowest = 0, sum = 0;
+	uint64_t slowest = 0, slowest_cpu = 0, sum = 0;
 	for (int t = 0; t < nthreads; t++) {
 		if (args[t].ns > slowest)
 			slowest = args[t].ns;
+		if (args[t].cpu_ns > slowest_cpu)
+			slowest_cpu = args[t].cpu_ns;
 		if (slot[t]->count != iters) {
 			fprintf(stderr, "false_sharing: error: counter %d is %ld, expected %ld\n", t,
 				slot[t]->count, iters);
@@ -173,10 +177,12 @@ int main(int argc, char **argv)
 		}
 		sum += (uint64_t)slot[t]->count;
 	}
-	fprintf(stderr, "result layout=%s storage=%s op=%s threads=%d ns=%llu ns_per_inc=%.3f\n",
+	fprintf(stderr, "result layout=%s storage=%s op=%s threads=%d ns=%llu ns_per_inc=%.3f "
+		"cpu_ns_per_inc=%.3f\n",
 		padded ? "padded" : "shared", global ? "global" : "heap", plain ? "plain" : "atomic",
 		nthreads,
-		(unsigned long long)slowest, (double)slowest / (double)iters);
+		(unsigned long long)slowest, (double)slowest / (double)iters,
+		(double)slowest_cpu / (double)iters);
 	printf("checksum %llu\n", (unsigned long long)sum);
 	free(heap);
 	return 0;

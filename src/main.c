@@ -27,6 +27,7 @@ static int cmd_version(int argc, char **argv);
 static const struct cmd cmds[] = {
 	{ "help", cmd_help, "show this help, or a command's help" },
 	{ "version", cmd_version, "print the version and built-in features" },
+	{ "calibrate", cmd_calibrate, "measure this machine and compare it with the paper" },
 };
 
 static void usage(FILE *f)
