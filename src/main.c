@@ -13,7 +13,6 @@
 #include "common.h"
 #include "log.h"
 
-struct global_opts gopts;
 
 struct cmd {
 	const char *name;
@@ -25,8 +24,11 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct cmd cmds[] = {
+	{ "run", cmd_run, "run a program (or attach to one) and report its memory behaviour" },
+	{ "probe", cmd_probe, "what this machine can measure, and why not" },
 	{ "help", cmd_help, "show this help, or a command's help" },
 	{ "version", cmd_version, "print the version and built-in features" },
+	{ "layout", cmd_layout, "struct layouts from DWARF: holes, cache lines, atomics" },
 	{ "calibrate", cmd_calibrate, "measure this machine and compare it with the paper" },
 };
 
