@@ -6,6 +6,8 @@
  *	cas        load, add, compare-and-swap, retry on failure
  *	local      each thread counts privately and adds its total once (the fix)
  * Every variant ends with the same total.
+ *
+ * Labels: atomic_cas
  */
 #include <getopt.h>
 

@@ -6,6 +6,8 @@
  * Every byte read is summed into the checksum, so the read loop cannot be
  * optimised away (the 640 GB/s artefact of that project). --stride reads
  * one word every N bytes (the strided-multiplication experiment).
+ *
+ * Labels: none (measurement workload)
  */
 #include <getopt.h>
 #include <immintrin.h>

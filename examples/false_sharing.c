@@ -10,6 +10,8 @@
  * ordinary increments, which today's store buffers mostly hide.
  * --storage global uses the file-scope arrays shared_counters and
  * padded_counters (symbols for watchpoints) instead of heap memory.
+ *
+ * Labels: false_sharing, false_sharing_global
  */
 #include <getopt.h>
 

@@ -5,6 +5,8 @@
  * its cold buyer fields in the same 64-byte object, so the loop moves a
  * whole line per order. --layout split keeps { price, paid } in one array
  * and the cold fields in another, four orders per line.
+ *
+ * Labels: hot_cold
  */
 #include <getopt.h>
 #include <stdbool.h>

@@ -6,6 +6,8 @@
  * buffer while the other threads stream reads through their own buffers,
  * waiting --delay iterations of an empty loop between cache lines. Small
  * delays mean high injected bandwidth and, through queueing, higher latency.
+ *
+ * Labels: none (measurement workload)
  */
 #include <getopt.h>
 

@@ -13,6 +13,8 @@
  *	--placement coloured  pages picked from a larger pool so that every
  *	                      colour holds the same number, then moved into one
  *	                      contiguous range with mremap (page colouring)
+ *
+ * Labels: page_conflict
  */
 #include <fcntl.h>
 #include <getopt.h>

@@ -6,6 +6,8 @@
  *	                 minor fault each time (first touch in the hot loop)
  *	--buffer reuse   one buffer, faulted in once and reused by every batch
  *	--buffer populate  like fresh, but MAP_POPULATE takes the faults in mmap
+ *
+ * Labels: page_faults
  */
 #include <getopt.h>
 #include <sys/resource.h>

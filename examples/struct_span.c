@@ -7,6 +7,8 @@
  * in memory order (seq) or in a random order (random) taken from an index
  * array, so the loads of different elements overlap and the cost is the
  * number of lines moved: two per element for struct foo, one when packed.
+ *
+ * Labels: struct_span
  */
 #include <getopt.h>
 
