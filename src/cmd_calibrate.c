@@ -307,9 +307,9 @@ static void step_latency(struct cal *c)
 		c->mp.level[MP_L3].detected_size = (uint64_t)sqrt(p[i3 - 1].x * p[i3].x);
 		set_level(c, MP_L3, 2 * l2, 8 * l2);
 	} else if (c->mp.level[MP_L3].sysfs_size) {
-		note(c, "no knee between L2 and memory: the L3 (sysfs %llu bytes) is not separable "
+		note(c, "no knee between L2 and memory: the L3 (%llu KiB in sysfs) is not separable "
 			"from DRAM in this curve",
-		     (unsigned long long)c->mp.level[MP_L3].sysfs_size);
+		     (unsigned long long)c->mp.level[MP_L3].sysfs_size >> 10);
 	}
 	/* Memory: the largest working sets (these include TLB misses with 4 KiB pages). */
 	if (p[n - 1].x >= 4 * l2)
@@ -729,6 +729,30 @@ static void checks_all(struct cal *c, const double init[4], double huge_pct)
 	      isnan(v) ? -1 : v > 1, "> 1x of normal");
 }
 
+/* Prints prefix + text, wrapped at 80 columns with continuation lines indented. */
+static void print_wrapped(const char *prefix, const char *text)
+{
+	size_t col = strlen(prefix), indent = col;
+
+	fputs(prefix, stdout);
+	while (*text) {
+		size_t w = strcspn(text, " ");
+
+		if (col > indent && col + 1 + w > 80) {
+			printf("\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(text, 1, w, stdout);
+		col += w;
+		text += w;
+		text += strspn(text, " ");
+	}
+	putchar('\n');
+}
+
 static void print_text(struct cal *c, const char *path, const char *svg1, const char *svg2)
 {
 	const struct machine_profile *mp = &c->mp;
@@ -777,7 +801,7 @@ static void print_text(struct cal *c, const char *path, const char *svg1, const 
 		       !h ? "n/a" : json_object_get_boolean(h) ? "yes" : "NO");
 	}
 	for (size_t i = 0; i < json_object_array_length(c->notes); i++)
-		printf("note: %s\n", json_object_get_string(json_object_array_get_idx(c->notes, i)));
+		print_wrapped("note: ", json_object_get_string(json_object_array_get_idx(c->notes, i)));
 	if (path)
 		printf("\nprofile: %s\n", path);
 	if (svg1)
