@@ -772,18 +772,39 @@ static void print_text(struct cal *c, const char *path, const char *svg1, const 
 		       sz(l->detected_size, b2, sizeof(b2)));
 		if (isnan(l->latency_ns))
 			printf("%10s %8s %10s\n", "-", "-", "-");
+		else if (isnan(l->latency_cycles))
+			printf("%7.2f ns %8s %7.2f ns\n", l->latency_ns, "-", l->spread_ns);
 		else
 			printf("%7.2f ns %8.1f %7.2f ns\n", l->latency_ns, l->latency_cycles, l->spread_ns);
 	}
 	printf("\n");
-	printf("L1d ways %d (sysfs %d)   DTLB knee %d, STLB knee %d entries   TLB miss %.1f ns\n",
-	       mp->l1d_ways, mp->l1d_ways_sysfs, mp->dtlb_entries, mp->stlb_entries, mp->tlb_miss_ns);
-	printf("bandwidth GB/s: read %.1f  write %.1f  copy %.1f  nt-write %.1f\n", mp->bw_read_gbs,
-	       mp->bw_write_gbs, mp->bw_copy_gbs, mp->bw_nt_write_gbs);
-	printf("per increment, 2 threads: shared line %.1f ns, padded %.1f ns;\n"
-	       "  add %.1f, fetch-add %.1f, cas %.1f, local %.2f ns   page fault %.0f ns\n\n",
-	       mp->false_sharing_ns, mp->no_sharing_ns, mp->atomic_add_ns, mp->atomic_fetch_add_ns,
-	       mp->atomic_cas_ns, mp->atomic_local_ns, mp->page_fault_ns);
+	/* Unmeasured numbers print as "-", never as 0 or nan. */
+	char f[12][24];
+	const double vals[12] = { mp->tlb_miss_ns, mp->bw_read_gbs, mp->bw_write_gbs, mp->bw_copy_gbs,
+				  mp->bw_nt_write_gbs, mp->false_sharing_ns, mp->no_sharing_ns,
+				  mp->atomic_add_ns, mp->atomic_fetch_add_ns, mp->atomic_cas_ns,
+				  mp->atomic_local_ns, mp->page_fault_ns };
+	const int ints[4] = { mp->l1d_ways, mp->l1d_ways_sysfs, mp->dtlb_entries, mp->stlb_entries };
+	char g[4][16];
+
+	for (int i = 0; i < 12; i++) {
+		if (isnan(vals[i]))
+			snprintf(f[i], sizeof(f[i]), "-");
+		else
+			snprintf(f[i], sizeof(f[i]), vals[i] < 1 ? "%.2f" : vals[i] < 100 ? "%.1f" : "%.0f", vals[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		if (ints[i])
+			snprintf(g[i], sizeof(g[i]), "%d", ints[i]);
+		else
+			snprintf(g[i], sizeof(g[i]), "-");
+	}
+	printf("L1d ways %s (sysfs %s)   DTLB knee %s, STLB knee %s entries   TLB miss %s ns\n",
+	       g[0], g[1], g[2], g[3], f[0]);
+	printf("bandwidth GB/s: read %s  write %s  copy %s  nt-write %s\n", f[1], f[2], f[3], f[4]);
+	printf("per increment, 2 threads: shared line %s ns, padded %s ns;\n"
+	       "  add %s, fetch-add %s, cas %s, local %s ns   page fault %s ns\n\n",
+	       f[5], f[6], f[7], f[8], f[9], f[10], f[11]);
 
 	printf("%-20s %-18s %-30s %s\n", "check", "paper", "here", "holds");
 	for (size_t i = 0; i < json_object_array_length(c->checks); i++) {
