@@ -8,7 +8,7 @@
  * array, so the loads of different elements overlap and the cost is the
  * number of lines moved: two per element for struct foo, one when packed.
  *
- * Labels: struct_span
+ * Labels: struct_span, struct_holes
  */
 #include <getopt.h>
 

@@ -55,6 +55,7 @@ same assoc_conflict "-s 4096 -c 16 -k 10000 -R 1" "-s 4160 -c 16 -k 10000 -R 1"
 same tlb "-l page -n 256 -k 1000 -R 1" "-l packed -n 256 -k 1000 -R 1" "-l page -o zero -n 256 -k 1000 -R 1"
 same huge_pages "-t off -w 8M -k 10000 -R 1" "-t on -w 8M -k 10000 -R 1"
 same page_faults "-b fresh -s 1M -n 4" "-b reuse -s 1M -n 4" "-b populate -s 1M -n 4"
+same branches "-d random -n 100000 -R 1" "-d sorted -n 100000 -R 1"
 same hot_cold "-l mixed -n 10000 -R 1" "-l split -n 10000 -R 1"
 same page_conflict "-p plain -n 16 -P 2" "-p coloured -n 16 -P 2"
 same page_stride "-o spin -m global -t 2 -L 4 -n 10000" "-o spin -m local -t 2 -L 4 -n 10000" \
