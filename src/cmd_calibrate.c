@@ -222,9 +222,9 @@ static void set_level(struct cal *c, enum mp_level_id id, double lo, double hi)
 static void step_latency(struct cal *c)
 {
 	const char *args[] = { "--order", "random", "--npad", "7", "--sweep",
-			       c->quick ? "1K:16M" : "1K:256M", "--fine", "--reps", "5",
+			       c->quick ? "1K:8M" : "1K:256M", "--fine", "--reps", "5",
 			       "--budget", c->quick ? "2" : "6", NULL };
-	struct json_object *curve = json_object_new_array();
+	struct json_object *curve;
 	double meds[MAX_POINTS][32];
 	int nmed[MAX_POINTS] = { 0 };
 	struct calib_run r;
@@ -235,7 +235,8 @@ static void step_latency(struct cal *c)
 	 * the core (another guest on the SMT sibling) spoils one round, not all:
 	 * per working set the best repetition of all rounds is kept.
 	 */
-	for (int k = 0; k < c->rounds; k++) {
+	/* --quick sweeps less far, and so can afford two more rounds. */
+	for (int k = 0; k < c->rounds + (c->quick ? 2 : 0); k++) {
 		if (run(c, "list_walk", args, &r))
 			return;
 		if (k == 0)
@@ -257,6 +258,7 @@ static void step_latency(struct cal *c)
 		}
 		calib_run__free(&r);
 	}
+	curve = json_object_new_array();
 	for (int i = 0; i < c->nlat; i++) {
 		struct calib_point *p = &c->lat[i];
 		struct json_object *o = json_object_new_object();
@@ -355,7 +357,7 @@ static void step_assoc(struct cal *c)
 	const char *args[] = { "--stride", "4096", "--sweep", sweep, "--reps", "3", "--steps",
 			       c->quick ? "300000" : "1000000", NULL };
 	struct calib_point p[MAX_POINTS];
-	struct json_object *a = json_object_new_array();
+	struct json_object *a;
 	struct calib_run r;
 	int n = 0, ways = c->mp.l1d_ways_sysfs;
 
@@ -363,6 +365,7 @@ static void step_assoc(struct cal *c)
 	progress(c, "L1d associativity (4096-byte stride)");
 	if (run(c, "assoc_conflict", args, &r))
 		return;
+	a = json_object_new_array();
 	for (int i = 0; i < r.nr && n < MAX_POINTS; i++, n++) {
 		struct json_object *o = json_object_new_object();
 
@@ -390,7 +393,7 @@ static void step_tlb(struct cal *c)
 	const char *packed[] = { "--layout", "packed", "--sweep", range, "--reps", "3", "--steps",
 				 c->quick ? "300000" : "1000000", NULL };
 	struct calib_point pg[32], pk[32];
-	struct json_object *a = json_object_new_array();
+	struct json_object *a;
 	struct calib_run r;
 	int n = 0, m = 0;
 
@@ -413,6 +416,7 @@ static void step_tlb(struct cal *c)
 		note(c, "TLB sweeps differ in length; no TLB numbers");
 		return;
 	}
+	a = json_object_new_array();
 	for (int i = 0; i < n; i++) {
 		struct json_object *o = json_object_new_object();
 
