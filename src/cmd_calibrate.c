@@ -45,6 +45,7 @@ struct cal {
 	struct calib_point best[MAX_POINTS]; /* med = min: interference only ever adds time */
 	int nlat;
 	bool rt_noted;
+	char failed_progs[512];	    /* " name " of every example that failed */
 	bool realtime;		    /* run the examples under SCHED_FIFO */
 	double mm_rel[4];	    /* matmul relative to naive, % */
 	int failed;
@@ -84,12 +85,21 @@ static int run_flags(struct cal *c, const char *prog, const char *const *args, u
 		c->rt_noted = true;
 	}
 	if (err || !r->nr) {
-		if (c->tty)
-			fputc('\n', stderr);
-		pr_warn("example '%s' failed (exit %d%s)", prog, r->status,
-			r->nr ? "" : ", no result line");
-		note(c, "example '%s' failed (exit %d); its numbers are missing", prog, r->status);
+		char key[64];
+
 		c->failed++;
+		/* Say it once per program, not once per round. */
+		snprintf(key, sizeof(key), " %s ", prog);
+		if (!strstr(c->failed_progs, key) &&
+		    strlen(c->failed_progs) + strlen(key) < sizeof(c->failed_progs)) {
+			strcat(c->failed_progs, key);
+			if (c->tty)
+				fputc('\n', stderr);
+			pr_warn("example '%s' failed (%s%d%s)", prog,
+				r->status == 127 ? "not found or not executable, exit " : "exit ",
+				r->status, r->nr ? "" : ", no result line");
+			note(c, "example '%s' failed (exit %d); its numbers are missing", prog, r->status);
+		}
 		calib_run__free(r);
 		return err ? err : -EIO;
 	}
