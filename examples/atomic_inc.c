@@ -40,7 +40,8 @@ static __attribute__((noinline)) long inc_cas(struct shared_counter *c, long ite
 	for (long i = 0; i < iters; i++) {
 		long old = __atomic_load_n(&c->value, __ATOMIC_RELAXED);
 
-		while (!__atomic_compare_exchange_n(&c->value, &old, old + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		while (!__atomic_compare_exchange_n(&c->value, &old, old + 1, 0, __ATOMIC_SEQ_CST,
+						    __ATOMIC_RELAXED))
 			retries++;
 	}
 	return retries;
@@ -164,7 +165,8 @@ int main(int argc, char **argv)
 			iters * nthreads);
 		return 1;
 	}
-	fprintf(stderr, "result op=%s threads=%d ns=%llu ns_per_inc=%.3f cpu_ns_per_inc=%.3f cas_retries=%ld\n",
+	fprintf(stderr,
+		"result op=%s threads=%d ns=%llu ns_per_inc=%.3f cpu_ns_per_inc=%.3f cas_retries=%ld\n",
 		op_names[op], nthreads, (unsigned long long)slowest, (double)slowest / (double)iters,
 		(double)slowest_cpu / (double)iters, retries);
 	printf("checksum %ld\n", counter.value);

@@ -95,7 +95,8 @@ int main(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "threads", required_argument, NULL, 't' }, { "layout", required_argument, NULL, 'l' },
 		{ "storage", required_argument, NULL, 's' }, { "iters", required_argument, NULL, 'i' },
-		{ "op", required_argument, NULL, 'o' },	     { "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
+		{ "op", required_argument, NULL, 'o' },	     { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c, nthreads = 2, padded = 0, global = 0, plain = 0;
 	long iters = 20000000;
@@ -107,7 +108,9 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "t:l:s:i:o:h", lopts, NULL)) != -1) {
 		switch (c) {
-		case 't': nthreads = (int)ex_parse_long("false_sharing", "--threads", optarg, 1, MAX_THREADS); break;
+		case 't':
+			nthreads = (int)ex_parse_long("false_sharing", "--threads", optarg, 1, MAX_THREADS);
+			break;
 		case 'l':
 			if (!strcmp(optarg, "padded"))
 				padded = 1;

@@ -179,7 +179,8 @@ int main(int argc, char **argv)
 		{ "npad", required_argument, NULL, 'n' }, { "ws", required_argument, NULL, 'w' },
 		{ "sweep", required_argument, NULL, 's' }, { "fine", no_argument, NULL, 'f' },
 		{ "steps", required_argument, NULL, 'k' }, { "reps", required_argument, NULL, 'R' },
-		{ "hugepage", no_argument, NULL, 'H' },	  { "budget", required_argument, NULL, 'b' },	  { "help", no_argument, NULL, 'h' },
+		{ "hugepage", no_argument, NULL, 'H' },	  { "budget", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .op = OP_FOLLOW, .steps = 1u << 22, .reps = 3 };

@@ -47,7 +47,8 @@ static long sysfs_long(const char *path)
 	return v;
 }
 
-static __attribute__((noinline)) uint64_t read_pages(volatile unsigned char *buf, long pages, int passes)
+static __attribute__((noinline)) uint64_t read_pages(volatile unsigned char *buf, long pages,
+						     int passes)
 {
 	uint64_t v = 0;
 

@@ -103,7 +103,8 @@ int main(int argc, char **argv)
 	uint64_t ns = ex_now_ns() - t0;
 	long faults = minor_faults() - f0;
 
-	fprintf(stderr, "result buffer=%s size=%llu batches=%d minor_faults=%ld ns=%llu ns_per_batch=%.0f\n",
+	fprintf(stderr,
+		"result buffer=%s size=%llu batches=%d minor_faults=%ld ns=%llu ns_per_batch=%.0f\n",
 		modes[mode], (unsigned long long)size, batches, faults, (unsigned long long)ns,
 		(double)ns / batches);
 	printf("checksum %llu\n", (unsigned long long)sum);

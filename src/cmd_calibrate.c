@@ -282,7 +282,10 @@ static void step_latency(struct cal *c)
 	}
 	json_object_object_add(c->out, "latency_curve", curve);
 
-	/* Knees, on the best of the repetitions: L1d = last size before 1.5x the small-size plateau, and so on. */
+	/*
+	 * Knees, on the best of the repetitions: the L1d size lies between the last
+	 * point at the small-size plateau and the first above 1.5x it, and so on.
+	 */
 	struct calib_point *p = c->best;
 	int n = c->nlat, from = 0;
 	double base1 = calib__plateau(p, n, 1024, 4096);
@@ -627,7 +630,8 @@ static double step_huge(struct cal *c)
 	struct calib_run r;
 	double t_off = NAN, t_on = NAN, huge_kb = NAN;
 
-	progress(c, c->quick ? "huge pages, random walk over 64 MiB" : "huge pages, random walk over 512 MiB");
+	progress(c, c->quick ? "huge pages, random walk over 64 MiB"
+			     : "huge pages, random walk over 512 MiB");
 	t_off = one_num(c, "huge_pages", off, "ns_per_elem");
 	if (!run(c, "huge_pages", on, &r)) {
 		t_on = calib_rec__num(&r.recs[0], "ns_per_elem");
@@ -664,7 +668,8 @@ static void step_faults(struct cal *c)
 		return;
 	}
 	double dn = calib_rec__num(&a.recs[0], "ns") - calib_rec__num(&b.recs[0], "ns");
-	double df = calib_rec__num(&a.recs[0], "minor_faults") - calib_rec__num(&b.recs[0], "minor_faults");
+	double df = calib_rec__num(&a.recs[0], "minor_faults") -
+		    calib_rec__num(&b.recs[0], "minor_faults");
 	if (df > 0 && dn > 0)
 		c->mp.page_fault_ns = dn / df;
 	calib_run__free(&a);

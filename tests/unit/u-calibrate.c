@@ -55,7 +55,9 @@ void test_calibrate__knee_needs_two_points(void)
 
 void test_calibrate__svg_files(void)
 {
-	struct calib_point p[] = { { 1024, 2, 1.9, 2.2 }, { 65536, 7, 6.5, 8 }, { 1 << 24, 180, 150, 200 } };
+	struct calib_point p[] = { { 1024, 2, 1.9, 2.2 },
+				   { 65536, 7, 6.5, 8 },
+				   { 1 << 24, 180, 150, 200 } };
 	struct calib_mark m[] = { { 49152, "L1d <sysfs>" } };
 	const char *labels[] = { "a", "b" };
 	double paper[] = { 100, 23.4 }, here[] = { 100, NAN };
