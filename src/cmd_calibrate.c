@@ -188,22 +188,31 @@ static const char *sz(uint64_t b, char *buf, size_t len)
 
 static void step_clock(struct cal *c)
 {
-	double meas, nominal = calib__cpuinfo_ghz();
+	double meas, nominal = calib__cpuinfo_ghz(), maxf = NAN;
+	uint64_t khz;
 
 	progress(c, "clock estimate");
+	if (!read_u64_file("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", &khz) && khz)
+		maxf = (double)khz / 1e6;
 	meas = calib__clock_ghz();
 	if (!isnan(meas) && meas > 0.2 && meas < 10) {
 		c->mp.ghz = meas;
 		snprintf(c->mp.ghz_source, sizeof(c->mp.ghz_source),
 			 "dependent-add loop (no PMU); cpuinfo says %.3f GHz", nominal);
+	} else if (!isnan(maxf)) {
+		c->mp.ghz = maxf;
+		snprintf(c->mp.ghz_source, sizeof(c->mp.ghz_source),
+			 "cpufreq cpuinfo_max_freq (nominal, not measured)");
 	} else if (!isnan(nominal)) {
 		c->mp.ghz = nominal;
-		snprintf(c->mp.ghz_source, sizeof(c->mp.ghz_source), "/proc/cpuinfo 'cpu MHz'");
+		snprintf(c->mp.ghz_source, sizeof(c->mp.ghz_source),
+			 "/proc/cpuinfo 'cpu MHz' (nominal, not measured)");
 	} else {
 		snprintf(c->mp.ghz_source, sizeof(c->mp.ghz_source), "unknown: no cycles reported");
 	}
 	json_object_object_add(c->out, "clock_ghz_measured", jd(meas));
 	json_object_object_add(c->out, "clock_ghz_cpuinfo", jd(nominal));
+	json_object_object_add(c->out, "clock_ghz_cpufreq_max", jd(maxf));
 }
 
 static void set_level(struct cal *c, enum mp_level_id id, double lo, double hi)
