@@ -87,7 +87,7 @@ struct prof_state {
 	int attach_failed;
 	struct proc *procs;
 	int nr_procs;
-	uint64_t t0, last_refresh, t_end;
+	uint64_t t0, t_open, last_refresh, t_end;
 };
 
 static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
@@ -379,7 +379,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	bpf_map_update_elem(bpf_map__fd(st->skel->maps.procs), &tgid, &zero, BPF_ANY);
 	if (ctx->attached)
 		st->skel->bss->active = 1;
-	st->t0 = now_ns();
+	st->t0 = st->t_open = now_ns();
 	st->skel->bss->t0_ns = st->t0;
 	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.events), on_proc_event, st, NULL);
 	if (!st->rb) {
@@ -419,10 +419,10 @@ static void profile_started(void *state)
 
 	if (!st || !st->skel)
 		return;
-	if (!st->attached) {
-		st->t0 = now_ns();
-		st->skel->bss->t0_ns = st->t0;
-	}
+	/*
+	 * t0 stays the time of open (a few ms earlier): moving it now would
+	 * bucket the faults of the exec, already counted, on another origin.
+	 */
 	st->last_refresh = 0;
 }
 
@@ -1107,8 +1107,9 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	/* timeline */
 	{
 		int tfd = bpf_map__fd(st->skel->maps.timeline);
-		uint64_t dur = (st->t_end > st->t0 ? st->t_end - st->t0 : 0);
-		int n = (int)(dur / BUCKET_NS) + 1;
+		/* faults before started() were bucketed from the t0 set at open */
+		uint64_t dur = (st->t_end > st->t_open ? st->t_end - st->t_open : 0);
+		int n = (int)(dur / BUCKET_NS) + 2;
 
 		if (n > NR_BUCKETS)
 			n = NR_BUCKETS;
