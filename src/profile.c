@@ -178,6 +178,7 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "total", ju64(p->faults));
 		jadd(x, "user_mode", ju64(p->faults_user));
 		jadd(x, "kernel_mode", ju64(p->faults_kernel));
+		jadd(x, "unhandled_not_counted", ju64(p->faults_unhandled));
 		jadd(x, "reads", ju64(p->reads));
 		jadd(x, "writes", ju64(p->writes));
 		if (p->major_measured) {

@@ -190,6 +190,9 @@ struct profile {
 	bool faults_measured;
 	bool major_measured;		/* major-faults event attached */
 	uint64_t faults, faults_user, faults_kernel, reads, writes, major, minor;
+	uint64_t faults_unhandled;	/* kernel-mode faults with page faults disabled
+					 * (failed user-memory probes, e.g. stack walks):
+					 * not in faults, as perf does not count them */
 	struct profile_fault_site *sites; int nr_sites;
 	uint64_t bucket_ns;
 	struct profile_bucket *timeline; int nr_buckets; /* trailing empty buckets dropped */

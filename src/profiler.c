@@ -981,6 +981,7 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	p->faults_kernel = stats[PROF_ST_SITE_FULL_KERNEL];
 	p->writes = stats[PROF_ST_SITE_FULL_WRITE];
 	p->major = stats[PROF_ST_FAULTS_MAJOR];
+	p->faults_unhandled = stats[PROF_ST_FAULTS_NOFAULT];
 
 	map_iter_init(&it, fd, sizeof(k), sizeof(fv));
 	while (map_iter_next(&it, &k, &fv)) {
