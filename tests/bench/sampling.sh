@@ -14,9 +14,14 @@ hz=${BENCH_HZ:-999}
 for p in hot_line touch_pages; do
 	cc -O2 -g -fno-omit-frame-pointer -pthread -o "$MA_TMP/$p" "$MA_TOP/tests/e2e/progs/$p.c" || exit 1
 done
-set -- "cpu-loop" "$MA_TMP/hot_line 500" \
-	"page-faults" "$MA_TMP/touch_pages 100000"
-[ -x "$EXAMPLES/matmul" ] && set -- "$@" "matmul" "$EXAMPLES/matmul"
+if [ -x "$EXAMPLES/matmul" ] && [ -x "$EXAMPLES/page_faults" ] && [ -x "$EXAMPLES/huge_pages" ]; then
+	set -- "matmul" "$EXAMPLES/matmul --variant naive --size 768" \
+		"page-faults" "$EXAMPLES/page_faults --buffer fresh --batches 100" \
+		"huge-pages" "$EXAMPLES/huge_pages --thp off --ws 256M --steps 1000000 --reps 1"
+else
+	set -- "cpu-loop" "$MA_TMP/hot_line 500" \
+		"page-faults" "$MA_TMP/touch_pages 100000"
+fi
 python3 - "$MA" "$MA_TMP" "$reps" "$hz" "$@" <<'PY'
 import os, re, statistics, subprocess, sys, time
 ma, tmp, reps, hz = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
