@@ -392,7 +392,9 @@ static void print_hot(const struct profile *p, FILE *f, bool wide)
 			int nd = 0;
 
 			fprintf(f, "  Threads differ: hottest functions per thread\n");
-			for (int i = 0; i < p->nr_thread_funcs && nd < (int)ARRAY_SIZE(done); i++) {
+			int max = wide ? (int)ARRAY_SIZE(done) : 8;
+
+			for (int i = 0; i < p->nr_thread_funcs && nd < max; i++) {
 				const struct profile_hotsum *t = &p->thread_funcs[i];
 				bool seen = false;
 				char nb[64];
