@@ -283,6 +283,25 @@ int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac)
 	return neg * 2 > nonzero ? -(int64_t)best : (int64_t)best;
 }
 
+double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride)
+{
+	size_t nonzero = 0, same = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!deltas[i])
+			continue;
+		nonzero++;
+		same += (deltas[i] < 0) == (stride < 0);
+	}
+	return nonzero ? (double)same / (double)nonzero : 0.0;
+}
+
+bool addr_ip__strided(const struct addr_ip *ip)
+{
+	return ip->stride && ip->stride_deltas >= 8 && ip->stride_frac >= 0.8 &&
+	       ip->stride_monotonic >= 0.8;
+}
+
 /* --- small open-addressing map: non-zero uint64 key -> uint32 value ------- */
 
 struct u64map {
@@ -660,10 +679,12 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		as->tot.lines++;
 	if (u64map__get(&as->all_pages, (ea >> 12) | (1ULL << 63), &added), added)
 		as->tot.pages++;
-	/* stride: delta to the previous address of this IP in this thread */
+	/* stride: delta to the previous exact address of this IP in this thread */
 	key = ((uint64_t)(ipi + 1) << 32) | tid;
-	v = u64map__get(&as->last_ea, key, &added);
-	if (added) {
+	v = ia->out.op.clobbers ? NULL : u64map__get(&as->last_ea, key, &added);
+	if (!v) {
+		/* approximate: not the address accessed */
+	} else if (added) {
 		as->eas = grow(as->eas, &as->cap_eas, as->nr_eas + 1, sizeof(*as->eas));
 		as->eas[as->nr_eas++] = ea;
 		*v = as->nr_eas;
@@ -798,6 +819,8 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 
 		ia->out.stride_deltas = ia->nr_deltas;
 		ia->out.stride = addrsample__stride(ia->deltas, ia->nr_deltas, &ia->out.stride_frac);
+		ia->out.stride_monotonic = addrsample__monotonic(ia->deltas, ia->nr_deltas,
+								 ia->out.stride);
 		for (size_t r = 0; r < as->nr_regions; r++) {
 			uint32_t c = u64map__find(&as->ip_region,
 						  ((uint64_t)(i + 1) << 32) | (uint32_t)(r + 1));
@@ -1002,6 +1025,10 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 				json_object_object_add(e, "stride_bytes", json_object_new_int64(ip->stride));
 				json_object_object_add(e, "stride_fraction",
 						       json_object_new_double(ip->stride_frac));
+				json_object_object_add(e, "stride_monotonic",
+						       json_object_new_double(ip->stride_monotonic));
+				json_object_object_add(e, "strided",
+						       json_object_new_boolean(addr_ip__strided(ip)));
 				json_object_object_add(e, "stride_deltas",
 						       json_object_new_int64(ip->stride_deltas));
 			}
@@ -1099,7 +1126,7 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 		if (ip->op.skip != AS_OK || !ip->decoded)
 			continue;
 		shown++;
-		if (ip->stride && ip->stride_frac >= 0.5)
+		if (addr_ip__strided(ip))
 			snprintf(stride, sizeof(stride), "%" PRId64, ip->stride);
 		else
 			snprintf(stride, sizeof(stride), "-");

@@ -75,6 +75,8 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
  * the fraction of non-zero deltas that are multiples of it.
  */
 int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac);
+/* Fraction of the non-zero deltas with the sign of stride (1 = a monotonic walk). */
+double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride);
 
 #define AS_MAX_THREADS_PER_LINE 8
 
@@ -93,8 +95,12 @@ struct addr_ip {
 	int nr_threads;
 	int64_t stride;		/* dominant stride in bytes, 0 = none */
 	double stride_frac;	/* fraction of deltas that are multiples of it */
+	double stride_monotonic; /* fraction of deltas going its way: ~0.5 = random */
 	uint64_t stride_deltas; /* deltas it was computed from */
 };
+
+/* A regular strided walk: most deltas are multiples of the stride and go one way. */
+bool addr_ip__strided(const struct addr_ip *ip);
 
 /* A mapping that effective addresses fell into. */
 struct addr_region {

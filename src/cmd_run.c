@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "addrsample.h"
 #include "collector.h"
 #include "common.h"
 #include "event.h"
@@ -24,6 +25,7 @@
 
 /* Every collector 'run' drives, in order (see collector.h). */
 static const struct collector *const collectors[] = {
+	&collector_addrsample,
 	NULL,
 };
 

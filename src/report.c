@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "addrsample.h"
 #include "util.h"
 
 static const char *const tier_names[TIER__COUNT] = {
@@ -41,6 +42,7 @@ void report__free(struct report *r)
 	free(r->counters);
 	free(r->metrics);
 	free(r->prov);
+	addr_profile__free(r->addr);
 	free(r);
 }
 
@@ -245,6 +247,8 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 			fprintf(f, "%s\n", line);
 		}
 	}
+	if (r->addr)
+		addr_profile__print_text(r->addr, f, wide);
 	if (r->nr_prov) {
 		fprintf(f, "\nNOTES\n");
 		for (int i = 0; i < r->nr_prov; i++) {
@@ -344,6 +348,8 @@ struct json_object *report__to_json(const struct report *r)
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "provenance", arr);
+	if (r->addr)
+		json_object_object_add(o, "data_addresses", addr_profile__to_json(r->addr));
 	return o;
 }
 
