@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "addrsample.h"
+#include "sim.h"
 #include "util.h"
 
 static const char *const tier_names[TIER__COUNT] = {
@@ -43,6 +44,7 @@ void report__free(struct report *r)
 	free(r->metrics);
 	free(r->prov);
 	addr_profile__free(r->addr);
+	sim_report__free(r->sim);
 	free(r);
 }
 
@@ -247,6 +249,8 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 			fprintf(f, "%s\n", line);
 		}
 	}
+	if (r->sim)
+		sim_report__print_text(r->sim, f, wide);
 	if (r->addr)
 		addr_profile__print_text(r->addr, f, wide);
 	if (r->nr_prov) {
@@ -350,6 +354,8 @@ struct json_object *report__to_json(const struct report *r)
 	json_object_object_add(o, "provenance", arr);
 	if (r->addr)
 		json_object_object_add(o, "data_addresses", addr_profile__to_json(r->addr));
+	if (r->sim)
+		json_object_object_add(o, "simulation", sim_report__to_json(r->sim));
 	return o;
 }
 
