@@ -23,10 +23,12 @@
 #include "sim.h"
 #include "target.h"
 #include "util.h"
+#include "watch.h"
 
 /* Every collector 'run' drives, in order (see collector.h). */
 static const struct collector *const collectors[] = {
 	&collector_addrsample,
+	&collector_watch,
 	NULL,
 };
 
@@ -38,6 +40,8 @@ struct run_opts {
 	unsigned int freq_hz;
 	bool no_sample;
 	bool sim;
+	const char *watch[WATCH_MAX];
+	int nr_watch;
 	bool wide;
 };
 
@@ -69,6 +73,9 @@ static void usage(FILE *f)
 		"      --no-sample        count only: no sampling, tracing or watchpoints\n"
 		"      --sim              run under cachegrind: simulated cache and branch\n"
 		"                         counts per source line (tier simulation, slow)\n"
+		"      --watch VAR        hardware watchpoint on a global: VAR, VAR.member or\n"
+		"                         0xADDR[/LEN]; add :rw for reads too (repeatable,\n"
+		"                         at most 4 addresses)\n"
 		"  -o, --output FILE      write the report to FILE instead of stdout\n"
 		"  -j, --json             JSON report\n"
 		"      --pretty           indented JSON (implies --json)\n"
@@ -87,7 +94,8 @@ static void usage(FILE *f)
 		"  memadvise run -j -o report.json -- make -j2\n"
 		"  memadvise run -e page_faults,l1d_miss -- ./app\n"
 		"  memadvise run -p 1234 -d 10s\n"
-		"  memadvise run --sim -- ./app small-input\n");
+		"  memadvise run --sim -- ./app small-input\n"
+		"  memadvise run --watch counters.hits --watch counters.misses -- ./app\n");
 }
 
 static void join_argv(char *const argv[], char *buf, size_t len)
@@ -153,6 +161,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, 'N' },
 		{ "sim", no_argument, NULL, 'S' },
+		{ "watch", required_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },
@@ -195,6 +204,15 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'S':
 			o->sim = true;
 			break;
+		case 'W':
+			if (o->nr_watch == WATCH_MAX) {
+				pr_err("too many --watch: at most %d addresses can be watched",
+				       WATCH_MAX);
+				pr_hint("x86 has four debug registers per thread");
+				return -EINVAL;
+			}
+			o->watch[o->nr_watch++] = optarg;
+			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -222,6 +240,11 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 	if (!o->pid && optind >= argc) {
 		pr_err("no command to run");
 		pr_hint("usage: memadvise run [OPTIONS] -- CMD [ARGS...] or memadvise run -p PID");
+		return -EINVAL;
+	}
+	if (o->sim && o->nr_watch) {
+		pr_err("--watch cannot be used with --sim");
+		pr_hint("valgrind does not support hardware watchpoints; run twice");
 		return -EINVAL;
 	}
 	if (o->sim && o->pid) {
@@ -343,6 +366,7 @@ int cmd_run(int argc, char **argv)
 				       "the program ran under cachegrind: counters and timings are "
 				       "of valgrind running it; sampling was off");
 	ctx.duration_ns = o.duration_ns;
+	watch__set_exprs(o.watch, o.nr_watch);
 	for (size_t i = 0; collectors[i]; i++) {
 		const struct collector *c = collectors[i];
 

@@ -150,6 +150,16 @@ int evring__enable(struct evring *er, bool on)
 	return rc;
 }
 
+int evring__ioctl(struct evring *er, unsigned long req, void *arg)
+{
+	int rc = 0;
+
+	for (int i = 0; er && i < er->nr; i++)
+		if (ioctl(er->rings[i].fd, req, arg) && !rc)
+			rc = -errno;
+	return rc;
+}
+
 uint64_t evring__lost(const struct evring *er)
 {
 	return er ? er->lost : 0;

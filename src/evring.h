@@ -28,6 +28,8 @@ struct evring *evring__open(struct perf_event_attr *attr, pid_t pid, int pages_o
 /* Drains every ring; returns the number of samples delivered. */
 uint64_t evring__drain(struct evring *er, evring_sample_fn fn, void *ctx);
 int evring__enable(struct evring *er, bool on);
+/* The same ioctl on every CPU's event; 0 or the first -errno. */
+int evring__ioctl(struct evring *er, unsigned long req, void *arg);
 uint64_t evring__lost(const struct evring *er);	/* PERF_RECORD_LOST total */
 int evring__nr_cpus(const struct evring *er);
 void evring__close(struct evring *er);
