@@ -1151,13 +1151,15 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 	for (int i = 0; i < p->nr_shared && i < 5; i++) {
 		const struct addr_line *l = &p->shared[i];
 
-		fprintf(f, "  line %#" PRIx64 " written by %d threads (%s):", l->line,
-			l->nr_threads, l->false_sharing ? "different bytes" : "same bytes");
+		fprintf(f, "  line %#" PRIx64 " written by %d threads, %s\n    bytes written:",
+			l->line, l->nr_threads, l->false_sharing ? "different bytes (false sharing)"
+								 : "same bytes (shared data)");
 		for (int k = 0; k < l->nr_threads && k < 3; k++) {
-			char m[48];
+			char m[24];
 
 			mask_ranges(l->t[k].wmask, m, sizeof(m));
-			fprintf(f, " %d@%s", l->t[k].tid, m[0] ? m : "-");
+			fprintf(f, " tid %d %s%s", l->t[k].tid, m[0] ? m : "-",
+				k + 1 < l->nr_threads && k < 2 ? "," : "");
 		}
 		fprintf(f, "\n");
 	}
