@@ -637,7 +637,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		return;
 	}
 	if ((pid_t)pid != as->pid) {
-		as->tot.skipped[AS_UNSUPPORTED]++; /* a forked child: other address space */
+		as->tot.other_process++; /* a child process: another address space */
 		return;
 	}
 	v = u64map__get(&as->ip_idx, ip, &added);
@@ -750,6 +750,9 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 		errno = e;
 		return NULL;
 	}
+	/* attached: the threads running already are not children of pid */
+	if (!enable_on_exec)
+		evring__add_threads(as->ring, &attr, pid);
 	as->tot.period_ns = attr.sample_period;
 	return as;
 }
@@ -981,6 +984,7 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 	json_object_object_add(o, "samples", json_object_new_int64(p->samples));
 	json_object_object_add(o, "lost", json_object_new_int64(p->lost));
 	json_object_object_add(o, "no_registers", json_object_new_int64(p->no_regs));
+	json_object_object_add(o, "other_process", json_object_new_int64(p->other_process));
 	json_object_object_add(o, "unreadable_code", json_object_new_int64(p->unreadable));
 	json_object_object_add(o, "decoded", json_object_new_int64(p->decoded));
 	json_object_object_add(o, "approximate", json_object_new_int64(p->approx));

@@ -129,6 +129,7 @@ struct addr_profile {
 	uint64_t period_ns;
 	int line_size;
 	uint64_t samples, lost, no_regs, unreadable, decoded, approx;
+	uint64_t other_process;	/* samples in child processes (not decoded) */
 	uint64_t skipped[AS_SKIP__COUNT];
 	uint64_t reads, writes;
 	uint64_t lines, pages;	/* distinct over all IPs */

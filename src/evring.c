@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Per-CPU perf sampling rings: open, drain, count lost records. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 struct cpu_ring {
 	int fd;
+	int cpu;
 	void *base;	     /* metadata page + data pages */
 	size_t data_size;    /* power of two */
 };
@@ -26,6 +28,8 @@ struct evring {
 	size_t page;
 	unsigned char *scratch; /* for records that wrap around the ring end */
 	size_t scratch_len;
+	int *extra;		/* events of other threads, output redirected */
+	int nr_extra;
 };
 
 int evring__sys_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
@@ -75,6 +79,7 @@ struct evring *evring__open(struct perf_event_attr *attr, pid_t pid, int pages_o
 			continue;
 		}
 		cr->fd = fd;
+		cr->cpu = cpu;
 		cr->data_size = len - er->page;
 		er->nr++;
 	}
@@ -84,6 +89,42 @@ struct evring *evring__open(struct perf_event_attr *attr, pid_t pid, int pages_o
 		return NULL;
 	}
 	return er;
+}
+
+int evring__add_threads(struct evring *er, struct perf_event_attr *attr, pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int added = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		int tid = atoi(de->d_name), ok = 0;
+
+		if (tid <= 0 || tid == pid)
+			continue;
+		for (int i = 0; i < er->nr; i++) {
+			int fd = evring__sys_open(attr, tid, er->rings[i].cpu, -1,
+						  PERF_FLAG_FD_CLOEXEC);
+
+			if (fd < 0)
+				continue;
+			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, er->rings[i].fd)) {
+				close(fd);
+				continue;
+			}
+			er->extra = xrealloc(er->extra, (er->nr_extra + 1) * sizeof(int));
+			er->extra[er->nr_extra++] = fd;
+			ok = 1;
+		}
+		added += ok;
+	}
+	closedir(d);
+	return added;
 }
 
 static const struct perf_event_header *ring_record(struct evring *er, struct cpu_ring *cr,
@@ -147,6 +188,9 @@ int evring__enable(struct evring *er, bool on)
 	for (int i = 0; er && i < er->nr; i++)
 		if (ioctl(er->rings[i].fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0))
 			rc = -errno;
+	for (int i = 0; er && i < er->nr_extra; i++)
+		if (ioctl(er->extra[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0))
+			rc = -errno;
 	return rc;
 }
 
@@ -156,6 +200,9 @@ int evring__ioctl(struct evring *er, unsigned long req, void *arg)
 
 	for (int i = 0; er && i < er->nr; i++)
 		if (ioctl(er->rings[i].fd, req, arg) && !rc)
+			rc = -errno;
+	for (int i = 0; er && i < er->nr_extra; i++)
+		if (ioctl(er->extra[i], req, arg) && !rc)
 			rc = -errno;
 	return rc;
 }
@@ -178,6 +225,9 @@ void evring__close(struct evring *er)
 		munmap(er->rings[i].base, er->rings[i].data_size + er->page);
 		close(er->rings[i].fd);
 	}
+	for (int i = 0; i < er->nr_extra; i++)
+		close(er->extra[i]);
+	free(er->extra);
 	free(er->rings);
 	free(er->scratch);
 	free(er);

@@ -25,6 +25,12 @@ typedef void (*evring_sample_fn)(void *ctx, const struct perf_event_header *rec)
  */
 struct evring *evring__open(struct perf_event_attr *attr, pid_t pid, int pages_order,
 			    char *why, size_t why_len);
+/*
+ * Adds the threads of an already running process (other than pid itself):
+ * their events write into the same per-CPU rings.  Threads they create
+ * later follow by inheritance.  Returns the number of threads added.
+ */
+int evring__add_threads(struct evring *er, struct perf_event_attr *attr, pid_t pid);
 /* Drains every ring; returns the number of samples delivered. */
 uint64_t evring__drain(struct evring *er, evring_sample_fn fn, void *ctx);
 int evring__enable(struct evring *er, bool on);

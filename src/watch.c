@@ -468,6 +468,8 @@ struct watch *watch__open(pid_t pid, const char *exe, const struct watch_spec *s
 			snprintf(pt->why, sizeof(pt->why), "%s", err);
 			continue;
 		}
+		if (!launched)
+			evring__add_threads(ps->ring, &ps->attr, pid);
 		pt->armed = !(specs[i].link_time && w->pending_bias);
 		armed++;
 	}
