@@ -1037,9 +1037,9 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 						       json_object_new_int64(ip->stride_deltas));
 			}
 			rg = json_object_new_object();
-			for (int k = 0; k < REGION__COUNT; k++)
+			for (int k = 0; k < MAPK__COUNT; k++)
 				if (ip->region[k])
-					json_object_object_add(rg, region_kind__name(k),
+					json_object_object_add(rg, map_kind__name(k),
 							       json_object_new_int64(ip->region[k]));
 			json_object_object_add(e, "region_samples", rg);
 			if (ip->top_region_samples) {
@@ -1060,7 +1060,7 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 
 		json_object_object_add(e, "start", hex(r->start));
 		json_object_object_add(e, "end", hex(r->end));
-		json_object_object_add(e, "kind", json_object_new_string(region_kind__name(r->kind)));
+		json_object_object_add(e, "kind", json_object_new_string(map_kind__name(r->kind)));
 		json_object_object_add(e, "name", json_object_new_string(r->name));
 		json_object_object_add(e, "samples", json_object_new_int64(r->samples));
 		json_object_array_add(a, e);
