@@ -1119,9 +1119,6 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 		p->skipped[AS_SEGMENT], p->skipped[AS_UNSUPPORTED] + p->skipped[AS_UNDECODABLE]);
 	fprintf(f, "  distinct lines %s, pages %s\n", fmt_count(p->lines, b1, sizeof(b1)),
 		fmt_count(p->pages, b2, sizeof(b2)));
-	if (p->nr_ips)
-		fprintf(f, "  %7s %5s %7s %6s %4s  %-s\n", "samples", "in-rg", "stride", "lines",
-			"acc", "where (access)");
 	for (int i = 0; i < p->nr_ips && shown < 10; i++) {
 		const struct addr_ip *ip = &p->ips[i];
 		char where[256], stride[16];
@@ -1129,7 +1126,9 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 
 		if (ip->op.skip != AS_OK || !ip->decoded)
 			continue;
-		shown++;
+		if (!shown++)
+			fprintf(f, "  %7s %5s %7s %6s %4s  %-s\n", "samples", "in-rg", "stride",
+				"lines", "acc", "where (access)");
 		if (addr_ip__strided(ip))
 			snprintf(stride, sizeof(stride), "%" PRId64, ip->stride);
 		else
