@@ -28,6 +28,7 @@
 #define AS_VOTE_WINDOW 40	/* bytes tried before the IP without a symbol */
 #define AS_MAX_DELTAS 8192	/* per IP */
 #define AS_KEEP_IPS 200
+#define AS_LINE_IPS 30		/* IPs (with >= 1% of the samples) given source lines */
 #define AS_KEEP_REGIONS 64
 #define AS_KEEP_SHARED 64
 #define AS_LINE_THREADS 4	/* threads tracked per line internally */
@@ -848,9 +849,13 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	qsort(p->ips, p->nr_ips, sizeof(*p->ips), cmp_ip);
 	if (p->nr_ips > AS_KEEP_IPS)
 		p->nr_ips = AS_KEEP_IPS;
-	for (int i = 0; i < p->nr_ips && as->sym; i++)
+	for (int i = 0; i < p->nr_ips && as->sym; i++) {
+		/* source lines where the samples are (loading DWARF is not free) */
+		bool lines = i < AS_LINE_IPS && p->ips[i].samples * 100 >= p->samples;
+
 		addrsym__resolve(as->sym, p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip,
-				 &p->ips[i].loc);
+				 lines, &p->ips[i].loc);
+	}
 
 	/* regions that were hit */
 	p->regions = xcalloc(as->nr_regions + 1, sizeof(*p->regions));

@@ -68,7 +68,7 @@ int addrsym__func(struct addrsym *s, uint64_t ip, uint64_t *start, uint64_t *siz
 	return 0;
 }
 
-int addrsym__resolve(struct addrsym *s, uint64_t ip, struct addrsym_loc *loc)
+int addrsym__resolve(struct addrsym *s, uint64_t ip, bool lines, struct addrsym_loc *loc)
 {
 	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, ip);
 	const char *name, *file;
@@ -92,7 +92,7 @@ int addrsym__resolve(struct addrsym *s, uint64_t ip, struct addrsym_loc *loc)
 		loc->func_start = ip - off;
 		loc->func_size = sym.st_size;
 	}
-	l = dwfl_module_getsrc(m, ip);
+	l = lines ? dwfl_module_getsrc(m, ip) : NULL;
 	if (l && (file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL))) {
 		snprintf(loc->file, sizeof(loc->file), "%s", file);
 		loc->line = line;

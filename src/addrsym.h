@@ -30,8 +30,12 @@ struct addrsym *addrsym__new(pid_t pid);
 int addrsym__refresh(struct addrsym *s);
 /* Function start and size from the symbol tables: 0 or -ENOENT. */
 int addrsym__func(struct addrsym *s, uint64_t ip, uint64_t *start, uint64_t *size);
-/* Full location; fields it cannot fill are left empty.  0 or -ENOENT. */
-int addrsym__resolve(struct addrsym *s, uint64_t ip, struct addrsym_loc *loc);
+/*
+ * Location; fields it cannot fill are left empty.  Source lines need the
+ * module's DWARF (about 100 ms for libc's debug info): ask for them
+ * (lines=true) only where the address carries weight.  0 or -ENOENT.
+ */
+int addrsym__resolve(struct addrsym *s, uint64_t ip, bool lines, struct addrsym_loc *loc);
 void addrsym__free(struct addrsym *s);
 
 /* Memory regions from /proc/PID/maps. */

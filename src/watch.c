@@ -549,7 +549,8 @@ static void resolve_ips(struct watch *w)
 	for (int i = 0; i < w->rep.nr; i++)
 		for (int k = 0; k < w->rep.pts[i].nr_ips; k++)
 			/* the IP is after the access: ip - 1 is inside the accessing instruction */
-			addrsym__resolve(w->sym, w->rep.pts[i].ips[k].ip - 1, &w->rep.pts[i].ips[k].loc);
+			addrsym__resolve(w->sym, w->rep.pts[i].ips[k].ip - 1, true,
+					 &w->rep.pts[i].ips[k].loc);
 }
 
 void watch__at_exit(struct watch *w)
