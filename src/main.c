@@ -28,6 +28,7 @@ static const struct cmd cmds[] = {
 	{ "probe", cmd_probe, "what this machine can measure, and why not" },
 	{ "help", cmd_help, "show this help, or a command's help" },
 	{ "version", cmd_version, "print the version and built-in features" },
+	{ "layout", cmd_layout, "struct layouts from DWARF: holes, cache lines, atomics" },
 };
 
 static void usage(FILE *f)
