@@ -375,6 +375,7 @@ static void u64map__free(struct u64map *m)
 
 struct ip_agg {
 	struct addr_ip out;
+	uint64_t last_exact;	/* 0 = none */
 	bool decoded_once;
 	int64_t *deltas;
 	size_t nr_deltas;
@@ -710,8 +711,10 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 			      &added))++;
 	}
 	/* cache-line sharing: exact addresses only */
-	if (!ia->out.op.clobbers)
+	if (!ia->out.op.clobbers) {
+		ia->last_exact = ea;
 		note_line(as, ipi, (int)tid, ea, &ia->out.op);
+	}
 }
 
 struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable_on_exec,
@@ -844,8 +847,13 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	}
 	p->nr_ips = (int)as->nr_ips;
 	p->ips = xcalloc(as->nr_ips + 1, sizeof(*p->ips));
-	for (size_t i = 0; i < as->nr_ips; i++)
+	for (size_t i = 0; i < as->nr_ips; i++) {
 		p->ips[i] = as->ips[i].out;
+		/* a global's name for the address (the rules point at struct.member) */
+		if (as->sym && as->ips[i].last_exact && as->ips[i].out.samples * 100 >= as->tot.samples)
+			addrsym__data(as->sym, as->ips[i].last_exact, p->ips[i].object,
+				      sizeof(p->ips[i].object));
+	}
 	qsort(p->ips, p->nr_ips, sizeof(*p->ips), cmp_ip);
 	if (p->nr_ips > AS_KEEP_IPS)
 		p->nr_ips = AS_KEEP_IPS;
@@ -895,6 +903,9 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 			o->t[k].writes = la->t[k].writes;
 			o->t[k].rmask = la->t[k].rmask;
 			o->t[k].wmask = la->t[k].wmask;
+			if (as->sym && la->t[k].wmask && keep <= AS_KEEP_SHARED)
+				addrsym__data(as->sym, la->line + __builtin_ctzll(la->t[k].wmask),
+					      o->t[k].object, sizeof(o->t[k].object));
 		}
 		o->ip = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].out.ip : 0;
 		o->false_sharing = !overlap;
@@ -1016,6 +1027,8 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 		json_object_object_add(e, "status", json_object_new_string(skip_names[ip->op.skip]));
 		if (ip->loc.module[0])
 			json_object_object_add(e, "module", json_object_new_string(ip->loc.module));
+		if (ip->object[0])
+			json_object_object_add(e, "object", json_object_new_string(ip->object));
 		if (ip->loc.function[0])
 			json_object_object_add(e, "function", json_object_new_string(ip->loc.function));
 		if (ip->loc.file[0]) {
@@ -1091,6 +1104,9 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 			json_object_object_add(x, "writes", json_object_new_int64(l->t[k].writes));
 			mask_ranges(l->t[k].wmask, buf, sizeof(buf));
 			json_object_object_add(x, "write_bytes", json_object_new_string(buf));
+			if (l->t[k].object[0])
+				json_object_object_add(x, "write_object",
+						       json_object_new_string(l->t[k].object));
 			mask_ranges(l->t[k].rmask, buf, sizeof(buf));
 			json_object_object_add(x, "read_bytes", json_object_new_string(buf));
 			json_object_array_add(t, x);
@@ -1166,7 +1182,9 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 			char m[24];
 
 			mask_ranges(l->t[k].wmask, m, sizeof(m));
-			fprintf(f, " tid %d %s%s", l->t[k].tid, m[0] ? m : "-",
+			fprintf(f, " tid %d %s%s%.30s%s%s", l->t[k].tid, m[0] ? m : "-",
+				l->t[k].object[0] ? " (" : "", l->t[k].object,
+				l->t[k].object[0] ? ")" : "",
 				k + 1 < l->nr_threads && k < 2 ? "," : "");
 		}
 		fprintf(f, "\n");

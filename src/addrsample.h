@@ -85,6 +85,7 @@ struct addr_ip {
 	uint64_t ip;		/* sampled IP (just after the access) */
 	struct mem_operand op;	/* the decoded access before it */
 	struct addrsym_loc loc; /* of op.insn */
+	char object[96];	/* global variable at the last exact address, "" if none */
 	uint64_t samples;	/* samples at this IP */
 	uint64_t decoded;	/* samples with an effective address */
 	uint64_t approx;	/* ... of which approximate (base/index overwritten) */
@@ -118,6 +119,7 @@ struct addr_line {
 		int tid;
 		uint64_t reads, writes;
 		uint64_t rmask, wmask; /* bytes of the line accessed (bit = offset) */
+		char object[96];       /* global written first in wmask ("" if none) */
 	} t[AS_MAX_THREADS_PER_LINE];
 	uint64_t ip;		/* the IP that wrote it most */
 	bool false_sharing;	/* writers touched different bytes */
