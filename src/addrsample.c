@@ -375,6 +375,7 @@ static void u64map__free(struct u64map *m)
 
 struct ip_agg {
 	struct addr_ip out;
+	bool stale;		/* from an image the process exec'd away from */
 	uint64_t last_exact;	/* 0 = none */
 	bool decoded_once;
 	int64_t *deltas;
@@ -621,9 +622,47 @@ static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
 	}
 }
 
+/*
+ * The target exec'd another program (sh -c, wrappers): code, symbols and
+ * maps change.  IPs seen so far belong to the old image and leave the
+ * report; code pages and the symboliser start afresh.
+ */
+static void new_image(struct addrsample *as)
+{
+	for (size_t i = 0; i < as->nr_pages; i++)
+		free(as->pages[i].bytes);
+	as->nr_pages = 0;
+	u64map__free(&as->page_idx);
+	for (size_t i = 0; i < as->nr_ips; i++)
+		if (!as->ips[i].stale) {
+			as->ips[i].stale = true;
+			as->tot.previous_images += as->ips[i].out.samples;
+		}
+	u64map__free(&as->ip_idx);
+	addrsym__free(as->sym);
+	as->sym = NULL;
+	as->sym_failed = false;
+	read_maps(as);
+}
+
+static void on_record(void *ctx, const struct perf_event_header *h)
+{
+	struct addrsample *as = ctx;
+	const uint32_t *c = (const void *)(h + 1);
+
+	if (h->type == PERF_RECORD_COMM && (h->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+	    (pid_t)c[0] == as->pid)
+		new_image(as);
+}
+
 static void on_sample(void *ctx, const struct perf_event_header *h)
 {
 	struct addrsample *as = ctx;
+
+	if (h->type != PERF_RECORD_SAMPLE) {
+		on_record(ctx, h);
+		return;
+	}
 	const uint64_t *p = (const void *)(h + 1);
 	uint64_t ip = p[0], abi = p[3], ea, key;
 	uint32_t pid = (uint32_t)p[1], tid = (uint32_t)(p[1] >> 32);
@@ -730,6 +769,8 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 		.exclude_hv = 1,
 		.disabled = enable_on_exec,
 		.enable_on_exec = enable_on_exec,
+		.comm = 1,
+		.comm_exec = 1, /* to notice a second exec (sh -c PROG) */
 	};
 	struct addrsample *as;
 
@@ -845,14 +886,17 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 				 r->name[0] ? r->name : "anon");
 		}
 	}
-	p->nr_ips = (int)as->nr_ips;
+	p->nr_ips = 0;
 	p->ips = xcalloc(as->nr_ips + 1, sizeof(*p->ips));
 	for (size_t i = 0; i < as->nr_ips; i++) {
-		p->ips[i] = as->ips[i].out;
+		if (as->ips[i].stale)
+			continue;
+		p->ips[p->nr_ips] = as->ips[i].out;
 		/* a global's name for the address (the rules point at struct.member) */
 		if (as->sym && as->ips[i].last_exact && as->ips[i].out.samples * 100 >= as->tot.samples)
-			addrsym__data(as->sym, as->ips[i].last_exact, p->ips[i].object,
-				      sizeof(p->ips[i].object));
+			addrsym__data(as->sym, as->ips[i].last_exact, p->ips[p->nr_ips].object,
+				      sizeof(p->ips[p->nr_ips].object));
+		p->nr_ips++;
 	}
 	qsort(p->ips, p->nr_ips, sizeof(*p->ips), cmp_ip);
 	if (p->nr_ips > AS_KEEP_IPS)
@@ -1001,6 +1045,7 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 	json_object_object_add(o, "lost", json_object_new_int64(p->lost));
 	json_object_object_add(o, "no_registers", json_object_new_int64(p->no_regs));
 	json_object_object_add(o, "other_process", json_object_new_int64(p->other_process));
+	json_object_object_add(o, "previous_images", json_object_new_int64(p->previous_images));
 	json_object_object_add(o, "unreadable_code", json_object_new_int64(p->unreadable));
 	json_object_object_add(o, "decoded", json_object_new_int64(p->decoded));
 	json_object_object_add(o, "approximate", json_object_new_int64(p->approx));

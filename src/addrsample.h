@@ -132,6 +132,7 @@ struct addr_profile {
 	int line_size;
 	uint64_t samples, lost, no_regs, unreadable, decoded, approx;
 	uint64_t other_process;	/* samples in child processes (not decoded) */
+	uint64_t previous_images; /* samples before the process exec'd again */
 	uint64_t skipped[AS_SKIP__COUNT];
 	uint64_t reads, writes;
 	uint64_t lines, pages;	/* distinct over all IPs */

@@ -325,7 +325,7 @@ static void on_hit(void *ctx, const struct perf_event_header *h)
 	const uint64_t *p = (const void *)(h + 1);
 	struct watch_point *pt = &ps->w->rep.pts[ps->idx];
 
-	if (h->size < sizeof(*h) + 3 * sizeof(uint64_t))
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 3 * sizeof(uint64_t))
 		return;
 	ps->w->rep.total_hits++;
 	note_hit(pt, (int)(p[1] >> 32), p[0]);
