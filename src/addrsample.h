@@ -83,6 +83,7 @@ double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride);
 /* One sampled IP. */
 struct addr_ip {
 	uint64_t ip;		/* sampled IP (just after the access) */
+	int pid;		/* process (the target, or a child of it) */
 	struct mem_operand op;	/* the decoded access before it */
 	struct addrsym_loc loc; /* of op.insn */
 	char object[96];	/* global variable at the last exact address, "" if none */
@@ -131,7 +132,7 @@ struct addr_profile {
 	uint64_t period_ns;
 	int line_size;
 	uint64_t samples, lost, no_regs, unreadable, decoded, approx;
-	uint64_t other_process;	/* samples in child processes (not decoded) */
+	uint64_t other_process;	/* samples in processes beyond the first 64 (not decoded) */
 	uint64_t previous_images; /* samples before the process exec'd again */
 	uint64_t skipped[AS_SKIP__COUNT];
 	uint64_t reads, writes;
