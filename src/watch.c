@@ -724,6 +724,25 @@ void watch__set_exprs(const char *const *exprs, int n)
 	nr_watch_exprs = n;
 }
 
+int watch__check(const char *exe, const char *const *exprs, int n)
+{
+	struct watch_spec specs[WATCH_MAX];
+
+	for (int i = 0; i < n; i++) {
+		char err[200] = "";
+		int rc = watch__resolve(exe, exprs[i], specs, WATCH_MAX, err, sizeof(err));
+
+		if (rc < 0) {
+			pr_err("cannot watch '%s': %s", exprs[i], err);
+			pr_hint(rc == -EINVAL ? "use VAR, VAR.member, VAR.member:rw or 0xADDR/LEN"
+					      : "name a global variable of the program (built with -g "
+						"for members), e.g. --watch counters.hits");
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static bool w_wanted(const struct run_ctx *ctx)
 {
 	return nr_watch_exprs > 0 && ctx->sample;
@@ -742,8 +761,6 @@ static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
 					: 0;
 
 		if (got < 0) {
-			pr_err("cannot watch '%s': %s", watch_exprs[i], err);
-			pr_hint("give a global variable of the program, e.g. --watch counters.hits");
 			report__add_provenance(r, "watchpoints", "'%s' not watched: %s",
 					       watch_exprs[i], err);
 			continue;
