@@ -22,6 +22,7 @@
 #include "log.h"
 #include "sysinfo.h"
 #include "util.h"
+#include "watch.h"
 
 #define AS_DEFAULT_HZ 4000
 #define AS_MAX_SWEEP 16384	/* bytes of a function swept linearly */
@@ -402,6 +403,7 @@ struct line_agg {
 	bool more;
 	struct { int tid; uint64_t reads, writes, rmask, wmask; } t[AS_LINE_THREADS];
 	uint32_t last_writer_ip; /* ip index + 1 */
+	bool proposed;		 /* handed to the watchpoints (--watch auto) */
 };
 
 struct region_agg {
@@ -633,6 +635,36 @@ static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
 	return e ? sp->map_region[e - sp->maps] : -1;
 }
 
+/* A line written by two threads: watch the bytes each wrote (--watch auto). */
+static void propose_line(struct addrsample *as, struct aspace *sp, struct line_agg *la)
+{
+	int writers = 0, props = 0, prev = -1;
+
+	for (int j = 0; j < la->nr; j++)
+		writers += la->t[j].writes > 0;
+	if (writers < 2 || sp->pid <= 0)
+		return;
+	la->proposed = true;
+	for (int j = 0; j < la->nr && props < 2; j++) {
+		uint64_t m = la->t[j].wmask;
+		char name[96] = "";
+		int off, len = 0;
+
+		if (!m)
+			continue;
+		off = __builtin_ctzll(m);
+		while (off + len < 64 && (m >> (off + len) & 1))
+			len++;
+		if (off == prev)
+			continue; /* the same bytes: one watchpoint shows both threads */
+		if (sp->sym)
+			addrsym__data(sp->sym, la->line + off, name, sizeof(name));
+		watch__propose(sp->pid, la->line + off, len, name);
+		prev = off;
+		props++;
+	}
+}
+
 static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
 		      const struct mem_operand *op)
 {
@@ -666,6 +698,8 @@ static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
 		la->t[k].writes++;
 		la->t[k].wmask |= mask;
 		la->last_writer_ip = ipi + 1;
+		if (!la->proposed && watch__auto())
+			propose_line(as, as->ips[ipi].sp, la);
 	} else {
 		la->t[k].reads++;
 		la->t[k].rmask |= mask;
