@@ -24,7 +24,7 @@
 #include "util.h"
 #include "watch.h"
 
-#define AS_DEFAULT_HZ 4000
+#define AS_DEFAULT_HZ 2000
 #define AS_MAX_SWEEP 16384	/* bytes of a function swept linearly */
 #define AS_VOTE_WINDOW 40	/* bytes tried before the IP without a symbol */
 #define AS_MAX_DELTAS 8192	/* per IP */
