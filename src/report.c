@@ -12,6 +12,9 @@
 #include <json-c/json.h>
 
 #include "profile.h"
+#include "addrsample.h"
+#include "sim.h"
+#include "watch.h"
 #include "util.h"
 
 static const char *const tier_names[TIER__COUNT] = {
@@ -43,6 +46,9 @@ void report__free(struct report *r)
 	free(r->metrics);
 	free(r->prov);
 	profile__free(r->profile);
+	addr_profile__free(r->addr);
+	sim_report__free(r->sim);
+	watch_report__free(r->watch);
 	free(r);
 }
 
@@ -249,6 +255,12 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 	}
 	if (r->profile)
 		profile__print_text(r->profile, f, wide);
+	if (r->sim)
+		sim_report__print_text(r->sim, f, wide);
+	if (r->addr)
+		addr_profile__print_text(r->addr, f, wide);
+	if (r->watch)
+		watch_report__print_text(r->watch, f, wide);
 	if (r->nr_prov) {
 		fprintf(f, "\nNOTES\n");
 		for (int i = 0; i < r->nr_prov; i++) {
@@ -350,6 +362,12 @@ struct json_object *report__to_json(const struct report *r)
 	json_object_object_add(o, "provenance", arr);
 	if (r->profile)
 		json_object_object_add(o, "profile", profile__to_json(r->profile));
+	if (r->addr)
+		json_object_object_add(o, "data_addresses", addr_profile__to_json(r->addr));
+	if (r->sim)
+		json_object_object_add(o, "simulation", sim_report__to_json(r->sim));
+	if (r->watch)
+		json_object_object_add(o, "watchpoints", watch_report__to_json(r->watch));
 	return o;
 }
 

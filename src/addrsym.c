@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* libdwfl over a live process, plus /proc/PID/maps parsing. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+
+#include "addrsym.h"
+#include "util.h"
+
+struct addrsym {
+	Dwfl *dwfl;
+	pid_t pid;
+};
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+int addrsym__refresh(struct addrsym *s)
+{
+	int rc;
+
+	dwfl_report_begin(s->dwfl);
+	rc = dwfl_linux_proc_report(s->dwfl, s->pid);
+	dwfl_report_end(s->dwfl, NULL, NULL);
+	if (rc > 0)
+		return -rc;
+	return rc < 0 ? -ENOENT : 0;
+}
+
+struct addrsym *addrsym__new(pid_t pid)
+{
+	struct addrsym *s = xcalloc(1, sizeof(*s));
+	int rc;
+
+	s->pid = pid;
+	s->dwfl = dwfl_begin(&proc_callbacks);
+	if (!s->dwfl) {
+		free(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	rc = addrsym__refresh(s);
+	if (rc) {
+		addrsym__free(s);
+		errno = -rc;
+		return NULL;
+	}
+	return s;
+}
+
+int addrsym__func(struct addrsym *s, uint64_t ip, uint64_t *start, uint64_t *size)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, ip);
+	GElf_Off off;
+	GElf_Sym sym;
+
+	if (!m || !dwfl_module_addrinfo(m, ip, &off, &sym, NULL, NULL, NULL))
+		return -ENOENT;
+	*start = ip - off;
+	*size = sym.st_size;
+	return 0;
+}
+
+int addrsym__resolve(struct addrsym *s, uint64_t ip, bool lines, struct addrsym_loc *loc)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, ip);
+	const char *name, *file;
+	Dwfl_Line *l;
+	GElf_Off off;
+	GElf_Sym sym;
+	int line = 0;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!m)
+		return -ENOENT;
+	name = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (name) {
+		const char *b = strrchr(name, '/');
+
+		snprintf(loc->module, sizeof(loc->module), "%s", b ? b + 1 : name);
+	}
+	name = dwfl_module_addrinfo(m, ip, &off, &sym, NULL, NULL, NULL);
+	if (name) {
+		snprintf(loc->function, sizeof(loc->function), "%s", name);
+		loc->func_start = ip - off;
+		loc->func_size = sym.st_size;
+	}
+	l = lines ? dwfl_module_getsrc(m, ip) : NULL;
+	if (l && (file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL))) {
+		snprintf(loc->file, sizeof(loc->file), "%s", file);
+		loc->line = line;
+	}
+	return 0;
+}
+
+/* Skips typedefs and qualifiers. */
+bool addrsym__peel_type(Dwarf_Die *type)
+{
+	for (int i = 0; i < 16; i++) {
+		int tag = dwarf_tag(type);
+		Dwarf_Attribute a;
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_atomic_type &&
+		    tag != DW_TAG_restrict_type)
+			return true;
+		if (!dwarf_attr_integrate(type, DW_AT_type, &a) || !dwarf_formref_die(&a, type))
+			return false;
+	}
+	return false;
+}
+
+bool addrsym__die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type) &&
+	       addrsym__peel_type(type);
+}
+
+bool addrsym__var_type(Dwarf *dw, const char *name, Dwarf_Die *type)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				const char *n;
+
+				if (dwarf_tag(&child) != DW_TAG_variable)
+					continue;
+				n = dwarf_diename(&child);
+				if (n && !strcmp(n, name) && addrsym__die_type(&child, type))
+					return true;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return false;
+}
+
+bool addrsym__member_offset(Dwarf_Die *m, uint64_t *off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	if (!dwarf_attr(m, DW_AT_data_member_location, &a))
+		return *off = 0, true; /* union members */
+	if (dwarf_formudata(&a, &w))
+		return false;
+	*off = w;
+	return true;
+}
+
+bool addrsym__find_member(Dwarf_Die *type, const char *name, uint64_t *off, Dwarf_Die *mtype)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(type, &child))
+		return false;
+	do {
+		const char *n = dwarf_diename(&child);
+
+		if (dwarf_tag(&child) == DW_TAG_member && n && !strcmp(n, name))
+			return addrsym__member_offset(&child, off) && addrsym__die_type(&child, mtype);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* Appends ".member" / "[i]" for byte offset off inside type (nested). */
+static void member_path(Dwarf_Die type, uint64_t off, char *buf, size_t len)
+{
+	for (int depth = 0; depth < 8 && addrsym__peel_type(&type); depth++) {
+		int tag = dwarf_tag(&type);
+		size_t o = strlen(buf);
+		Dwarf_Die child, mt;
+		Dwarf_Word sz;
+		bool found = false;
+
+		if (tag == DW_TAG_array_type) {
+			if (!addrsym__die_type(&type, &mt) || dwarf_aggregate_size(&mt, &sz) || !sz)
+				return;
+			snprintf(buf + o, len - o, "[%" PRIu64 "]", off / sz);
+			off %= sz;
+			type = mt;
+			continue;
+		}
+		if ((tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		     tag != DW_TAG_class_type) || dwarf_child(&type, &child))
+			return;
+		do {
+			const char *n = dwarf_diename(&child);
+			uint64_t moff;
+
+			if (dwarf_tag(&child) != DW_TAG_member || !addrsym__member_offset(&child, &moff) ||
+			    !addrsym__die_type(&child, &mt) || dwarf_aggregate_size(&mt, &sz))
+				continue;
+			if (off >= moff && off < moff + sz) {
+				snprintf(buf + o, len - o, ".%s", n ? n : "?");
+				off -= moff;
+				type = mt;
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			return;
+	}
+}
+
+struct data_search {
+	uint64_t addr;
+	Dwfl_Module *found;
+};
+
+/* Does a PT_LOAD segment of the module (with its .bss tail) hold the address? */
+static int module_holds(Dwfl_Module *m, void **user, const char *name, Dwarf_Addr start,
+			void *arg)
+{
+	struct data_search *ds = arg;
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(m, &bias);
+	size_t n;
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return DWARF_CB_OK;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    ds->addr >= ph.p_vaddr + bias && ds->addr < ph.p_vaddr + bias + ph.p_memsz) {
+			ds->found = m;
+			return DWARF_CB_ABORT;
+		}
+	}
+	return DWARF_CB_OK;
+}
+
+int addrsym__data(struct addrsym *s, uint64_t addr, char *buf, size_t len)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, addr);
+
+	if (!m) {
+		/* .bss past the file-backed pages is an anonymous mapping */
+		struct data_search ds = { .addr = addr };
+
+		dwfl_getmodules(s->dwfl, module_holds, &ds, 0);
+		m = ds.found;
+	}
+	const char *name;
+	GElf_Off off;
+	GElf_Sym sym;
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	Dwarf_Die type;
+
+	buf[0] = '\0';
+	if (!m)
+		return -ENOENT;
+	name = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+	if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || off >= sym.st_size)
+		return -ENOENT;
+	snprintf(buf, len, "%s", name);
+	dw = dwfl_module_getdwarf(m, &bias);
+	if (dw && addrsym__var_type(dw, name, &type))
+		member_path(type, off, buf, len);
+	else if (off)
+		snprintf(buf + strlen(buf), len - strlen(buf), "+%" PRIu64, (uint64_t)off);
+	return 0;
+}
+
+void addrsym__free(struct addrsym *s)
+{
+	if (!s)
+		return;
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
+	free(s);
+}
+
+const char *map_kind__name(enum map_kind k)
+{
+	static const char *const names[MAPK__COUNT] = {
+		[MAPK_HEAP] = "heap", [MAPK_STACK] = "stack", [MAPK_ANON] = "anon",
+		[MAPK_FILE] = "file", [MAPK_OTHER] = "other",
+	};
+
+	return k < MAPK__COUNT ? names[k] : "?";
+}
+
+int procmap__parse(const char *text, struct map_entry **out)
+{
+	struct map_entry *v = NULL;
+	int n = 0, cap = 0;
+	const char *p = text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char line[512], perms[8] = "", dev[16];
+		uint64_t start, end, off, ino;
+		int pos = 0;
+
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p = eol ? eol + 1 : NULL;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %15s %" SCNu64 " %n",
+			   &start, &end, perms, &off, dev, &ino, &pos) < 6)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		struct map_entry *e = &v[n++];
+
+		memset(e, 0, sizeof(*e));
+		e->start = start;
+		e->end = end;
+		e->pgoff = off;
+		snprintf(e->perms, sizeof(e->perms), "%s", perms);
+		snprintf(e->path, sizeof(e->path), "%s", pos ? line + pos : "");
+		if (!strcmp(e->path, "[heap]"))
+			e->kind = MAPK_HEAP;
+		else if (!strncmp(e->path, "[stack", 6))
+			e->kind = MAPK_STACK;
+		else if (!e->path[0])
+			e->kind = MAPK_ANON;
+		else if (e->path[0] == '/')
+			e->kind = MAPK_FILE;
+		else
+			e->kind = MAPK_OTHER;
+	}
+	*out = v;
+	return n;
+}
+
+int procmap__read(pid_t pid, struct map_entry **out)
+{
+	char path[64], *text;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	text = read_file(path, NULL);
+	if (!text)
+		return -errno;
+	n = procmap__parse(text, out);
+	free(text);
+	return n;
+}
+
+const struct map_entry *procmap__find(const struct map_entry *m, int n, uint64_t addr)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (addr < m[mid].start)
+			hi = mid - 1;
+		else if (addr >= m[mid].end)
+			lo = mid + 1;
+		else
+			return &m[mid];
+	}
+	return NULL;
+}
