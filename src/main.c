@@ -25,11 +25,11 @@ static int cmd_version(int argc, char **argv);
 
 static const struct cmd cmds[] = {
 	{ "run", cmd_run, "run a program (or attach to one) and report its memory behaviour" },
+	{ "layout", cmd_layout, "struct layouts from DWARF: holes, cache lines, atomics" },
+	{ "calibrate", cmd_calibrate, "measure this machine and compare it with the paper" },
 	{ "probe", cmd_probe, "what this machine can measure, and why not" },
 	{ "help", cmd_help, "show this help, or a command's help" },
 	{ "version", cmd_version, "print the version and built-in features" },
-	{ "layout", cmd_layout, "struct layouts from DWARF: holes, cache lines, atomics" },
-	{ "calibrate", cmd_calibrate, "measure this machine and compare it with the paper" },
 };
 
 static void usage(FILE *f)
