@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * memadvise run [options] -- CMD [ARGS...]
+ * memadvise run -p PID [-d DURATION]
+ *
+ * Starts the program held before exec (or attaches to a running one), opens
+ * counters and collectors on it, releases it, waits, and reports.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collector.h"
+#include "common.h"
+#include "event.h"
+#include "log.h"
+#include "report.h"
+#include "target.h"
+#include "util.h"
+
+/* Every collector 'run' drives, in order (see collector.h). */
+static const struct collector *const collectors[] = {
+	NULL,
+};
+
+struct run_opts {
+	pid_t pid;
+	uint64_t duration_ns;
+	const char *events;
+	const char *output;
+	unsigned int freq_hz;
+	bool no_sample;
+	bool wide;
+};
+
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t signal_from_tty;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	got_signal = sig;
+	/* A terminal's Ctrl-C already reached the target: it is in our process group. */
+	signal_from_tty = si && si->si_code == SI_KERNEL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: memadvise run [OPTIONS] [--] CMD [ARGS...]\n"
+		"       memadvise run [OPTIONS] -p PID [-d DURATION]\n"
+		"\n"
+		"Runs CMD (or attaches to PID), counts how it uses caches, TLBs and pages,\n"
+		"samples where it spends its time and faults, and reports with advice.\n"
+		"\n"
+		"Options:\n"
+		"  -p, --pid PID          attach to a running process instead of starting one\n"
+		"  -d, --duration DUR     with -p: measure for DUR (e.g. 10s, 500ms), then detach\n"
+		"  -e, --events LIST      comma-separated events: generic names or libpfm4 strings\n"
+		"  -F, --freq HZ          sampling frequency (default: each sampler's own)\n"
+		"      --no-sample        count only: no sampling, tracing or watchpoints\n"
+		"  -o, --output FILE      write the report to FILE instead of stdout\n"
+		"  -j, --json             JSON report\n"
+		"      --pretty           indented JSON (implies --json)\n"
+		"  -w, --wide             do not fit the text report into 80 columns\n"
+		"  -h, --help             show this help\n"
+		"\n"
+		"Generic events: cycles instructions l1d_miss llc_miss dtlb_miss branch_miss\n"
+		"  task_clock page_faults minor_faults major_faults context_switches\n"
+		"  cpu_migrations (the default set is all of them).\n"
+		"\n"
+		"Exit status: the program's own (128+N when killed by signal N); 0 after -p;\n"
+		"2 when memadvise itself fails.\n"
+		"\n"
+		"Examples:\n"
+		"  memadvise run -- ./app input.dat\n"
+		"  memadvise run -j -o report.json -- make -j2\n"
+		"  memadvise run -e page_faults,l1d_miss -- ./app\n"
+		"  memadvise run -p 1234 -d 10s\n");
+}
+
+static void join_argv(char *const argv[], char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; argv[i] && off + 1 < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+}
+
+/* "pid 1234: /usr/sbin/nginx -g ..." from /proc/PID/cmdline. */
+static void describe_pid(pid_t pid, char *buf, size_t len)
+{
+	char path[64], *cl;
+	size_t n = 0, off;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	off = (size_t)snprintf(buf, len, "pid %d", pid);
+	cl = read_file(path, &n);
+	if (!cl)
+		return;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!cl[i])
+			cl[i] = ' ';
+	if (n && off + 3 < len)
+		snprintf(buf + off, len - off, ": %s", cl);
+	free(cl);
+}
+
+static void explain_launch_error(const char *prog, int err)
+{
+	switch (err) {
+	case -ENOENT:
+		pr_err("cannot run '%s': no such file or directory", prog);
+		pr_hint(strchr(prog, '/') ? "check the path"
+					  : "it is not in PATH; use ./%s for a program in this directory",
+			prog);
+		break;
+	case -EACCES:
+		pr_err("cannot run '%s': permission denied", prog);
+		pr_hint("make it executable (chmod +x) or check the directory permissions");
+		break;
+	case -EISDIR:
+		pr_err("cannot run '%s': it is a directory", prog);
+		pr_hint("name the program to run, e.g. 'memadvise run -- ./app'");
+		break;
+	case -ENOEXEC:
+		pr_err("cannot run '%s': not an executable format", prog);
+		pr_hint("a script needs a '#!' line; otherwise run its interpreter");
+		break;
+	default:
+		pr_err("cannot run '%s': %s", prog, strerror(-err));
+	}
+}
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option opts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "no-sample", no_argument, NULL, 'N' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'P' },
+		{ "wide", no_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, v;
+
+	while ((c = getopt_long(argc, argv, "+p:d:e:F:o:jwh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (parse_int(optarg, 1, 1 << 30, &v)) {
+				pr_err("invalid pid '%s'", optarg);
+				return -EINVAL;
+			}
+			o->pid = v;
+			break;
+		case 'd':
+			if (parse_duration(optarg, &o->duration_ns) || !o->duration_ns) {
+				pr_err("invalid duration '%s'", optarg);
+				pr_hint("use a number with a unit: 10s, 500ms, 2m");
+				return -EINVAL;
+			}
+			break;
+		case 'e':
+			o->events = optarg;
+			break;
+		case 'F':
+			if (parse_int(optarg, 1, 100000, &v)) {
+				pr_err("invalid sampling frequency '%s'", optarg);
+				pr_hint("give samples per second, 1 to 100000");
+				return -EINVAL;
+			}
+			o->freq_hz = v;
+			break;
+		case 'N':
+			o->no_sample = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'j':
+			gopts.json = true;
+			break;
+		case 'P':
+			gopts.json = gopts.pretty = true;
+			break;
+		case 'w':
+			o->wide = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			pr_hint("run 'memadvise run --help' for usage");
+			return -EINVAL;
+		}
+	}
+	if (o->pid && optind < argc) {
+		pr_err("give either a command or -p PID, not both");
+		return -EINVAL;
+	}
+	if (!o->pid && optind >= argc) {
+		pr_err("no command to run");
+		pr_hint("usage: memadvise run [OPTIONS] -- CMD [ARGS...] or memadvise run -p PID");
+		return -EINVAL;
+	}
+	if (o->duration_ns && !o->pid) {
+		pr_err("-d/--duration goes with -p PID");
+		pr_hint("a started command is measured until it exits; Ctrl-C ends it early");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void note_capabilities(struct report *r)
+{
+	int missing = 0;
+	const char *why = NULL;
+
+	for (int i = 0; i < r->nr_counters; i++) {
+		const struct counter *c = &r->counters[i];
+
+		if (!c->counted && c->tier <= TIER_COUNTING) {
+			missing++;
+			if (!why)
+				why = c->reason;
+		}
+	}
+	if (missing)
+		report__add_provenance(r, "hardware_counters",
+				       "%d hardware counter%s did not count (%s); counts come from "
+				       "software events and tracepoints",
+				       missing, missing > 1 ? "s" : "", why);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	void *state[ARRAY_SIZE(collectors)] = { NULL };
+	bool active[ARRAY_SIZE(collectors)] = { false };
+	struct sigaction sa = { 0 }, old_int, old_term, old_hup;
+	struct event_set *es = NULL;
+	struct target *t = NULL;
+	struct report *r = NULL;
+	struct run_ctx ctx = { 0 };
+	uint64_t t0, deadline = 0;
+	int err, ret = MA_EXIT_ERROR, interrupts = 0;
+	char *const *cmd;
+
+	err = parse_opts(argc, argv, &o);
+	if (err)
+		return err > 0 ? MA_EXIT_OK : MA_EXIT_ERROR;
+	cmd = argv + optind;
+
+	if (o.events)
+		err = event_set__parse(&es, o.events);
+	else
+		es = event_set__defaults();
+	if (err) {
+		pr_err("invalid event list '%s'", o.events);
+		pr_hint("separate names with commas, e.g. -e page_faults,cycles");
+		return MA_EXIT_ERROR;
+	}
+
+	r = report__new();
+	if (o.pid) {
+		err = target__attach_pid(&t, o.pid);
+		if (err) {
+			pr_err("cannot attach to pid %d: %s", o.pid,
+			       err == -ESRCH ? "no such process" : strerror(-err));
+			if (err == -EPERM)
+				pr_hint("attach as root or as the process's owner");
+			goto out;
+		}
+		describe_pid(o.pid, r->target.command, sizeof(r->target.command));
+		r->target.attached = true;
+	} else {
+		err = target__launch(&t, cmd);
+		if (err) {
+			explain_launch_error(cmd[0], err);
+			goto out;
+		}
+		join_argv(cmd, r->target.command, sizeof(r->target.command));
+	}
+	r->target.pid = target__pid(t);
+	if (target__exe(t))
+		snprintf(r->target.exe, sizeof(r->target.exe), "%s", target__exe(t));
+
+	err = event_set__open(es, target__pid(t), !o.pid);
+	if (err) {
+		if (err != -ENOENT && err != -EINVAL)
+			pr_err("cannot open counters on pid %d: %s", target__pid(t), strerror(-err));
+		goto out;
+	}
+
+	ctx.pid = target__pid(t);
+	ctx.attached = o.pid != 0;
+	ctx.exe = target__exe(t);
+	ctx.argv = o.pid ? NULL : cmd;
+	ctx.freq_hz = o.freq_hz;
+	ctx.sample = !o.no_sample;
+	ctx.duration_ns = o.duration_ns;
+	for (size_t i = 0; collectors[i]; i++) {
+		const struct collector *c = collectors[i];
+
+		if (c->wanted && !c->wanted(&ctx))
+			continue;
+		err = c->open(&state[i], &ctx, r);
+		if (err) {
+			report__add_provenance(r, c->name, "not collected: %s", strerror(-err));
+			if (c->destroy)
+				c->destroy(state[i]);
+			state[i] = NULL;
+			continue;
+		}
+		active[i] = true;
+	}
+
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+
+	t0 = now_ns();
+	err = target__start(t);
+	if (err) {
+		explain_launch_error(cmd[0], err);
+		goto out_signals;
+	}
+	if (o.pid)
+		pr_info("Measuring pid %d%s. Ctrl-C to end.", o.pid,
+			o.duration_ns ? " for the given duration" : "");
+	if (o.duration_ns)
+		deadline = t0 + o.duration_ns;
+	for (size_t i = 0; collectors[i]; i++)
+		if (active[i] && collectors[i]->started)
+			collectors[i]->started(state[i]);
+
+	for (;;) {
+		enum target_state st = target__wait(t, 5);
+
+		for (size_t i = 0; collectors[i]; i++)
+			if (active[i] && collectors[i]->poll)
+				collectors[i]->poll(state[i]);
+		if (st == TARGET_AT_EXIT) {
+			for (size_t i = 0; collectors[i]; i++)
+				if (active[i] && collectors[i]->at_exit)
+					collectors[i]->at_exit(state[i], target__pid(t));
+			target__resume(t);
+			continue;
+		}
+		if (st == TARGET_GONE) {
+			r->target.exited = true;
+			break;
+		}
+		if (got_signal) {
+			int sig = got_signal;
+
+			got_signal = 0;
+			interrupts++;
+			r->target.interrupted = true;
+			if (o.pid)
+				break; /* never kill a process we only attached to */
+			if (interrupts > 1)
+				target__kill(t, SIGKILL);
+			else if (!signal_from_tty)
+				target__kill(t, sig);
+		}
+		if (deadline && now_ns() >= deadline)
+			break;
+	}
+	r->target.wall_ns = now_ns() - t0;
+	event_set__disable(es);
+	event_set__read(es, r);
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r->timestamp_ns = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	}
+	if (o.pid) {
+		target__detach(t);
+	} else {
+		r->target.exit_code = target__exit_status(t);
+		r->target.term_signal = target__term_signal(t);
+	}
+	for (size_t i = 0; collectors[i]; i++) {
+		if (!active[i] || !collectors[i]->finish)
+			continue;
+		err = collectors[i]->finish(state[i], r);
+		if (err)
+			report__add_provenance(r, collectors[i]->name, "incomplete: %s",
+					       strerror(-err));
+	}
+	note_capabilities(r);
+	report__derive_metrics(r);
+
+	err = report__emit(r, o.output, gopts.json, gopts.pretty, o.wide);
+	if (err) {
+		pr_err("cannot write the report to '%s': %s", o.output ? o.output : "stdout",
+		       strerror(-err));
+		goto out_signals;
+	}
+	if (o.pid)
+		ret = MA_EXIT_OK;
+	else
+		ret = r->target.exit_code >= 0 ? r->target.exit_code : MA_EXIT_ERROR;
+
+out_signals:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+out:
+	for (size_t i = 0; collectors[i]; i++)
+		if (active[i] && collectors[i]->destroy)
+			collectors[i]->destroy(state[i]);
+	target__destroy(t);
+	event_set__free(es);
+	report__free(r);
+	return ret;
+}

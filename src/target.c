@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "util.h"
+
+struct target {
+	pid_t pid;
+	bool attached;
+	bool started;
+	bool traced;	     /* PTRACE_SEIZE'd with TRACEEXIT */
+	bool at_exit;	     /* currently in the exit-stop */
+	bool gone;
+	int status;	     /* raw wait status */
+	int go_fd;	     /* write end: releases the corked child */
+	int err_fd;	     /* read end: exec errno from the child (CLOEXEC) */
+	char exe[PATH_MAX];
+};
+
+/* PATH search with execvp's rules, to fail before forking. */
+static int resolve_exe(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	int err = -ENOENT;
+
+	if (!*name)
+		return -ENOENT;
+	if (strchr(name, '/')) {
+		struct stat st;
+
+		if (stat(name, &st))
+			return -errno;
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (access(name, X_OK))
+			return -EACCES;
+		if (!realpath(name, out))
+			snprintf(out, len, "%s", name);
+		return 0;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		struct stat st;
+
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)n, path, n ? "/" : "", name);
+		if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
+			if (!access(buf, X_OK)) {
+				if (!realpath(buf, out))
+					snprintf(out, len, "%s", buf);
+				return 0;
+			}
+			err = -EACCES;
+		}
+		path += n;
+		if (*path == ':')
+			path++;
+	}
+	return err;
+}
+
+/* Under sudo, the program runs as the user who invoked sudo, not as root. */
+static void drop_to_sudo_user(void)
+{
+	const char *uid_s = getenv("SUDO_UID"), *gid_s = getenv("SUDO_GID");
+	const char *user = getenv("SUDO_USER");
+	int uid, gid;
+
+	if (geteuid() != 0 || !uid_s || !gid_s)
+		return;
+	if (parse_int(uid_s, 0, INT_MAX, &uid) || parse_int(gid_s, 0, INT_MAX, &gid) || uid == 0)
+		return;
+	if ((user ? initgroups(user, gid) : setgroups(0, NULL)) || setgid(gid) || setuid(uid)) {
+		fprintf(stderr, "error: cannot switch to the sudo user (uid %d): %s\n", uid,
+			strerror(errno));
+		_exit(127);
+	}
+}
+
+static void arm_exit_stop(struct target *t)
+{
+	if (ptrace(PTRACE_SEIZE, t->pid, NULL, (void *)(long)PTRACE_O_TRACEEXIT) == 0) {
+		t->traced = true;
+		return;
+	}
+	pr_debug("cannot trace pid %d (%s): regions are read while it runs, not at its exit",
+		 t->pid, strerror(errno));
+}
+
+int target__launch(struct target **out, char *const argv[])
+{
+	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, err;
+	struct target *t;
+	pid_t pid;
+
+	t = xcalloc(1, sizeof(*t));
+	t->go_fd = t->err_fd = -1;
+	err = resolve_exe(argv[0], t->exe, sizeof(t->exe));
+	if (err)
+		goto out_free;
+	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
+		err = -errno;
+		goto out_close;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto out_close;
+	}
+	if (pid == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(ep[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		/* Corked: exec only once the parent has attached everything. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		close(go[0]);
+		prctl(PR_SET_PDEATHSIG, 0);
+		drop_to_sudo_user();
+		execv(t->exe, argv);
+		e = errno;
+		if (write(ep[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ep[1]);
+	t->pid = pid;
+	t->go_fd = go[1];
+	t->err_fd = ep[0];
+	arm_exit_stop(t);
+	*out = t;
+	return 0;
+
+out_close:
+	for (int i = 0; i < 2; i++) {
+		if (go[i] >= 0)
+			close(go[i]);
+		if (ep[i] >= 0)
+			close(ep[i]);
+	}
+out_free:
+	free(t);
+	return err;
+}
+
+int target__attach_pid(struct target **out, pid_t pid)
+{
+	struct target *t;
+	char path[64];
+	ssize_t n;
+
+	if (pid <= 0 || kill(pid, 0)) {
+		if (pid > 0 && errno == EPERM)
+			return -EPERM;
+		return -ESRCH;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->pid = pid;
+	t->attached = t->started = true;
+	t->go_fd = t->err_fd = -1;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, t->exe, sizeof(t->exe) - 1);
+	if (n > 0)
+		t->exe[n] = 0;
+	else
+		t->exe[0] = 0;
+	arm_exit_stop(t);
+	*out = t;
+	return 0;
+}
+
+int target__start(struct target *t)
+{
+	struct pollfd pfd;
+	int e = 0;
+	ssize_t n;
+
+	if (t->started)
+		return 0;
+	t->started = true;
+	if (write(t->go_fd, "g", 1) != 1)
+		return -errno;
+	close(t->go_fd);
+	t->go_fd = -1;
+	/* The error pipe closes on a successful exec, or carries errno. */
+	pfd.fd = t->err_fd;
+	pfd.events = POLLIN;
+	for (;;) {
+		if (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+			continue;
+		n = read(t->err_fd, &e, sizeof(e));
+		if (n < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	close(t->err_fd);
+	t->err_fd = -1;
+	return n == sizeof(e) ? -e : 0;
+}
+
+pid_t target__pid(const struct target *t)
+{
+	return t->pid;
+}
+
+const char *target__exe(const struct target *t)
+{
+	return t->exe[0] ? t->exe : NULL;
+}
+
+bool target__is_attached(const struct target *t)
+{
+	return t->attached;
+}
+
+bool target__can_stop_at_exit(const struct target *t)
+{
+	return t->traced;
+}
+
+static bool pid_alive(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	char *stat;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	stat = read_file(path, NULL);
+	if (!stat)
+		return false;
+	snprintf(buf, sizeof(buf), "%s", stat);
+	free(stat);
+	p = strrchr(buf, ')');
+	return !(p && (p[2] == 'Z' || p[2] == 'X'));
+}
+
+enum target_state target__wait(struct target *t, int timeout_ms)
+{
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ULL;
+
+	if (t->gone)
+		return TARGET_GONE;
+	for (;;) {
+		int status;
+		pid_t r;
+
+		if (t->traced || !t->attached) {
+			r = waitpid(t->pid, &status, WNOHANG | __WALL);
+			if (r < 0 && errno == ECHILD) {
+				t->gone = true;
+				return TARGET_GONE;
+			}
+			if (r == t->pid) {
+				if (WIFEXITED(status) || WIFSIGNALED(status)) {
+					if (!t->attached)
+						t->status = status;
+					else
+						t->status = -1;
+					t->gone = true;
+					t->traced = false;
+					return TARGET_GONE;
+				}
+				if (WIFSTOPPED(status)) {
+					int sig = WSTOPSIG(status), ev = status >> 16;
+
+					if (ev == PTRACE_EVENT_EXIT) {
+						t->at_exit = true;
+						return TARGET_AT_EXIT;
+					}
+					if (ev == PTRACE_EVENT_STOP) {
+						/* group-stop (SIGSTOP etc.): stay stopped like untraced */
+						ptrace(PTRACE_LISTEN, t->pid, NULL, NULL);
+						continue;
+					}
+					/* signal-delivery-stop: deliver it unchanged */
+					ptrace(PTRACE_CONT, t->pid, NULL, (void *)(long)sig);
+					continue;
+				}
+			}
+		} else if (!pid_alive(t->pid)) {
+			t->gone = true;
+			return TARGET_GONE;
+		}
+		if (now_ns() >= deadline)
+			return TARGET_RUNNING;
+		usleep(timeout_ms > 2 ? 1000 : 200);
+	}
+}
+
+void target__resume(struct target *t)
+{
+	if (!t->at_exit)
+		return;
+	t->at_exit = false;
+	ptrace(PTRACE_CONT, t->pid, NULL, NULL);
+}
+
+int target__kill(struct target *t, int sig)
+{
+	if (t->gone)
+		return -ESRCH;
+	return kill(t->pid, sig) ? -errno : 0;
+}
+
+void target__detach(struct target *t)
+{
+	if (t->traced && !t->gone) {
+		if (t->at_exit)
+			t->at_exit = false;
+		ptrace(PTRACE_DETACH, t->pid, NULL, NULL);
+	}
+	t->traced = false;
+}
+
+int target__exit_status(const struct target *t)
+{
+	if (!t->gone || t->attached)
+		return -1;
+	if (WIFEXITED(t->status))
+		return WEXITSTATUS(t->status);
+	if (WIFSIGNALED(t->status))
+		return 128 + WTERMSIG(t->status);
+	return -1;
+}
+
+int target__term_signal(const struct target *t)
+{
+	if (!t->gone || t->attached || !WIFSIGNALED(t->status))
+		return 0;
+	return WTERMSIG(t->status);
+}
+
+void target__destroy(struct target *t)
+{
+	if (!t)
+		return;
+	if (!t->started) {
+		/* Never released: closing the pipe makes the child exit. */
+		close(t->go_fd);
+		t->go_fd = -1;
+		kill(t->pid, SIGKILL);
+		waitpid(t->pid, NULL, __WALL);
+	} else if (t->attached) {
+		target__detach(t);
+	} else if (!t->gone) {
+		target__resume(t);
+		waitpid(t->pid, &t->status, __WALL);
+	}
+	if (t->go_fd >= 0)
+		close(t->go_fd);
+	if (t->err_fd >= 0)
+		close(t->err_fd);
+	free(t);
+}

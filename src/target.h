@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The measured program: launched corked (forked, held before exec so that
+ * counters and samplers attach first) or attached to by PID.  The main
+ * thread is ptrace-seized (no other stops) only to be told when it exits
+ * while its address space is still mapped.
+ */
+#ifndef __MA_TARGET_H
+#define __MA_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct target;
+
+/*
+ * Resolves ARGV[0] through PATH, forks, and holds the child before exec.
+ * -ENOENT / -EACCES / -ENOEXEC when the program cannot be run (checked
+ * before forking; the message is the caller's to print).
+ */
+int target__launch(struct target **t, char *const argv[]);
+/* Attaches to a running process; -ESRCH when there is none, -EPERM. */
+int target__attach_pid(struct target **t, pid_t pid);
+/* Releases the corked child: it drops to the sudo user if any, then execs.
+ * Returns -errno of a failed exec (reported by the child). */
+int target__start(struct target *t);
+
+pid_t target__pid(const struct target *t);
+const char *target__exe(const struct target *t); /* resolved path, or NULL */
+bool target__is_attached(const struct target *t);
+/* Whether the exit-stop hook could be armed (ptrace allowed). */
+bool target__can_stop_at_exit(const struct target *t);
+
+enum target_state {
+	TARGET_RUNNING,
+	TARGET_AT_EXIT,	 /* main thread stopped at exit: address space still there */
+	TARGET_GONE,	 /* exited or killed; status known for a launched child */
+};
+
+/*
+ * Handles whatever happened to the target since the last call, waiting at
+ * most TIMEOUT_MS.  Signals for the target are passed on to it.  At
+ * TARGET_AT_EXIT, call target__resume() after looking at /proc/PID.
+ */
+enum target_state target__wait(struct target *t, int timeout_ms);
+void target__resume(struct target *t);
+/* Sends SIG to the target (the whole process). */
+int target__kill(struct target *t, int sig);
+/* Stops tracing an attached process and leaves it running. */
+void target__detach(struct target *t);
+
+/* Exit status as a shell reports it: code, or 128+N for signal N; -1 unknown. */
+int target__exit_status(const struct target *t);
+int target__term_signal(const struct target *t);
+
+/* Cancels a child that never started, reaps a launched one, detaches an attached one. */
+void target__destroy(struct target *t);
+
+#endif
