@@ -91,6 +91,20 @@ const struct metric_def metric__registry[] = {
 	{ "counter.major_faults", R, EV_COUNTERS, "count", "major page faults" },
 	{ "counter.context_switches", R, EV_COUNTERS, "count", "context switches" },
 	{ "counter.cpu_migrations", R, EV_COUNTERS, "count", "CPU migrations" },
+	/* derived ratios (report metrics; present when their counters counted) */
+	{ "metric.cpi", R, EV_COUNTERS, "ratio", "cycles per instruction" },
+	{ "metric.ipc", R, EV_COUNTERS, "ratio", "instructions per cycle" },
+	{ "metric.l1d_miss_rate", R, EV_COUNTERS, "ratio", "L1d misses per instruction" },
+	{ "metric.l1d_mpki", R, EV_COUNTERS, "per_kilo_instr", "L1d misses per 1000 instructions" },
+	{ "metric.llc_miss_rate", R, EV_COUNTERS, "ratio", "LLC misses per instruction" },
+	{ "metric.llc_mpki", R, EV_COUNTERS, "per_kilo_instr", "LLC misses per 1000 instructions" },
+	{ "metric.dtlb_miss_rate", R, EV_COUNTERS, "ratio", "DTLB misses per instruction" },
+	{ "metric.dtlb_mpki", R, EV_COUNTERS, "per_kilo_instr", "DTLB misses per 1000 instructions" },
+	{ "metric.branch_miss_rate", R, EV_COUNTERS, "ratio", "branch misses per instruction" },
+	{ "metric.branch_mpki", R, EV_COUNTERS, "per_kilo_instr",
+	  "branch misses per 1000 instructions" },
+	{ "metric.cpu_utilization", R, EV_COUNTERS, "cpus", "CPUs busy on average" },
+	{ "metric.page_faults_per_sec", R, EV_COUNTERS, "per_s", "page faults per second" },
 	/* simulation (cachegrind, whole run) */
 	{ "sim.refs", R, EV_SIM, "count", "simulated data references" },
 	{ "sim.d1_misses", R, EV_SIM, "count", "simulated L1d misses" },
@@ -185,8 +199,14 @@ const struct metric_def metric__registry[] = {
 	{ "line.lines", L, EV_ADDR, "count", "distinct cache lines it touched" },
 	{ "line.pages", L, EV_ADDR, "count", "distinct 4 KiB pages it touched" },
 	{ "line.writes", L, EV_ADDR, "bool", "the sampled access is a store" },
+	{ "line.access_size", L, EV_ADDR, "bytes", "size of the sampled access" },
 	{ "line.locked", L, EV_ADDR, "bool", "the sampled access is a locked instruction" },
 	{ "line.cas", L, EV_ADDR, "bool", "the sampled access is a compare-and-swap" },
+	{ "line.nt_store", L, EV_ADDR, "bool", "the sampled access is a non-temporal store" },
+	{ "line.split_frac", L, EV_ADDR, "ratio", "share of its accesses crossing a line boundary" },
+	{ "line.region_bytes", L, EV_ADDR, "bytes", "size of the mapping its addresses fall in" },
+	{ "line.branch_misses", L, EV_COUNTERS, "count",
+	  "mispredictions sampled at the line (hardware PMU)" },
 	{ "line.sim_refs", L, EV_SIM, "count", "simulated data references" },
 	{ "line.sim_d1_misses", L, EV_SIM, "count", "simulated L1d misses" },
 	{ "line.sim_ll_misses", L, EV_SIM, "count", "simulated last-level misses" },
@@ -251,6 +271,7 @@ static void entity__release(struct entity *e)
 {
 	free(e->facts);
 	free(e->snippet);
+	free(e->decl_text);
 }
 
 void factbase__free(struct factbase *fb)
@@ -383,14 +404,14 @@ bool factbase__has(const struct factbase *fb, const char *kind, const char **why
 /* --- recorded fact bases (replay input of tests) and their dump ------------- */
 
 static const char *const ent_str_keys[] = { "struct", "member", "decl_file", "function",
-					    "file", "region", "snippet" };
+					    "file", "region", "snippet", "decl_text" };
 
 static struct json_object *entity__to_json(const struct entity *e)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *facts = json_object_new_object();
 	const char *strs[] = { e->struct_name, e->member, e->decl_file, e->function,
-			       e->file, e->region, e->snippet };
+			       e->file, e->region, e->snippet, e->decl_text };
 
 	json_object_object_add(o, "scope", json_object_new_string(scope__name(e->scope)));
 	if (e->parent >= 0)
@@ -470,6 +491,8 @@ static int entity__from_json(struct factbase *fb, int idx, struct json_object *o
 	}
 	if (jstr(o, "snippet"))
 		e->snippet = xstrdup(jstr(o, "snippet"));
+	if (jstr(o, "decl_text"))
+		e->decl_text = xstrdup(jstr(o, "decl_text"));
 	if (json_object_object_get_ex(o, "decl_line", &v))
 		e->decl_line = json_object_get_int(v);
 	if (json_object_object_get_ex(o, "line", &v))

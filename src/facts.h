@@ -83,7 +83,8 @@ struct entity {
 	int line;
 	char region[200];	/* "heap", "anon 0x7f..-0x7f..", a file path */
 	uint64_t region_start, region_len;
-	char *snippet;		/* concrete code for {decl_fixed}: the reorganised struct */
+	char *snippet;		/* {fixed_decl}: the reorganised declaration (owned) */
+	char *decl_text;	/* the declaration as it is, for {aligned_decl} (owned) */
 	struct fact *facts;
 	int nr_facts;
 };
@@ -106,7 +107,7 @@ struct factbase {
 
 struct factbase *factbase__new(void);
 void factbase__free(struct factbase *fb);
-/* Adds an entity (copied; snippet is taken over); returns its index or -ENOMEM. */
+/* Adds an entity (copied; snippet and decl_text are taken over); its index or -ENOMEM. */
 int factbase__add(struct factbase *fb, const struct entity *e);
 /* Sets NAME (must be in the registry) on entity IDX (-1 = run); 0 or -ENOENT. */
 int factbase__set(struct factbase *fb, int idx, const char *name, double v, enum tier t);
