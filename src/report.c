@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "rules.h"
 #include "util.h"
 
 static const char *const tier_names[TIER__COUNT] = {
@@ -41,6 +42,7 @@ void report__free(struct report *r)
 	free(r->counters);
 	free(r->metrics);
 	free(r->prov);
+	findings__free(r->findings);
 	free(r);
 }
 
@@ -254,6 +256,8 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 			print_wrapped(f, "  ", line, width);
 		}
 	}
+	if (r->findings)
+		findings__print_text(r->findings, f, wide);
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -344,6 +348,8 @@ struct json_object *report__to_json(const struct report *r)
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "provenance", arr);
+	if (r->findings)
+		json_object_object_add(o, "findings", findings__to_json(r->findings));
 	return o;
 }
 
