@@ -66,11 +66,11 @@ int event_set__add(struct event_set *es, const char *name)
 int event_set__parse(struct event_set **out, const char *list)
 {
 	struct event_set *es = xcalloc(1, sizeof(*es));
-	char *copy = xstrdup(list), *save = NULL, *tok;
+	char *copy = xstrdup(list), *rest = copy, *tok;
 	int err = 0;
 
-	/* libpfm4 raw strings use ':' and may contain '=', never ','. */
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* libpfm4 raw strings use ':' and may contain '=', never ','; an empty field is a typo. */
+	while ((tok = strsep(&rest, ","))) {
 		err = event_set__add(es, tok);
 		if (err)
 			break;

@@ -13,7 +13,6 @@
 #include "common.h"
 #include "log.h"
 
-struct global_opts gopts;
 
 struct cmd {
 	const char *name;

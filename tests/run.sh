@@ -45,13 +45,13 @@ record() { # status name [why]
 
 # --- unit ---------------------------------------------------------------
 if [ -x "$out/unit-tests" ]; then
-	"$out/unit-tests" ${pattern:+"$pattern"} > "$log" 2> "$log.err"
+	"$out/unit-tests" > "$log" 2> "$log.err"
 	rc=$?
 	while IFS= read -r line; do
 		case "$line" in
-		"ok   "*) record ok "${line#ok   }" ;;
-		"SKIP "*) n=${line#SKIP }; record SKIP "${n%%: *}" "${n#*: }" ;;
-		"FAIL "*) n=${line#FAIL }; record FAIL "${n%%: *}" "$(grep -m1 . "$log.err" 2>/dev/null | sed 's/^ *//')" ;;
+		"ok   "*) want "${line#ok   }" && record ok "${line#ok   }" ;;
+		"SKIP "*) n=${line#SKIP }; want "${n%%: *}" && record SKIP "${n%%: *}" "${n#*: }" ;;
+		"FAIL "*) n=${line#FAIL }; want "${n%%: *}" && record FAIL "${n%%: *}" "$(grep -m1 . "$log.err" 2>/dev/null | sed 's/^ *//')" ;;
 		esac
 	done < "$log"
 	[ -s "$log.err" ] && [ "$fail" -gt 0 ] && sed 's/^/    /' "$log.err"

@@ -1,0 +1,10 @@
+# memadvise: global options and dispatch.  ARGS | exit N | STDOUT-ERE | STDERR-ERE
+--help | exit 0 | ^Usage: memadvise \[OPTIONS\] COMMAND | 
+--version | exit 0 | ^memadvise [0-9]+\.[0-9]+\.[0-9]+ | 
+-j version | exit 0 | "version": | 
+ | exit 2 |  | Usage: memadvise
+nosuchcommand | exit 2 |  | ^error: unknown command 'nosuchcommand'
+ru | exit 2 |  | ^error: unknown command 'ru'
+help run | exit 0 | ^Usage: memadvise run | 
+help nosuch | exit 2 |  | unknown command 'nosuch'
+--bogus | exit 2 |  | hint: run 'memadvise --help'

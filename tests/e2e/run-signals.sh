@@ -1,0 +1,20 @@
+#!/bin/sh
+# Ctrl-C (SIGINT to memadvise) is passed to the target and everything measured is still reported.
+. "$MA_TOP/tests/lib.sh"
+build_prog touch_pages
+"$MA" run -j -o "$MA_TMP/r.json" -e page_faults,task_clock -- "$MA_TMP/touch_pages" 2000 20000 &
+mpid=$!
+sleep 1
+kill -INT $mpid
+wait $mpid
+rc=$?
+[ $rc -eq 130 ] || fail "exit status $rc, expected 130 (target killed by SIGINT)"
+[ "$(json "$MA_TMP/r.json" "d['target']['interrupted']")" = True ] || fail "not marked interrupted"
+pf=$(counter "$MA_TMP/r.json" page_faults)
+python3 -c "import sys; sys.exit(0 if float('$pf') >= 2000 else 1)" || fail "page_faults=$pf lost"
+# The target's own signal death passes through.
+"$MA" run -e page_faults -- sh -c 'kill -SEGV $$' > "$MA_TMP/o.txt"
+rc=$?
+[ $rc -eq 139 ] || fail "SIGSEGV death gave $rc, expected 139"
+grep -q "killed by signal 11" "$MA_TMP/o.txt" || fail "report does not name the signal"
+pass "SIGINT forwarded and reported (page_faults=$pf); signal deaths pass through"
