@@ -698,8 +698,15 @@ static int load_dir(const char *dir, struct ruleset *rs, bool builtin)
 {
 	char **files = NULL, err[512], id[128];
 	int nr = 0, ret, first = rs->nr_rules;
+	struct stat st;
 
-	ret = collect(dir, &files, &nr, 0);
+	if (stat(dir, &st) == 0 && S_ISREG(st.st_mode)) {
+		files = xcalloc(1, sizeof(char *));
+		files[nr++] = xstrdup(dir);
+		ret = 0;
+	} else {
+		ret = collect(dir, &files, &nr, 0);
+	}
 	if (ret) {
 		pr_err("cannot read the rules directory '%s': %s", dir, strerror(-ret));
 		goto out;
@@ -847,9 +854,14 @@ int ruleset__lint(const char *dir, const char *examples_dir)
 	struct rule *seen = NULL;
 	int nr = 0, nr_seen = 0, problems = 0, ret;
 
-	ret = collect(dir, &files, &nr, 0);
-	if (ret) {
+	struct stat st;
+
+	if (stat(dir, &st) == 0 && S_ISREG(st.st_mode)) {
+		files = xcalloc(1, sizeof(char *));
+		files[nr++] = xstrdup(dir);
+	} else if ((ret = collect(dir, &files, &nr, 0))) {
 		pr_err("cannot read the rules directory '%s': %s", dir, strerror(-ret));
+		pr_hint("give a directory of *.yaml rule files or one rule file");
 		return ret;
 	}
 	if (!nr) {
