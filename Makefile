@@ -138,7 +138,7 @@ install: $(OUTPUT)/memadvise examples
 	install -m 0755 $(OUTPUT)/memadvise $(DESTDIR)$(bindir)/memadvise
 	install -m 0644 man/*.1 $(DESTDIR)$(mandir)/man1/
 	for f in man/*.5; do [ -e "$$f" ] && install -m 0644 $$f $(DESTDIR)$(mandir)/man5/ || :; done
-	cp -R rules/. $(DESTDIR)$(datadir)/memadvise/rules/
+	if [ -d rules ]; then cp -R rules/. $(DESTDIR)$(datadir)/memadvise/rules/; fi
 	for f in examples/bin/*; do [ -x "$$f" ] && install -m 0755 $$f $(DESTDIR)$(libexecdir)/memadvise/examples/ || :; done
 
 uninstall:

@@ -25,6 +25,7 @@ static int cmd_version(int argc, char **argv);
 
 static const struct cmd cmds[] = {
 	{ "run", cmd_run, "run a program (or attach to one) and report its memory behaviour" },
+	{ "probe", cmd_probe, "what this machine can measure, and why not" },
 	{ "rules", cmd_rules, "list, explain and check the rules behind the advice" },
 	{ "help", cmd_help, "show this help, or a command's help" },
 	{ "version", cmd_version, "print the version and built-in features" },

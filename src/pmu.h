@@ -38,6 +38,28 @@ extern const char *const pmu__generic_names[];
  * for a malformed raw string.
  */
 int pmu__candidates(const char *name, struct pmu_event *out, int max);
+/*
+ * Precise-sampling events for a generic miss NAME, best first:
+ *   l1d_miss llc_miss dtlb_miss branch_miss loads stores
+ * Intel: PEBS events from libpfm4 (MEM_LOAD_RETIRED.L1_MISS/.L3_MISS,
+ * MEM_INST_RETIRED.STLB_MISS_LOADS, load latency with config1 = ldlat, ...)
+ * with attr.precise_ip = 2.  AMD: one IBS op event, attr.type read from
+ * /sys/bus/event_source/devices/ibs_op/type (cnt_ctl, and l3missonly for
+ * llc_miss where the PMU has it).
+ * Each attr also carries a suggested sample_period and the PERF_SAMPLE_* bits
+ * the event fills (IP|TID|ADDR, plus DATA_SRC|WEIGHT for load latency and
+ * IBS); tier is TIER_PRECISE.  Opening may still fail (no PMU in a guest):
+ * use pmu__strerror_open.
+ * Returns how many were written, -ENOENT for an unknown NAME, -EOPNOTSUPP
+ * when the host has no precise source (no libpfm4 model, no ibs_op PMU).
+ */
+int pmu__sampling_candidates(const char *name, struct pmu_event *out, int max);
+/* One-line meaning of a generic name ("L1 data cache lines brought in ..."), or NULL. */
+const char *pmu__describe(const char *name);
+/* Dynamic type of a sysfs PMU ("ibs_op", "uprobe", "cpu"), or -ENOENT. */
+int pmu__sysfs_type(const char *pmu_name);
+/* Tests only: read PMUs from DIR instead of /sys/bus/event_source/devices (NULL restores). */
+void pmu__set_sysfs_root(const char *dir);
 /* The name of the default (host) PMU libpfm4 detected, e.g. "amd64_fam19h_zen3", or NULL. */
 const char *pmu__host_pmu_name(void);
 /* Whether the kernel exposes a hardware PMU (/sys/bus/event_source/devices/cpu* present). */
