@@ -29,6 +29,7 @@ static const struct cmd cmds[] = {
 	{ "rules", cmd_rules, "list, explain and check the rules behind the advice" },
 	{ "help", cmd_help, "show this help, or a command's help" },
 	{ "version", cmd_version, "print the version and built-in features" },
+	{ "layout", cmd_layout, "struct layouts from DWARF: holes, cache lines, atomics" },
 };
 
 static void usage(FILE *f)

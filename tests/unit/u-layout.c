@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * layout: fixture programs compiled now; what memadvise reads from DWARF is
+ * checked against sizeof/offsetof printed by the same programs, and against
+ * the known x86-64 ABI layout where C has no offsetof (bit fields).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "layout.h"
+
+static struct layout *load_fixture(const char *src, const char *out, const char *flags)
+{
+	const char *bin = test__build_fixture(src, out, flags);
+	struct layout *l = NULL;
+
+	if (!ASSERT_NOT_NULL(bin, "fixture build"))
+		return NULL;
+	if (!ASSERT_OK(layout__load(bin, &l), "layout__load"))
+		return NULL;
+	layout__set_cacheline(l, 64);
+	return l;
+}
+
+/* Runs BIN and checks every "TYPE SIZE" / "TYPE.MEMBER OFFSET" line against L. */
+static int check_against_compiler(const struct layout *l, const char *bin)
+{
+	char line[256], cmd[600];
+	int n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "'%s'", bin);
+	p = popen(cmd, "r");
+	if (!ASSERT_NOT_NULL(p, "run fixture"))
+		return 0;
+	while (fgets(line, sizeof(line), p)) {
+		char key[128], *dot;
+		unsigned long v;
+		const struct ma_struct *s;
+
+		if (sscanf(line, "%127s %lu", key, &v) != 2)
+			continue;
+		dot = strchr(key, '.');
+		if (dot)
+			*dot = 0;
+		s = layout__find_struct(l, key);
+		if (!ASSERT_NOT_NULL(s, key))
+			continue;
+		if (!dot) {
+			ASSERT_EQ(s->size, v, key);
+		} else {
+			const struct ma_member *m = ma_struct__find_member(s, dot + 1);
+			uint64_t off = 0;
+
+			if (!ASSERT_NOT_NULL(m, dot + 1))
+				continue;
+			/* members of anonymous structs are relative to them */
+			for (int i = 0; i < s->nr_members; i++) {
+				const struct ma_member *a = &s->members[i];
+
+				if (!a->name && a->nested && (a->flags & MA_M_ANON) &&
+				    ma_struct__find_member(a->nested, dot + 1) == m)
+					off = a->offset;
+			}
+			ASSERT_EQ(off + m->offset, v, dot + 1);
+		}
+		n++;
+	}
+	pclose(p);
+	return n;
+}
+
+void test_layout__offsets_match_compiler_dwarf5(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0");
+
+	if (!l)
+		return;
+	ASSERT_TRUE(check_against_compiler(l, test__build_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0")) > 40,
+		    "facts checked");
+	layout__free(l);
+}
+
+void test_layout__offsets_match_compiler_dwarf4(void)
+{
+	const char *bin = test__build_fixture("layout_c.c", "layout_c4", "-g -gdwarf-4 -O0");
+	struct layout *l = NULL;
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	ASSERT_TRUE(check_against_compiler(l, bin) > 40, "facts checked");
+	layout__free(l);
+}
+
+void test_layout__holes_and_padding(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0");
+	const struct ma_struct *s;
+
+	if (!l)
+		return;
+	s = layout__find_struct(l, "struct holes");
+	if (ASSERT_NOT_NULL(s, "holes")) {
+		ASSERT_EQ(s->nr_holes, 2, "nr_holes");
+		ASSERT_EQ(s->sum_holes, 10, "sum_holes");
+		ASSERT_EQ(s->members[0].hole, 3, "hole after a");
+		ASSERT_EQ(s->members[2].hole, 7, "hole after c");
+		ASSERT_EQ(s->padding, 6, "padding");
+		ASSERT_EQ(s->sum_members, 16, "sum members");
+		ASSERT_EQ(s->cachelines, 1, "cachelines");
+		ASSERT_EQ(s->last_cacheline, 32, "last cacheline");
+		ASSERT_STREQ(s->members[4].type_name, "short int", "type of e");
+		ASSERT_TRUE(s->decl_file && strstr(s->decl_file, "layout_c.c"), "decl_file");
+		ASSERT_TRUE(s->decl_line > 0, "decl_line");
+		ASSERT_TRUE(s->members[1].decl_line == s->decl_line + 2, "member decl_line");
+	}
+	layout__free(l);
+}
+
+static void check_bits(const struct layout *l)
+{
+	const struct ma_struct *s = layout__find_struct(l, "bits");
+
+	if (!ASSERT_NOT_NULL(s, "bits"))
+		return;
+	ASSERT_EQ(s->members[0].bit_size, 4, "a:4");
+	ASSERT_EQ(s->members[0].bit_offset, 0, "a at bit 0");
+	ASSERT_EQ(s->members[1].bit_offset, 4, "b at bit 4");
+	ASSERT_EQ(s->members[1].bit_hole, 1, "1-bit hole after b");
+	ASSERT_EQ(s->members[3].offset, 4, "d's unit at 4");
+	ASSERT_EQ(s->members[3].bit_offset, 0, "d at bit 0");
+	ASSERT_EQ(s->members[3].bit_hole, 12, "12-bit hole after d");
+	ASSERT_EQ(s->nr_bit_holes, 2, "bit holes");
+	ASSERT_EQ(s->sum_bit_holes, 13, "sum bit holes");
+	ASSERT_EQ(s->nr_holes, 1, "byte holes");
+	ASSERT_EQ(s->sum_holes, 2, "sum holes");
+	ASSERT_EQ(s->sum_bit_members, 27, "sum bitfield members");
+	s = layout__find_struct(l, "tailbits");
+	if (ASSERT_NOT_NULL(s, "tailbits")) {
+		ASSERT_EQ(s->bit_padding, 31, "bit padding");
+		ASSERT_EQ(s->padding, 0, "byte padding");
+	}
+}
+
+void test_layout__bitfields_dwarf5(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0");
+
+	if (l)
+		check_bits(l);
+	layout__free(l);
+}
+
+void test_layout__bitfields_dwarf4(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c4", "-g -gdwarf-4 -O0");
+
+	if (l)
+		check_bits(l);
+	layout__free(l);
+}
+
+void test_layout__unions_and_nested(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0");
+	const struct ma_struct *s;
+	const struct ma_member *m;
+
+	if (!l)
+		return;
+	s = layout__find_struct(l, "union number");
+	if (ASSERT_NOT_NULL(s, "union")) {
+		ASSERT_EQ(s->kind, MA_KIND_UNION, "kind");
+		ASSERT_EQ(s->size, 8, "size");
+		for (int i = 0; i < s->nr_members; i++)
+			ASSERT_EQ(s->members[i].offset, 0, "union member offset");
+	}
+	s = layout__find_struct(l, "nested");
+	if (ASSERT_NOT_NULL(s, "nested")) {
+		ASSERT_EQ(s->nr_members, 5, "members");
+		ASSERT_EQ(s->nr_paddings, 2, "nested paddings (struct inner, anonymous struct)");
+		ASSERT_EQ(s->sum_paddings, 8, "sum nested paddings");
+		m = ma_struct__find_member(s, "u");
+		if (ASSERT_NOT_NULL(m, "u")) {
+			ASSERT_TRUE(m->flags & MA_M_ANON, "u's type is inline");
+			ASSERT_EQ(m->nested->kind, MA_KIND_UNION, "u is a union");
+		}
+		ASSERT_NOT_NULL(ma_struct__find_member(s, "q"), "member of anonymous struct");
+		ASSERT_TRUE(s->members[4].name == NULL, "anonymous member has no name");
+	}
+	s = layout__find_struct(l, "anon_t");
+	if (ASSERT_NOT_NULL(s, "typedef'd anonymous struct"))
+		ASSERT_TRUE(s->anonymous, "anonymous");
+	layout__free(l);
+}
+
+void test_layout__flexible_array(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0");
+	const struct ma_struct *s;
+
+	if (!l)
+		return;
+	s = layout__find_struct(l, "flex");
+	if (ASSERT_NOT_NULL(s, "flex")) {
+		const struct ma_member *m = &s->members[2];
+
+		ASSERT_TRUE(m->flags & MA_M_FLEX, "flexible");
+		ASSERT_EQ(m->size, 0, "size");
+		ASSERT_EQ(m->nr_dims, 1, "dims");
+		ASSERT_STREQ(m->decl, "double items[]", "declaration");
+		ASSERT_EQ(s->nr_holes, 1, "hole before items");
+		ASSERT_EQ(s->padding, 0, "no padding");
+	}
+	layout__free(l);
+}
+
+void test_layout__atomics_and_locks(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0");
+	const struct ma_struct *s;
+	const struct ma_member *m;
+
+	if (!l)
+		return;
+	s = layout__find_struct(l, "sync");
+	if (!ASSERT_NOT_NULL(s, "sync"))
+		goto out;
+	m = ma_struct__find_member(s, "refs");
+	ASSERT_TRUE(m && (m->flags & MA_M_ATOMIC), "refs atomic");
+	ASSERT_STREQ(m ? m->type_name : NULL, "_Atomic int", "refs type");
+	ASSERT_EQ(m ? m->size : 0, 4, "refs size");
+	m = ma_struct__find_member(s, "total");
+	ASSERT_TRUE(m && (m->flags & MA_M_ATOMIC), "total atomic");
+	ASSERT_EQ(m ? m->offset : 0, 8, "total offset");
+	m = ma_struct__find_member(s, "users");
+	ASSERT_TRUE(m && (m->flags & MA_M_ATOMIC), "atomic_int is atomic");
+	ASSERT_STREQ(m ? m->type_name : NULL, "atomic_int", "users type");
+	m = ma_struct__find_member(s, "lock");
+	ASSERT_TRUE(m && (m->flags & MA_M_LOCK), "mutex is a lock");
+	ASSERT_STREQ(m ? m->sync_kind : NULL, "pthread_mutex_t", "lock kind");
+	m = ma_struct__find_member(s, "grid");
+	if (ASSERT_NOT_NULL(m, "grid")) {
+		ASSERT_EQ(m->nr_dims, 2, "2 dims");
+		ASSERT_EQ(m->dims[0], 3, "dim 0");
+		ASSERT_EQ(m->dims[1], 4, "dim 1");
+		ASSERT_STREQ(m->type_name, "int [3][4]", "array type");
+	}
+	m = ma_struct__find_member(s, "name");
+	ASSERT_TRUE(m && strstr(m->type_name, "const") && strstr(m->type_name, "volatile") &&
+		    strstr(m->type_name, "char *"), "qualified pointer");
+	m = ma_struct__find_member(s, "cb");
+	ASSERT_STREQ(m ? m->decl : NULL, "int (*cb)(int, char *)", "function pointer");
+	ASSERT_EQ(s->nr_sync, 4, "sync members");
+	ASSERT_TRUE(s->nr_sync_shared_lines >= 1, "sync members share a line");
+	ASSERT_TRUE(s->garbled_by_pahole, "pahole 1.24 cannot print it");
+	ASSERT_EQ(s->nr_holes, 2, "holes");
+	ASSERT_EQ(s->sum_holes, 7, "sum holes");
+out:
+	layout__free(l);
+}
+
+void test_layout__alignment(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0");
+	const struct ma_struct *s;
+
+	if (!l)
+		return;
+	s = layout__find_struct(l, "aligned_member");
+	if (ASSERT_NOT_NULL(s, "aligned_member")) {
+		ASSERT_EQ(s->members[1].declared_align, 64, "_Alignas(64)");
+		ASSERT_EQ(s->members[0].hole, 63, "forced hole");
+		ASSERT_EQ(s->nr_forced_alignments, 1, "forced alignments");
+		ASSERT_EQ(s->sum_forced_holes, 63, "sum forced holes");
+		ASSERT_EQ(s->align, 64, "alignment");
+		ASSERT_TRUE(s->line_aligned, "line aligned");
+	}
+	s = layout__find_struct(l, "line_aligned");
+	if (ASSERT_NOT_NULL(s, "line_aligned")) {
+		ASSERT_EQ(s->declared_align, 64, "aligned(64)");
+		ASSERT_EQ(s->padding, 56, "padding");
+		ASSERT_TRUE(s->line_aligned, "line aligned");
+		ASSERT_EQ(s->array_straddling, 0, "no element straddles");
+	}
+	s = layout__find_struct(l, "packed_s");
+	if (ASSERT_NOT_NULL(s, "packed_s")) {
+		ASSERT_TRUE(s->packed, "packed");
+		ASSERT_EQ(s->align, 1, "alignment 1");
+		ASSERT_EQ(s->members[1].offset, 1, "b at 1");
+	}
+	layout__free(l);
+}
+
+void test_layout__cacheline_facts(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0");
+	const struct ma_struct *s;
+
+	if (!l)
+		return;
+	s = layout__find_struct(l, "straddle");
+	if (ASSERT_NOT_NULL(s, "straddle")) {
+		ASSERT_EQ(s->cachelines, 3, "cachelines");
+		ASSERT_EQ(s->nr_straddling, 1, "one member straddles");
+		ASSERT_TRUE(s->members[3].flags & MA_M_STRADDLES, "w straddles");
+		ASSERT_EQ(s->members[3].first_line, 1, "w first line");
+		ASSERT_EQ(s->members[3].last_line, 2, "w last line");
+	}
+	s = layout__find_struct(l, "elem48");
+	if (ASSERT_NOT_NULL(s, "elem48")) {
+		ASSERT_EQ(s->array_period, 4, "period of 48-byte elements in 64-byte lines");
+		ASSERT_EQ(s->array_straddling, 2, "2 of 4 straddle");
+		ASSERT_FALSE(s->line_aligned, "not line aligned");
+		ASSERT_EQ(s->max_lines_spanned, 2, "worst case 2 lines");
+	}
+	layout__set_cacheline(l, 128);
+	s = layout__find_struct(l, "straddle");
+	if (ASSERT_NOT_NULL(s, "straddle@128")) {
+		ASSERT_EQ(s->cachelines, 2, "cachelines at 128");
+		ASSERT_EQ(s->cacheline, 128, "line size");
+	}
+	layout__free(l);
+}
+
+void test_layout__cplusplus_bases(void)
+{
+	const char *bin = test__build_fixture("layout_cc.cc", "layout_cc", "-g -O0 -Wno-invalid-offsetof");
+	struct layout *l = NULL;
+	const struct ma_struct *s;
+	const struct ma_member *m;
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	layout__set_cacheline(l, 64);
+	ASSERT_TRUE(check_against_compiler(l, bin) == 5, "facts checked");
+	s = layout__find_struct(l, "Worker");
+	if (!ASSERT_NOT_NULL(s, "Worker"))
+		goto out;
+	ASSERT_EQ(s->kind, MA_KIND_CLASS, "class");
+	ASSERT_TRUE(s->members[0].flags & MA_M_BASE, "first base");
+	ASSERT_STREQ(s->members[0].type_name, "app::Base", "qualified base");
+	ASSERT_EQ(s->members[1].offset, 16, "second base");
+	m = ma_struct__find_member(s, "pending");
+	ASSERT_TRUE(m && (m->flags & MA_M_ATOMIC), "std::atomic");
+	m = ma_struct__find_member(s, "lock");
+	ASSERT_TRUE(m && (m->flags & MA_M_LOCK), "std::mutex");
+	ASSERT_TRUE(m && (m->flags & MA_M_STRADDLES), "the mutex straddles a line");
+	ASSERT_TRUE(ma_struct__find_member(s, "instances") == NULL, "static member skipped");
+	ASSERT_NOT_NULL(layout__find_struct(l, "Base"), "unqualified lookup");
+out:
+	layout__free(l);
+}
+
+/* Compiles the proposal and checks sizeof/offsetof of every non-bit-field member. */
+static void check_reorg_compiles(const struct layout *l, const char *name, const char *const *hot)
+{
+	const struct ma_struct *s = layout__find_struct(l, name);
+	struct layout_reorg r;
+	struct layout_print_opts po = { .notes = false };
+	char src[600], bin[600], cmd[2400], line[256];
+	FILE *f, *p;
+	int checked = 0;
+
+	if (!ASSERT_NOT_NULL(s, name) || !ASSERT_OK(layout__reorganize(l, s, hot, &r, NULL), "reorg"))
+		return;
+	ASSERT_TRUE(r.new_size <= r.old_size, "not larger");
+	snprintf(src, sizeof(src), "%s/reorg_%s.c", test__fixture_dir(), name);
+	snprintf(bin, sizeof(bin), "%s/reorg_%s", test__fixture_dir(), name);
+	f = fopen(src, "w");
+	if (!ASSERT_NOT_NULL(f, "write proposal"))
+		goto out;
+	fprintf(f, "#include <pthread.h>\n#include <stdatomic.h>\n#include <stddef.h>\n"
+		   "#include <stdio.h>\nstruct inner { double x; char y; };\n");
+	ma_struct__print_text(r.s, 64, &po, f);
+	fprintf(f, "int main(void)\n{\n\tprintf(\"size %%zu\\n\", sizeof(struct %s));\n", name);
+	for (int i = 0; i < r.s->nr_members; i++) {
+		const struct ma_member *m = &r.s->members[i];
+
+		if (m->name && !m->bit_size)
+			fprintf(f, "\tprintf(\"%s %%zu\\n\", offsetof(struct %s, %s));\n", m->name, name,
+				m->name);
+	}
+	fprintf(f, "\treturn 0;\n}\n");
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "gcc -std=gnu11 -Wall -Werror -o '%s' '%s' 2>&1 && '%s'", bin, src, bin);
+	p = popen(cmd, "r");
+	if (!ASSERT_NOT_NULL(p, "compile"))
+		goto out;
+	while (fgets(line, sizeof(line), p)) {
+		char key[128];
+		unsigned long v;
+
+		if (sscanf(line, "%127s %lu", key, &v) != 2) {
+			test__fail(__FILE__, __LINE__, "proposal for %s: %s", name, line);
+			continue;
+		}
+		if (!strcmp(key, "size")) {
+			ASSERT_EQ(r.new_size, v, "proposed size");
+		} else {
+			const struct ma_member *m = ma_struct__find_member(r.s, key);
+
+			ASSERT_EQ(m ? m->offset : (uint64_t)-1, v, key);
+		}
+		checked++;
+	}
+	ASSERT_EQ(pclose(p), 0, "proposal compiles and runs");
+	ASSERT_TRUE(checked > 1, "offsets checked");
+out:
+	layout_reorg__free(&r);
+}
+
+void test_layout__reorganize(void)
+{
+	struct layout *l = load_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0");
+	const struct ma_struct *s;
+	struct layout_reorg r;
+	static const char *const hot[] = { "e", "a", NULL };
+	static const char *const bad[] = { "nosuch", NULL };
+	const char *badname = NULL;
+
+	if (!l)
+		return;
+	s = layout__find_struct(l, "holes");
+	if (ASSERT_NOT_NULL(s, "holes") && ASSERT_OK(layout__reorganize(l, s, NULL, &r, NULL), "reorg")) {
+		ASSERT_EQ(r.old_size, 32, "old size");
+		ASSERT_EQ(r.new_size, 16, "packed size");
+		ASSERT_EQ(r.s->nr_holes, 0, "no holes left");
+		layout_reorg__free(&r);
+	}
+	if (s && ASSERT_OK(layout__reorganize(l, s, hot, &r, NULL), "reorg --hot")) {
+		ASSERT_STREQ(r.s->members[0].name, "e", "hot first");
+		ASSERT_STREQ(r.s->members[1].name, "a", "hot second");
+		ASSERT_EQ(r.nr_hot, 2, "hot count");
+		layout_reorg__free(&r);
+	}
+	if (s)
+		ASSERT_EQ(layout__reorganize(l, s, bad, &r, &badname), -ENOENT, "unknown hot member");
+	ASSERT_STREQ(badname, "nosuch", "bad name reported");
+	check_reorg_compiles(l, "holes", NULL);
+	check_reorg_compiles(l, "holes", hot);
+	check_reorg_compiles(l, "bits", NULL);
+	check_reorg_compiles(l, "nested", NULL);
+	check_reorg_compiles(l, "sync", NULL);
+	check_reorg_compiles(l, "aligned_member", NULL);
+	check_reorg_compiles(l, "flex", NULL);
+	check_reorg_compiles(l, "straddle", NULL);
+	layout__free(l);
+}
+
+void test_layout__bad_input(void)
+{
+	char path[700], cmd[1600];
+	const char *bin = test__build_fixture("layout_c.c", "layout_c_stripped", "-O0 -s");
+	struct layout *l = NULL;
+
+	ASSERT_EQ(layout__load("/nonexistent/file", &l), -ENOENT, "missing file");
+	snprintf(path, sizeof(path), "%s/tests/unit/fixtures/layout_c.c", getenv("MA_TOP") ?: ".");
+	ASSERT_EQ(layout__load(path, &l), -ENOEXEC, "not ELF");
+	if (ASSERT_NOT_NULL(bin, "stripped build"))
+		ASSERT_EQ(layout__load(bin, &l), -ENODATA, "stripped");
+	ASSERT_TRUE(l == NULL, "no layout on error");
+	/* A stripped binary whose debug info sits next to it, found via .gnu_debuglink. */
+	bin = test__build_fixture("layout_c.c", "layout_c_split", "-g -O0");
+	if (!ASSERT_NOT_NULL(bin, "split build"))
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && objcopy --only-keep-debug layout_c_split layout_c_split.debug && "
+		 "objcopy --strip-debug --add-gnu-debuglink=layout_c_split.debug layout_c_split",
+		 test__fixture_dir());
+	if (!ASSERT_OK(system(cmd), "objcopy"))
+		return;
+	if (ASSERT_OK(layout__load(bin, &l), "load through .gnu_debuglink")) {
+		ASSERT_NOT_NULL(layout__find_struct(l, "holes"), "types from the debug file");
+		layout__free(l);
+	}
+}
