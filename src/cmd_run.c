@@ -18,6 +18,7 @@
 #include "common.h"
 #include "event.h"
 #include "log.h"
+#include "profiler.h"
 #include "report.h"
 #include "rules.h"
 #include "target.h"
@@ -25,6 +26,7 @@
 
 /* Every collector 'run' drives, in order (see collector.h). */
 static const struct collector *const collectors[] = {
+	&collector_profile,
 	NULL,
 };
 

@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "profile.h"
 #include "rules.h"
 #include "util.h"
 
@@ -42,6 +43,7 @@ void report__free(struct report *r)
 	free(r->counters);
 	free(r->metrics);
 	free(r->prov);
+	profile__free(r->profile);
 	findings__free(r->findings);
 	free(r);
 }
@@ -247,6 +249,8 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 			fprintf(f, "%s\n", line);
 		}
 	}
+	if (r->profile)
+		profile__print_text(r->profile, f, wide);
 	if (r->nr_prov) {
 		fprintf(f, "\nNOTES\n");
 		for (int i = 0; i < r->nr_prov; i++) {
@@ -348,6 +352,8 @@ struct json_object *report__to_json(const struct report *r)
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "provenance", arr);
+	if (r->profile)
+		json_object_object_add(o, "profile", profile__to_json(r->profile));
 	if (r->findings)
 		json_object_object_add(o, "findings", findings__to_json(r->findings));
 	return o;

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Types shared by bpf/profile.bpf.c and src/profiler.c: map keys, values,
+ * ring-buffer records and counter indexes.  Fixed-width fields only and no
+ * implicit padding; user space checks the sizes with _Static_assert.
+ */
+#ifndef __MA_BPF_PROFILE_H
+#define __MA_BPF_PROFILE_H
+
+#define PROF_MAX_EVENTS 4	 /* sampling events attached at once */
+#define PROF_STACK_DEPTH 32	 /* user frames kept per stack */
+#define PROF_PAGE_SHIFT 12
+
+/* Hot code: one entry per (process, thread, user ip, event). */
+struct prof_hot_key {
+	__u32 tgid;
+	__u32 tid;
+	__u64 ip;	/* user ip; for samples taken in the kernel, the user ip of the syscall/fault */
+	__u32 ev;	/* index of the sampling event */
+	__u32 _pad;
+};
+
+struct prof_hot_val {
+	__u64 samples;
+	__u64 kernel_samples;	/* of which taken in kernel mode (on behalf of this ip) */
+	__u64 period_sum;	/* sum of sample periods: estimated events */
+};
+
+/* Hot stacks: (process, user stack id, event). */
+struct prof_stack_key {
+	__u32 tgid;
+	__s32 stackid;
+	__u32 ev;
+	__u32 _pad;
+};
+
+/* Page faults by faulting code location. */
+struct prof_fault_site_key {
+	__u32 tgid;
+	__u32 kernel;	/* 1: taken in kernel mode (copy to/from user); ip is the user ip of the syscall */
+	__u64 ip;
+};
+
+struct prof_fault_val {
+	__u64 count;
+	__u64 writes;	/* error_code bit 1 */
+	__u64 instr;	/* error_code bit 4: instruction fetch */
+	__u64 major;	/* from the major-faults software event (period 1) */
+	__u64 last_addr; /* the last faulting address (names the region) */
+};
+
+/* Page faults by page (address >> PROF_PAGE_SHIFT). */
+struct prof_page_key {
+	__u32 tgid;
+	__u32 _pad;
+	__u64 page;
+};
+
+struct prof_page_val {
+	__u32 count;
+	__u32 writes;
+	__u32 major;
+	__u32 _pad;
+};
+
+/* Faults per time bucket, counted from t0_ns (set when the target starts). */
+struct prof_bucket {
+	__u64 faults;
+	__u64 major;
+};
+
+/* khugepaged / MADV_COLLAPSE activity on the target's mm. */
+struct prof_thp_val {
+	__u64 scan_pmd;		/* mm_khugepaged_scan_pmd, any status */
+	__u64 _reserved;
+	__u64 collapse_ok;	/* mm_collapse_huge_page, succeeded */
+	__u64 collapse_fail;	/* mm_collapse_huge_page, other status */
+};
+
+/* Process life-cycle records in the ring buffer (rare events). */
+enum prof_proc_kind {
+	PROF_PROC_FORK = 1,
+	PROF_PROC_EXEC = 2,
+	PROF_PROC_EXIT = 3,
+};
+
+struct prof_proc_event {
+	__u32 kind;
+	__u32 tgid;
+	__u32 parent;		/* fork: parent tgid */
+	__u32 _pad;
+	__u64 time_ns;
+	char comm[16];
+};
+
+/* Indexes into the per-CPU 'stats' array. */
+enum prof_stat {
+	PROF_ST_SAMPLES,	/* samples of the target's threads */
+	PROF_ST_SAMPLES_KERNEL,	/* of which in kernel mode */
+	PROF_ST_HOT_FULL,	/* hot map full: sample not aggregated by ip */
+	PROF_ST_STACK_ERR,	/* bpf_get_stackid failed (collision, no user stack) */
+	PROF_ST_STACK_FULL,	/* stack-count map full */
+	PROF_ST_FAULTS_USER,	/* page_fault_user events of the target */
+	PROF_ST_FAULTS_KERNEL,	/* page_fault_kernel on user addresses */
+	PROF_ST_FAULTS_WRITE,
+	PROF_ST_FAULTS_MAJOR,	/* major-faults software event samples */
+	PROF_ST_SITE_FULL,	/* fault-site map full */
+	PROF_ST_PAGE_FULL,	/* fault-page map full */
+	PROF_ST_TIMELINE_LATE,	/* faults after the last time bucket */
+	PROF_ST_RB_DROP,	/* process events dropped (ring full) */
+	PROF_ST_PROCS_FULL,	/* process set full: child not followed */
+	PROF_ST_THP_EVENTS,	/* huge_memory events on the target's mm */
+	PROF_ST__COUNT,
+};
+
+#endif

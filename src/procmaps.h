@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A snapshot of a process's memory map (/proc/PID/maps, optionally
+ * /proc/PID/smaps), taken while the process is alive, with the mapped files
+ * kept open so that they can be symbolised after the process is gone (or the
+ * file was deleted or replaced).
+ */
+#ifndef __MA_PROCMAPS_H
+#define __MA_PROCMAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct procmap {
+	uint64_t start, end, offset;
+	char perms[8];
+	uint64_t inode;
+	char path[256];		/* "" for anonymous, "[heap]", "/usr/lib/..." */
+	/* smaps fields (has_smaps) */
+	bool has_smaps;
+	uint64_t rss, anon_huge;	/* bytes */
+	int thp_eligible;		/* -1 unknown */
+	bool hg, nh;			/* VmFlags */
+};
+
+struct procmaps {
+	pid_t pid;
+	char *text;		/* the maps file as read (for libdwfl) */
+	size_t len;
+	struct procmap *v;
+	int n;
+	struct procmaps_file { char *path; int fd; } *files;
+	int nr_files;
+	uint64_t taken_ns;
+};
+
+/* Reads /proc/PID/maps (and smaps when WITH_SMAPS); NULL + errno on failure. */
+struct procmaps *procmaps__capture(pid_t pid, bool with_smaps);
+/* Parses maps text (no files opened); for tests and replay. */
+struct procmaps *procmaps__parse(pid_t pid, const char *text);
+void procmaps__free(struct procmaps *m);
+/* The mapping holding ADDR, or NULL. */
+const struct procmap *procmaps__find(const struct procmaps *m, uint64_t addr);
+/* An fd opened at capture time for PATH (do not close), or -1. */
+int procmaps__file_fd(const struct procmaps *m, const char *path);
+/* Whether two snapshots list the same mappings (start, end, path). */
+bool procmaps__same(const struct procmaps *a, const struct procmaps *b);
+
+#endif

@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* struct profile: text and JSON emitters, and freeing. */
+#include "profile.h"
+
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define TOP_TEXT 10
+
+const char *profile__region_kind_name(enum profile_region_kind k)
+{
+	switch (k) {
+	case REGION_HEAP: return "heap";
+	case REGION_STACK: return "stack";
+	case REGION_ANON: return "anon";
+	case REGION_FILE: return "file";
+	case REGION_OTHER: return "other";
+	}
+	return "other";
+}
+
+void profile__free(struct profile *p)
+{
+	if (!p)
+		return;
+	free(p->hot);
+	free(p->funcs);
+	free(p->lines);
+	free(p->thread_funcs);
+	free(p->stacks);
+	free(p->sites);
+	free(p->timeline);
+	free(p->regions);
+	free(p->procs);
+	free(p);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void jadd(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *jstr(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+
+static struct json_object *ju64(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+static struct json_object *jaddr(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_object_new_string(buf);
+}
+
+static void loc_json(struct json_object *o, const struct profile_loc *l)
+{
+	jadd(o, "ip", jaddr(l->ip));
+	jadd(o, "module", jstr(l->module));
+	jadd(o, "function", jstr(l->function));
+	if (l->inlined_from[0])
+		jadd(o, "inlined_from", jstr(l->inlined_from));
+	jadd(o, "file", jstr(l->file));
+	jadd(o, "line", json_object_new_int(l->line));
+}
+
+static struct json_object *sum_json(const struct profile_hotsum *s, int n, bool lines)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		if (s[i].tid)
+			jadd(o, "tid", json_object_new_int(s[i].tid));
+		jadd(o, "event", json_object_new_int(s[i].ev));
+		jadd(o, "module", jstr(s[i].module));
+		jadd(o, "function", jstr(s[i].function));
+		if (lines && s[i].inlined_from[0])
+			jadd(o, "inlined_from", jstr(s[i].inlined_from));
+		jadd(o, "file", jstr(s[i].file));
+		jadd(o, "line", json_object_new_int(s[i].line));
+		jadd(o, "samples", ju64(s[i].samples));
+		jadd(o, "kernel_samples", ju64(s[i].kernel_samples));
+		jadd(o, "est_events", json_object_new_double(s[i].est_events));
+		jadd(o, "share", json_object_new_double(s[i].share));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *profile__to_json(const struct profile *p)
+{
+	struct json_object *o = json_object_new_object(), *a, *x;
+
+	if (!p)
+		return o;
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_events; i++) {
+		const struct profile_event *e = &p->events[i];
+
+		x = json_object_new_object();
+		jadd(x, "name", jstr(e->name));
+		jadd(x, "encoding", jstr(e->encoding));
+		jadd(x, "unit", jstr(e->unit));
+		jadd(x, "tier", jstr(tier__name(e->tier)));
+		jadd(x, "precise", json_object_new_boolean(e->precise));
+		jadd(x, "freq_hz", ju64(e->freq_hz));
+		if (!e->freq)
+			jadd(x, "period", ju64(e->period));
+		jadd(x, "cpus", json_object_new_int(e->nr_cpus));
+		jadd(x, "samples", ju64(e->samples));
+		jadd(x, "kernel_samples", ju64(e->kernel_samples));
+		jadd(x, "est_events", json_object_new_double(e->est_events));
+		json_object_array_add(a, x);
+	}
+	jadd(o, "events", a);
+	jadd(o, "duration_ns", ju64(p->duration_ns));
+	jadd(o, "threads", json_object_new_int(p->nr_threads));
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_hot; i++) {
+		const struct profile_hotspot *h = &p->hot[i];
+
+		x = json_object_new_object();
+		jadd(x, "pid", json_object_new_int(h->pid));
+		jadd(x, "tid", json_object_new_int(h->tid));
+		jadd(x, "event", json_object_new_int(h->ev));
+		loc_json(x, &h->loc);
+		jadd(x, "samples", ju64(h->samples));
+		jadd(x, "kernel_samples", ju64(h->kernel_samples));
+		jadd(x, "est_events", json_object_new_double(h->est_events));
+		json_object_array_add(a, x);
+	}
+	jadd(o, "hotspots", a);
+	jadd(o, "functions", sum_json(p->funcs, p->nr_funcs, false));
+	jadd(o, "lines", sum_json(p->lines, p->nr_lines, true));
+	if (p->nr_thread_funcs)
+		jadd(o, "thread_functions", sum_json(p->thread_funcs, p->nr_thread_funcs, false));
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_stacks; i++) {
+		const struct profile_stack *s = &p->stacks[i];
+		struct json_object *fr = json_object_new_array();
+
+		x = json_object_new_object();
+		jadd(x, "pid", json_object_new_int(s->pid));
+		jadd(x, "event", json_object_new_int(s->ev));
+		jadd(x, "samples", ju64(s->samples));
+		jadd(x, "est_events", json_object_new_double(s->est_events));
+		for (int f = 0; f < s->nr_frames; f++) {
+			struct json_object *y = json_object_new_object();
+
+			loc_json(y, &s->frames[f]);
+			json_object_array_add(fr, y);
+		}
+		jadd(x, "frames", fr);
+		json_object_array_add(a, x);
+	}
+	jadd(o, "stacks", a);
+
+	x = json_object_new_object();
+	jadd(x, "measured", json_object_new_boolean(p->faults_measured));
+	jadd(x, "tier", jstr(tier__name(TIER_SOFTWARE)));
+	if (p->faults_measured) {
+		jadd(x, "total", ju64(p->faults));
+		jadd(x, "user_mode", ju64(p->faults_user));
+		jadd(x, "kernel_mode", ju64(p->faults_kernel));
+		jadd(x, "reads", ju64(p->reads));
+		jadd(x, "writes", ju64(p->writes));
+		if (p->major_measured) {
+			jadd(x, "minor", ju64(p->minor));
+			jadd(x, "major", ju64(p->major));
+		}
+		a = json_object_new_array();
+		for (int i = 0; i < p->nr_sites; i++) {
+			const struct profile_fault_site *s = &p->sites[i];
+			struct json_object *y = json_object_new_object();
+
+			jadd(y, "pid", json_object_new_int(s->pid));
+			jadd(y, "kernel_mode", json_object_new_boolean(s->kernel_mode));
+			loc_json(y, &s->loc);
+			jadd(y, "count", ju64(s->count));
+			jadd(y, "reads", ju64(s->reads));
+			jadd(y, "writes", ju64(s->writes));
+			jadd(y, "instr", ju64(s->instr));
+			if (p->major_measured) {
+				jadd(y, "minor", ju64(s->minor));
+				jadd(y, "major", ju64(s->major));
+			}
+			jadd(y, "region", json_object_new_int(s->region));
+			json_object_array_add(a, y);
+		}
+		jadd(x, "sites", a);
+		jadd(x, "bucket_ns", ju64(p->bucket_ns));
+		a = json_object_new_array();
+		for (int i = 0; i < p->nr_buckets; i++)
+			json_object_array_add(a, ju64(p->timeline[i].faults));
+		jadd(x, "timeline", a);
+		if (p->major_measured) {
+			a = json_object_new_array();
+			for (int i = 0; i < p->nr_buckets; i++)
+				json_object_array_add(a, ju64(p->timeline[i].major));
+			jadd(x, "timeline_major", a);
+		}
+	}
+	jadd(o, "page_faults", x);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_regions; i++) {
+		const struct profile_region *r = &p->regions[i];
+
+		x = json_object_new_object();
+		jadd(x, "pid", json_object_new_int(r->pid));
+		jadd(x, "start", jaddr(r->start));
+		jadd(x, "end", jaddr(r->end));
+		jadd(x, "size", ju64(r->size));
+		jadd(x, "kind", jstr(profile__region_kind_name(r->kind)));
+		jadd(x, "perms", jstr(r->perms));
+		jadd(x, "path", jstr(r->path));
+		jadd(x, "at_exit", json_object_new_boolean(r->at_exit));
+		if (p->faults_measured) {
+			jadd(x, "faults", ju64(r->faults));
+			jadd(x, "writes", ju64(r->writes));
+			if (p->major_measured)
+				jadd(x, "major", ju64(r->major));
+			jadd(x, "pages_faulted", ju64(r->pages_faulted));
+		}
+		jadd(x, "aligned_2m", json_object_new_boolean(r->aligned_2m));
+		jadd(x, "large", json_object_new_boolean(r->large));
+		if (r->has_smaps) {
+			jadd(x, "rss", ju64(r->rss));
+			jadd(x, "anon_huge", ju64(r->anon_huge));
+			if (r->thp_eligible >= 0)
+				jadd(x, "thp_eligible", json_object_new_boolean(r->thp_eligible));
+			jadd(x, "madv_hugepage", json_object_new_boolean(r->madv_hugepage));
+			jadd(x, "madv_nohugepage", json_object_new_boolean(r->madv_nohugepage));
+		}
+		json_object_array_add(a, x);
+	}
+	jadd(o, "regions", a);
+
+	x = json_object_new_object();
+	jadd(x, "mode", jstr(p->thp_mode));
+	jadd(x, "defrag", jstr(p->thp_defrag));
+	if (p->thp_measured) {
+		jadd(x, "khugepaged_scan_pmd", ju64(p->thp.scan_pmd));
+		jadd(x, "collapse_ok", ju64(p->thp.collapse_ok));
+		jadd(x, "collapse_failed", ju64(p->thp.collapse_fail));
+	}
+	jadd(o, "thp", x);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_procs; i++) {
+		const struct profile_proc *pr = &p->procs[i];
+
+		x = json_object_new_object();
+		jadd(x, "pid", json_object_new_int(pr->pid));
+		jadd(x, "parent", json_object_new_int(pr->parent));
+		jadd(x, "comm", jstr(pr->comm));
+		jadd(x, "execed", json_object_new_boolean(pr->execed));
+		jadd(x, "exited", json_object_new_boolean(pr->exited));
+		jadd(x, "maps", json_object_new_boolean(pr->maps));
+		json_object_array_add(a, x);
+	}
+	jadd(o, "processes", a);
+
+	x = json_object_new_object();
+	jadd(x, "samples_hot_map_full", ju64(p->loss.hot_full));
+	jadd(x, "samples_no_stack", ju64(p->loss.stack_err));
+	jadd(x, "samples_stack_map_full", ju64(p->loss.stack_full));
+	jadd(x, "samples_unresolved", ju64(p->loss.unresolved));
+	jadd(x, "faults_site_map_full", ju64(p->loss.site_full));
+	jadd(x, "faults_page_map_full", ju64(p->loss.page_full));
+	jadd(x, "faults_after_timeline", ju64(p->loss.timeline_late));
+	jadd(x, "process_events_lost", ju64(p->loss.proc_events));
+	jadd(x, "processes_not_followed", ju64(p->loss.procs_full));
+	jadd(x, "attach_failures", json_object_new_int(p->loss.attach_failed));
+	jadd(o, "lost", x);
+	return o;
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
+static const char *basename_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* "file.c:42" or "[module]" into buf, cut to WIDTH from the left. */
+static const char *where(char *buf, size_t len, const char *file, int line, const char *module,
+			 bool wide)
+{
+	if (line)
+		snprintf(buf, len, "%s:%d", wide ? file : basename_of(file), line);
+	else if (module[0] == '[')
+		snprintf(buf, len, "%s", module);
+	else
+		snprintf(buf, len, "[%s]", module);
+	return buf;
+}
+
+static const char *cut(char *buf, size_t width, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n <= width) {
+		snprintf(buf, width + 1, "%s", s);
+		return buf;
+	}
+	snprintf(buf, width + 1, "%.*s~", (int)width - 1, s);
+	return buf;
+}
+
+static const char *est_str(const struct profile_event *e, double v, char *buf, size_t len)
+{
+	if (!strcmp(e->unit, "ns")) {
+		if (v >= 1e9)
+			snprintf(buf, len, "%.2f s", v / 1e9);
+		else
+			snprintf(buf, len, "%.1f ms", v / 1e6);
+		return buf;
+	}
+	return fmt_count(v, buf, len);
+}
+
+static void print_sums(FILE *f, const struct profile *p, const struct profile_hotsum *s, int n,
+		       bool lines, bool wide, int ev)
+{
+	int w = wide ? 60 : 36, shown = 0;
+
+	for (int i = 0; i < n && shown < (wide ? 25 : TOP_TEXT); i++) {
+		char name[512], nbuf[80], lbuf[300], est[32];
+
+		if (s[i].ev != ev)
+			continue;
+		shown++;
+		if (lines) {
+			where(lbuf, sizeof(lbuf), s[i].file, s[i].line, s[i].module, wide);
+			snprintf(name, sizeof(name), "%s %s", lbuf, s[i].function);
+		} else {
+			snprintf(name, sizeof(name), "%s", s[i].function);
+		}
+		fprintf(f, "  %5.1f%% %8" PRIu64 " %10s  %-*s", 100.0 * s[i].share, s[i].samples,
+			est_str(&p->events[ev], s[i].est_events, est, sizeof(est)), w,
+			cut(nbuf, w, name));
+		if (!lines) {
+			char mb[32];
+
+			fprintf(f, " %s", cut(mb, wide ? 30 : 16, s[i].module));
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_hot(const struct profile *p, FILE *f, bool wide)
+{
+	for (int ev = 0; ev < p->nr_events; ev++) {
+		const struct profile_event *e = &p->events[ev];
+		char est[32];
+
+		fprintf(f, "\nHot code: %s, %" PRIu64 " Hz (%s tier)%s\n", e->name, e->freq_hz,
+			tier__name(e->tier), e->precise ? ", precise" : "");
+		fprintf(f, "  %" PRIu64 " samples (%" PRIu64 " in kernel mode), est. %s%s, %d thread%s\n",
+			e->samples, e->kernel_samples, est_str(e, e->est_events, est, sizeof(est)),
+			strcmp(e->unit, "ns") ? " events" : " CPU", p->nr_threads,
+			p->nr_threads == 1 ? "" : "s");
+		if (!e->samples)
+			continue;
+		fprintf(f, "  %6s %8s %10s  %s\n", "share", "samples", "est.", "function / module");
+		print_sums(f, p, p->funcs, p->nr_funcs, false, wide, ev);
+		fprintf(f, "  %6s %8s %10s  %s\n", "share", "samples", "est.", "source line");
+		print_sums(f, p, p->lines, p->nr_lines, true, wide, ev);
+		if (p->nr_thread_funcs) {
+			pid_t done[64];
+			int nd = 0;
+
+			fprintf(f, "  Threads differ: hottest functions per thread\n");
+			for (int i = 0; i < p->nr_thread_funcs && nd < (int)ARRAY_SIZE(done); i++) {
+				const struct profile_hotsum *t = &p->thread_funcs[i];
+				bool seen = false;
+				char nb[64];
+
+				if (t->ev != ev)
+					continue;
+				for (int j = 0; j < nd; j++)
+					seen |= done[j] == t->tid;
+				if (seen)
+					continue;
+				done[nd++] = t->tid;
+				fprintf(f, "  tid %-7d %5.1f%% %8" PRIu64 "  %s\n", (int)t->tid,
+					100.0 * t->share, t->samples, cut(nb, 48, t->function));
+			}
+		}
+	}
+}
+
+static void print_faults(const struct profile *p, FILE *f, bool wide)
+{
+	char b1[32], b2[32];
+	int shown = 0;
+
+	fprintf(f, "\nPage faults (tracepoints, exact; software tier)\n");
+	if (!p->faults_measured) {
+		fprintf(f, "  not measured (tracepoints could not attach)\n");
+		return;
+	}
+	fprintf(f, "  %" PRIu64 " faults: %" PRIu64 " reads, %" PRIu64 " writes", p->faults,
+		p->reads, p->writes);
+	if (p->major_measured)
+		fprintf(f, "; %" PRIu64 " minor, %" PRIu64 " major", p->minor, p->major);
+	fprintf(f, "\n  (%" PRIu64 " taken in kernel mode, in copies to/from user memory)\n",
+		p->faults_kernel);
+	if (p->duration_ns && p->faults)
+		fprintf(f, "  %s faults/s on average over %.2f s\n",
+			fmt_count(p->faults / (p->duration_ns / 1e9), b1, sizeof(b1)),
+			p->duration_ns / 1e9);
+	if (p->nr_sites) {
+		fprintf(f, "  %8s %8s %8s  %s\n", "faults", "writes", "major", "faulting code");
+		for (int i = 0; i < p->nr_sites && i < (wide ? 25 : TOP_TEXT); i++) {
+			const struct profile_fault_site *s = &p->sites[i];
+			char lb[300], nm[512], cb[64];
+
+			where(lb, sizeof(lb), s->loc.file, s->loc.line, s->loc.module, wide);
+			snprintf(nm, sizeof(nm), "%s %s%s", lb, s->loc.function,
+				 s->kernel_mode ? " (syscall)" : "");
+			fprintf(f, "  %8" PRIu64 " %8" PRIu64 " %8s  %s\n", s->count, s->writes,
+				p->major_measured ? fmt_count(s->major, b2, sizeof(b2)) : "-",
+				cut(cb, wide ? 60 : 50, nm));
+		}
+	}
+	for (int i = 0; i < p->nr_regions; i++)
+		if (p->regions[i].faults)
+			shown++;
+	if (shown) {
+		fprintf(f, "  %8s %9s %6s  %s\n", "faults", "size", "kind", "region");
+		shown = 0;
+		for (int i = 0; i < p->nr_regions && shown < (wide ? 25 : 8); i++) {
+			const struct profile_region *r = &p->regions[i];
+			char nm[320], cb[64];
+
+			if (!r->faults)
+				continue;
+			shown++;
+			snprintf(nm, sizeof(nm), "%" PRIx64 "-%" PRIx64 " %s", r->start, r->end,
+				 r->kind == REGION_FILE && !wide ? basename_of(r->path) : r->path);
+			fprintf(f, "  %8" PRIu64 " %9s %6s  %s\n", r->faults,
+				fmt_bytes(r->size, b1, sizeof(b1)), profile__region_kind_name(r->kind),
+				cut(cb, wide ? 70 : 50, nm));
+		}
+	}
+	if (p->nr_buckets) {
+		/* fold the 10 ms buckets into at most 10 rows */
+		int rows = p->nr_buckets < 10 ? p->nr_buckets : 10;
+		int per = (p->nr_buckets + rows - 1) / rows;
+		uint64_t max = 0;
+
+		for (int r = 0; r * per < p->nr_buckets; r++) {
+			uint64_t sum = 0;
+
+			for (int i = r * per; i < (r + 1) * per && i < p->nr_buckets; i++)
+				sum += p->timeline[i].faults;
+			if (sum > max)
+				max = sum;
+		}
+		fprintf(f, "  faults over time (%.2f s per row)\n", per * p->bucket_ns / 1e9);
+		for (int r = 0; r * per < p->nr_buckets; r++) {
+			uint64_t sum = 0;
+			int bar;
+
+			for (int i = r * per; i < (r + 1) * per && i < p->nr_buckets; i++)
+				sum += p->timeline[i].faults;
+			bar = max ? (int)(40.0 * sum / max + 0.5) : 0;
+			fprintf(f, "  %7.2fs %9s/s |%.*s\n", r * per * p->bucket_ns / 1e9,
+				fmt_count(sum / (per * p->bucket_ns / 1e9), b1, sizeof(b1)), bar,
+				"########################################");
+		}
+	}
+}
+
+static void print_thp(const struct profile *p, FILE *f, bool wide)
+{
+	int n = 0;
+	char b1[32], b2[32];
+
+	for (int i = 0; i < p->nr_regions; i++)
+		n += p->regions[i].large;
+	fprintf(f, "\nHuge pages: THP mode %s, defrag %s", p->thp_mode[0] ? p->thp_mode : "unknown",
+		p->thp_defrag[0] ? p->thp_defrag : "unknown");
+	if (p->thp_measured)
+		fprintf(f, "; khugepaged: %" PRIu64 " collapses (%" PRIu64 " failed)\n",
+			p->thp.collapse_ok, p->thp.collapse_fail);
+	else
+		fprintf(f, "; khugepaged not observed\n");
+	if (!n) {
+		fprintf(f, "  no anonymous region of 2 MiB or more\n");
+		return;
+	}
+	fprintf(f, "  %-25s %9s %9s %5s %5s %5s\n", "large anon region", "size", "THP", "elig",
+		"2M-al", "madv");
+	for (int i = 0; i < p->nr_regions; i++) {
+		const struct profile_region *r = &p->regions[i];
+		char rng[64], th[32];
+
+		if (!r->large)
+			continue;
+		snprintf(rng, sizeof(rng), "%" PRIx64 "-%" PRIx64, r->start, r->end);
+		if (r->has_smaps)
+			fmt_bytes(r->anon_huge, th, sizeof(th));
+		else
+			snprintf(th, sizeof(th), "?");
+		fprintf(f, "  %-25s %9s %9s %5s %5s %5s%s\n", rng, fmt_bytes(r->size, b1, sizeof(b1)),
+			th, r->thp_eligible < 0 ? "?" : r->thp_eligible ? "yes" : "no",
+			r->aligned_2m ? "yes" : "no",
+			r->madv_hugepage ? "hg" : r->madv_nohugepage ? "nh" : "-",
+			r->kind == REGION_HEAP ? " heap" : r->at_exit ? "" : " gone");
+	}
+	(void)b2;
+	(void)wide;
+}
+
+void profile__print_text(const struct profile *p, FILE *f, bool wide)
+{
+	const struct profile_loss *l;
+
+	if (!p)
+		return;
+	l = &p->loss;
+	if (p->nr_events)
+		print_hot(p, f, wide);
+	print_faults(p, f, wide);
+	print_thp(p, f, wide);
+	if (p->nr_procs > 1) {
+		fprintf(f, "\nProcesses: %d (", p->nr_procs);
+		for (int i = 0; i < p->nr_procs && i < 8; i++)
+			fprintf(f, "%s%d %s", i ? ", " : "", (int)p->procs[i].pid, p->procs[i].comm);
+		fprintf(f, "%s)\n", p->nr_procs > 8 ? ", ..." : "");
+	}
+	fprintf(f, "\nLost: %" PRIu64 " samples (map full), %" PRIu64 " without stack, %" PRIu64
+		" unresolved;\n  %" PRIu64 " faults not by page, %" PRIu64 " not by site; %d attach failure%s\n",
+		l->hot_full, l->stack_err, l->unresolved, l->page_full, l->site_full, l->attach_failed,
+		l->attach_failed == 1 ? "" : "s");
+}

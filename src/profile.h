@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Sampling results of 'memadvise run' (collector "profile", src/profiler.c):
+ * code hot spots, page faults, memory regions with their huge-page state,
+ * and what was lost on the way.  A plain data structure: the rules engine and
+ * the emitters read it, nothing in it points back into the collector.
+ *
+ * Conventions:
+ *  - Every array is sorted, biggest first, and owns its memory
+ *    (profile__free releases everything).
+ *  - Strings are fixed arrays, "" when unknown (never NULL).  A location
+ *    without debug information has file "" and line 0.
+ *  - "samples" are raw samples of the sampling event; "est_events" =
+ *    sum of the sample periods (for cpu-clock: nanoseconds of CPU time, for
+ *    a miss event: estimated misses).  The event says which (events[ev]).
+ *  - Page-fault numbers are exact counts (tracepoints), not samples.
+ *  - pid is the process (thread-group id), tid the thread; tid 0 in an
+ *    aggregated row means "all threads".
+ */
+#ifndef __MA_PROFILE_H
+#define __MA_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "report.h"
+
+struct json_object;
+
+#define PROFILE_MAX_FRAMES 32
+
+/* A symbolised code address. */
+struct profile_loc {
+	uint64_t ip;		  /* runtime address in the process */
+	uint64_t rel;		  /* address relative to its module (as in the file) */
+	char module[128];	  /* basename of the ELF file, "[unknown]" when unmapped */
+	char function[128];	  /* innermost function (an inlined one when inlined) */
+	char inlined_from[128];	  /* the function it is inlined into, "" when not inlined */
+	char file[256];		  /* source file of the line */
+	int line;		  /* 0 when there is no line information */
+};
+
+/* One sampling event that was used. */
+struct profile_event {
+	char name[48];		  /* "cpu-clock", "llc_miss", ... */
+	char encoding[128];	  /* what was opened */
+	char unit[16];		  /* unit of est_events: "ns" (cpu-clock), "events" */
+	enum tier tier;		  /* TIER_SOFTWARE, TIER_COUNTING or TIER_PRECISE */
+	bool precise;		  /* precise_ip > 0 */
+	bool freq;		  /* frequency mode (period varies) */
+	uint64_t freq_hz;	  /* asked frequency */
+	uint64_t period;	  /* fixed period (freq == false) */
+	int nr_cpus;		  /* per-CPU events opened */
+	uint64_t samples;	  /* samples of the target */
+	uint64_t kernel_samples;  /* of which taken in kernel mode */
+	double est_events;	  /* sum of periods */
+};
+
+/* A hot code address of one thread (raw, per ip). */
+struct profile_hotspot {
+	pid_t pid, tid;
+	int ev;			  /* index into events[] */
+	struct profile_loc loc;
+	uint64_t samples;
+	uint64_t kernel_samples;  /* samples in kernel mode on behalf of this ip (faults, syscalls) */
+	double est_events;
+};
+
+/* Hot spots aggregated by function (funcs[], thread_funcs[]) or source line (lines[]). */
+struct profile_hotsum {
+	pid_t tid;		  /* 0: all threads; else one thread (thread_funcs[]) */
+	int ev;
+	char module[128];
+	char function[128];
+	char inlined_from[128];	  /* lines[] only: the caller it is inlined into */
+	char file[256];		  /* lines[]: the line's file; funcs[]: file of the hottest line */
+	int line;		  /* lines[]: the line; funcs[]: the hottest line */
+	uint64_t samples;
+	uint64_t kernel_samples;
+	double est_events;
+	double share;		  /* samples / all samples of this event, 0..1 */
+};
+
+/* A user call stack (frame 0 = sampled ip). */
+struct profile_stack {
+	pid_t pid;
+	int ev;
+	uint64_t samples;
+	double est_events;
+	int nr_frames;
+	struct profile_loc frames[PROFILE_MAX_FRAMES];
+};
+
+/* Page faults of one code location (faulting instruction). */
+struct profile_fault_site {
+	pid_t pid;
+	bool kernel_mode;	  /* taken in kernel mode (copy to/from user): loc is the syscall site */
+	struct profile_loc loc;
+	uint64_t count, reads, writes, instr, major, minor;
+	int region;		  /* index into regions[] of most of its pages? -1 unknown */
+};
+
+enum profile_region_kind {
+	REGION_HEAP,		  /* [heap] (brk) */
+	REGION_STACK,		  /* [stack] */
+	REGION_ANON,		  /* anonymous mmap */
+	REGION_FILE,		  /* file mapping: path */
+	REGION_OTHER,		  /* [vdso], [vvar], ... */
+};
+const char *profile__region_kind_name(enum profile_region_kind k);
+
+/* A memory region (VMA) of a target process. */
+struct profile_region {
+	pid_t pid;
+	uint64_t start, end, size;
+	enum profile_region_kind kind;
+	char perms[8];		  /* "rw-p" */
+	char path[256];		  /* file path or "[heap]"...; "" for anonymous */
+	uint64_t faults, writes, major;	/* faults on its pages (exact unless pages were lost) */
+	uint64_t pages_faulted;	  /* distinct pages that faulted */
+	bool at_exit;		  /* seen in the snapshot at exit (else only earlier) */
+	/* Huge pages (from /proc/PID/smaps at exit; has_smaps false = unknown). */
+	bool has_smaps;
+	uint64_t rss;		  /* bytes */
+	uint64_t anon_huge;	  /* AnonHugePages, bytes */
+	int thp_eligible;	  /* THPeligible 0/1, -1 unknown */
+	bool madv_hugepage;	  /* VmFlags hg */
+	bool madv_nohugepage;	  /* VmFlags nh */
+	bool aligned_2m;	  /* start and end on 2 MiB boundaries */
+	bool large;		  /* anonymous (incl. heap) and >= 2 MiB: a huge-page candidate */
+};
+
+struct profile_bucket {
+	uint64_t faults;
+	uint64_t major;
+};
+
+/* khugepaged / MADV_COLLAPSE activity seen on the target's mm. */
+struct profile_thp {
+	uint64_t scan_pmd, collapse_ok, collapse_fail;
+};
+
+/* A process of the target (the main one first, then forked children). */
+struct profile_proc {
+	pid_t pid, parent;
+	char comm[16];
+	bool execed, exited;
+	bool maps;		  /* its memory map was captured (symbols, regions) */
+};
+
+/* What was lost or not measured (all counts; 0 means nothing lost). */
+struct profile_loss {
+	uint64_t hot_full;	  /* samples not aggregated by ip: map full */
+	uint64_t stack_err;	  /* samples without a user stack (collision or no stack) */
+	uint64_t stack_full;
+	uint64_t site_full;	  /* faults not aggregated by site: map full */
+	uint64_t page_full;	  /* faults not aggregated by page (region counts are low) */
+	uint64_t timeline_late;	  /* faults after the last timeline bucket */
+	uint64_t proc_events;	  /* fork/exec/exit records dropped */
+	uint64_t procs_full;	  /* children not followed */
+	uint64_t unresolved;	  /* samples whose ip is in no captured mapping */
+	int attach_failed;	  /* programs or events that could not attach */
+};
+
+struct profile {
+	/* hot spots (nr_events == 0: sampling was off or failed) */
+	struct profile_event events[4];
+	int nr_events;
+	struct profile_hotspot *hot;	int nr_hot;
+	struct profile_hotsum *funcs;	int nr_funcs;
+	struct profile_hotsum *lines;	int nr_lines;
+	struct profile_hotsum *thread_funcs; int nr_thread_funcs; /* only when threads differ */
+	int nr_threads;			/* threads that were sampled */
+	struct profile_stack *stacks;	int nr_stacks;
+
+	/* page faults (faults_measured false: tracepoints failed) */
+	bool faults_measured;
+	bool major_measured;		/* major-faults event attached */
+	uint64_t faults, faults_user, faults_kernel, reads, writes, major, minor;
+	struct profile_fault_site *sites; int nr_sites;
+	uint64_t bucket_ns;
+	struct profile_bucket *timeline; int nr_buckets; /* trailing empty buckets dropped */
+
+	/* regions and huge pages */
+	struct profile_region *regions;	int nr_regions;
+	char thp_mode[16];		/* always / madvise / never, "" unknown */
+	char thp_defrag[32];
+	bool thp_measured;		/* huge_memory tracepoints attached */
+	struct profile_thp thp;		/* summed over the target's processes */
+
+	struct profile_proc *procs;	int nr_procs;
+	struct profile_loss loss;
+	uint64_t duration_ns;		/* from start to the end of sampling */
+};
+
+struct json_object *profile__to_json(const struct profile *p);
+void profile__print_text(const struct profile *p, FILE *f, bool wide);
+void profile__free(struct profile *p);
+
+#endif

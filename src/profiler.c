@@ -1,0 +1,1135 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The "profile" collector (see profiler.h).  Life cycle, as driven by 'run':
+ *   open     load bpf/profile.bpf.c sized and configured, put the target's
+ *            pid in the process set, open the sampling events per CPU and
+ *            attach everything (failures are counted, never fatal)
+ *   started  t0 of the fault timeline
+ *   poll     consume the process-event ring (fork/exec/exit: no wakeups)
+ *            and refresh the memory maps of live processes every 100 ms
+ *   at_exit  /proc/PID/smaps of the stopped target: regions + THP state
+ *   finish   read every map once, symbolise, build struct profile
+ */
+#include "profiler.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "log.h"
+#include "pmu.h"
+#include "procmaps.h"
+#include "profile.h"
+#include "report.h"
+#include "symbolizer.h"
+#include "sysinfo.h"
+#include "util.h"
+
+#include "../bpf/profile.h" /* BPF-shared types */
+#include "profile.skel.h"
+
+_Static_assert(sizeof(struct prof_hot_key) == 24, "prof_hot_key layout");
+_Static_assert(sizeof(struct prof_hot_val) == 24, "prof_hot_val layout");
+_Static_assert(sizeof(struct prof_stack_key) == 16, "prof_stack_key layout");
+_Static_assert(sizeof(struct prof_fault_site_key) == 16, "prof_fault_site_key layout");
+_Static_assert(sizeof(struct prof_fault_val) == 40, "prof_fault_val layout");
+_Static_assert(sizeof(struct prof_page_key) == 16, "prof_page_key layout");
+_Static_assert(sizeof(struct prof_page_val) == 16, "prof_page_val layout");
+_Static_assert(sizeof(struct prof_bucket) == 16, "prof_bucket layout");
+_Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
+_Static_assert(sizeof(struct prof_proc_event) == 40, "prof_proc_event layout");
+
+/* pmu.c may not be linked in every build: use it only when it is. */
+#pragma weak pmu__candidates
+#pragma weak pmu__hw_exposed
+#pragma weak pmu__init
+
+#define BUCKET_NS 10000000ULL	/* 10 ms timeline buckets ... */
+#define NR_BUCKETS 60000	/* ... for 10 minutes */
+#define MAPS_REFRESH_NS 100000000ULL
+#define TOP_STACKS 20
+#define MAX_CPUS 1024
+
+struct proc {
+	pid_t pid, parent;
+	char comm[16];
+	bool execed, exited;
+	struct procmaps **snaps;	/* oldest first; the last one is the newest */
+	int nr_snaps;
+	struct procmaps *at_exit;	/* smaps at exit (main process), also in snaps */
+};
+
+struct ev_slot {
+	struct profile_event info;
+	int *fds;			/* per CPU, -1 when not open */
+	struct bpf_link **links;
+};
+
+struct prof_state {
+	struct profile_bpf *skel;
+	struct ring_buffer *rb;
+	pid_t pid;
+	bool attached;
+	int nr_cpus;
+	struct ev_slot evs[PROF_MAX_EVENTS];
+	int nr_evs;
+	int *major_fds;
+	struct bpf_link **major_links;
+	bool major_ok;
+	struct bpf_link *tp_links[16];
+	int nr_tp_links;
+	bool faults_ok, thp_ok;
+	int attach_failed;
+	struct proc *procs;
+	int nr_procs;
+	uint64_t t0, last_refresh, t_end;
+};
+
+static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
+			    unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+static struct proc *proc_get(struct prof_state *st, pid_t pid, bool create)
+{
+	for (int i = 0; i < st->nr_procs; i++)
+		if (st->procs[i].pid == pid)
+			return &st->procs[i];
+	if (!create)
+		return NULL;
+	st->procs = xrealloc(st->procs, (st->nr_procs + 1) * sizeof(*st->procs));
+	memset(&st->procs[st->nr_procs], 0, sizeof(*st->procs));
+	st->procs[st->nr_procs].pid = pid;
+	return &st->procs[st->nr_procs++];
+}
+
+/* Takes a snapshot of PID's maps; keeps it only when the map changed. */
+static void proc_snapshot(struct proc *p, bool smaps)
+{
+	struct procmaps *m;
+
+	if (p->exited && !smaps)
+		return;
+	m = procmaps__capture(p->pid, smaps);
+	if (!m)
+		return;
+	if (!smaps && p->nr_snaps && procmaps__same(p->snaps[p->nr_snaps - 1], m)) {
+		procmaps__free(m);
+		return;
+	}
+	p->snaps = xrealloc(p->snaps, (p->nr_snaps + 1) * sizeof(*p->snaps));
+	p->snaps[p->nr_snaps++] = m;
+	if (smaps)
+		p->at_exit = m;
+}
+
+static int on_proc_event(void *ctx, void *data, size_t len)
+{
+	struct prof_state *st = ctx;
+	const struct prof_proc_event *e = data;
+	struct proc *p;
+
+	if (len < sizeof(*e))
+		return 0;
+	p = proc_get(st, (pid_t)e->tgid, true);
+	memcpy(p->comm, e->comm, sizeof(p->comm));
+	p->comm[sizeof(p->comm) - 1] = '\0';
+	switch (e->kind) {
+	case PROF_PROC_FORK:
+		p->parent = (pid_t)e->parent;
+		proc_snapshot(p, false);
+		break;
+	case PROF_PROC_EXEC:
+		p->execed = true;
+		proc_snapshot(p, false);
+		break;
+	case PROF_PROC_EXIT:
+		p->exited = true;
+		break;
+	}
+	return 0;
+}
+
+static void close_fds(int *fds, struct bpf_link **links, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (links && links[i])
+			bpf_link__destroy(links[i]);
+		if (fds && fds[i] >= 0)
+			close(fds[i]);
+	}
+	free(fds);
+	free(links);
+}
+
+/*
+ * Opens ATTR on every CPU and attaches PROG with COOKIE.  Returns the number
+ * of CPUs done, or -errno of the first failure when none worked.
+ */
+static int open_per_cpu(struct prof_state *st, struct perf_event_attr *attr,
+			struct bpf_program *prog, uint64_t cookie, int **fdsp,
+			struct bpf_link ***linksp)
+{
+	int *fds = xcalloc(st->nr_cpus, sizeof(int));
+	struct bpf_link **links = xcalloc(st->nr_cpus, sizeof(*links));
+	int done = 0, err = 0;
+
+	for (int c = 0; c < st->nr_cpus; c++) {
+		LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = cookie);
+
+		fds[c] = (int)perf_event_open(attr, -1, c, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fds[c] < 0) {
+			if (errno == ENODEV) /* offline CPU */
+				continue;
+			if (!err)
+				err = -errno;
+			continue;
+		}
+		links[c] = bpf_program__attach_perf_event_opts(prog, fds[c], &opts);
+		if (!links[c]) {
+			if (!err)
+				err = -errno;
+			close(fds[c]);
+			fds[c] = -1;
+			continue;
+		}
+		done++;
+	}
+	if (!done) {
+		close_fds(fds, links, st->nr_cpus);
+		return err ? err : -ENODEV;
+	}
+	*fdsp = fds;
+	*linksp = links;
+	return done;
+}
+
+static const char *const hw_events[] = { "llc_miss", "l1d_miss", "dtlb_miss", "branch_miss" };
+
+/* Miss events on a machine with a PMU; returns how many attached. */
+static int open_pmu_sampling(struct prof_state *st, unsigned int freq, struct report *r)
+{
+	if (!pmu__hw_exposed || !pmu__candidates || !pmu__hw_exposed())
+		return 0;
+	if (pmu__init && pmu__init() < 0)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(hw_events) && st->nr_evs < PROF_MAX_EVENTS; i++) {
+		struct pmu_event cand[4];
+		int n = pmu__candidates(hw_events[i], cand, 4), got = -ENOENT;
+
+		for (int c = 0; c < n && got < 0; c++) {
+			struct ev_slot *s = &st->evs[st->nr_evs];
+
+			if (!cand[c].hardware)
+				continue;
+			for (int precise = 2; precise >= 0 && got < 0; precise--) {
+				struct perf_event_attr a = cand[c].attr;
+
+				a.size = sizeof(a);
+				a.freq = 1;
+				a.sample_freq = freq;
+				a.precise_ip = precise;
+				a.exclude_hv = 1;
+				a.exclude_kernel = 1;
+				got = open_per_cpu(st, &a, st->skel->progs.on_sample, st->nr_evs,
+						   &s->fds, &s->links);
+				if (got > 0) {
+					snprintf(s->info.name, sizeof(s->info.name), "%s", hw_events[i]);
+					snprintf(s->info.encoding, sizeof(s->info.encoding), "%s",
+						 cand[c].encoding);
+					snprintf(s->info.unit, sizeof(s->info.unit), "events");
+					s->info.precise = precise > 0;
+					s->info.tier = precise > 0 ? TIER_PRECISE : TIER_COUNTING;
+					s->info.freq = true;
+					s->info.freq_hz = freq;
+					s->info.nr_cpus = got;
+					st->nr_evs++;
+				}
+			}
+		}
+		if (got < 0)
+			report__add_provenance(r, "sampling", "%s: cannot sample: %s",
+					       hw_events[i], strerror(-got));
+	}
+	return st->nr_evs;
+}
+
+static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struct report *r)
+{
+	unsigned int freq = ctx->freq_hz ? ctx->freq_hz : PROFILER_DEFAULT_HZ;
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 1000000000ULL / freq,
+		.exclude_hv = 1,
+	};
+	struct ev_slot *s;
+	int got;
+
+	if (open_pmu_sampling(st, freq, r) > 0)
+		return 0;
+	s = &st->evs[st->nr_evs];
+	got = open_per_cpu(st, &a, st->skel->progs.on_sample, st->nr_evs, &s->fds, &s->links);
+	if (got < 0) {
+		st->attach_failed++;
+		report__add_provenance(r, "sampling", "cannot sample cpu-clock: %s: no hot spots",
+				       strerror(-got));
+		return got;
+	}
+	snprintf(s->info.name, sizeof(s->info.name), "cpu-clock");
+	snprintf(s->info.encoding, sizeof(s->info.encoding), "perf::PERF_COUNT_SW_CPU_CLOCK");
+	snprintf(s->info.unit, sizeof(s->info.unit), "ns");
+	s->info.tier = TIER_SOFTWARE;
+	s->info.freq_hz = freq;
+	s->info.period = a.sample_period;
+	s->info.nr_cpus = got;
+	st->nr_evs++;
+	report__add_provenance(r, "sampling",
+			       "hot spots from cpu-clock at %u Hz (software tier): %s", freq,
+			       pmu__hw_exposed && pmu__hw_exposed() ?
+			       "no miss event could be opened" :
+			       "no hardware PMU exposed (virtualized guest?)");
+	return 0;
+}
+
+static void attach_tp(struct prof_state *st, struct bpf_program *prog, bool *ok, struct report *r)
+{
+	struct bpf_link *l = bpf_program__attach(prog);
+
+	if (!l) {
+		int err = -errno;
+
+		st->attach_failed++;
+		if (ok)
+			*ok = false;
+		report__add_provenance(r, "profile", "cannot attach %s: %s",
+				       bpf_program__name(prog), strerror(-err));
+		return;
+	}
+	if (st->nr_tp_links < (int)ARRAY_SIZE(st->tp_links))
+		st->tp_links[st->nr_tp_links++] = l;
+}
+
+/* --no-sample means counting only: no sampling and no tracing. */
+static bool profile_wanted(const struct run_ctx *ctx)
+{
+	return ctx->sample;
+}
+
+static void profile_destroy(void *state);
+
+static int profile_open(void **state, const struct run_ctx *ctx, struct report *r)
+{
+	struct prof_state *st = xcalloc(1, sizeof(*st));
+	struct perf_event_attr maj = {
+		.size = sizeof(maj),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+		.sample_period = 1,
+	};
+	__u32 tgid = (__u32)ctx->pid;
+	__u64 zero = 0;
+	int err, got;
+
+	*state = st;
+	st->pid = ctx->pid;
+	st->attached = ctx->attached;
+	st->nr_cpus = libbpf_num_possible_cpus();
+	if (st->nr_cpus <= 0 || st->nr_cpus > MAX_CPUS)
+		st->nr_cpus = sysinfo__nr_cpus();
+	proc_get(st, ctx->pid, true);
+
+	st->skel = profile_bpf__open();
+	if (!st->skel) {
+		err = -errno;
+		st->skel = NULL;
+		report__add_provenance(r, "profile", "cannot open the BPF object: %s", strerror(-err));
+		return 0;
+	}
+	st->skel->rodata->targ_tgid = tgid;
+	st->skel->rodata->bucket_ns = BUCKET_NS;
+	st->skel->rodata->nr_buckets = NR_BUCKETS;
+	bpf_map__set_max_entries(st->skel->maps.timeline, NR_BUCKETS);
+	err = profile_bpf__load(st->skel);
+	if (err) {
+		report__add_provenance(r, "profile", "cannot load the BPF programs: %s (needs root or CAP_BPF+CAP_PERFMON, and kernel BTF)",
+				       strerror(-err));
+		profile_bpf__destroy(st->skel);
+		st->skel = NULL;
+		return 0; /* regions and huge pages still come from /proc */
+	}
+	bpf_map_update_elem(bpf_map__fd(st->skel->maps.procs), &tgid, &zero, BPF_ANY);
+	if (ctx->attached)
+		st->skel->bss->active = 1;
+	st->t0 = now_ns();
+	st->skel->bss->t0_ns = st->t0;
+	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.events), on_proc_event, st, NULL);
+	if (!st->rb) {
+		st->attach_failed++;
+		report__add_provenance(r, "profile", "cannot read the process-event ring: children are not followed");
+	}
+
+	st->faults_ok = st->thp_ok = true;
+	attach_tp(st, st->skel->progs.on_prepare_exec, NULL, r);
+	attach_tp(st, st->skel->progs.on_exec, NULL, r);
+	attach_tp(st, st->skel->progs.on_fork, NULL, r);
+	attach_tp(st, st->skel->progs.on_exit, NULL, r);
+	attach_tp(st, st->skel->progs.on_fault_user, &st->faults_ok, r);
+	attach_tp(st, st->skel->progs.on_fault_kernel, &st->faults_ok, r);
+	attach_tp(st, st->skel->progs.on_scan_pmd, &st->thp_ok, r);
+	attach_tp(st, st->skel->progs.on_collapse, &st->thp_ok, r);
+
+	got = open_per_cpu(st, &maj, st->skel->progs.on_major, 0, &st->major_fds,
+			   &st->major_links);
+	st->major_ok = got > 0;
+	if (!st->major_ok) {
+		st->attach_failed++;
+		report__add_provenance(r, "page_faults", "major faults not told apart: major-faults event: %s",
+				       strerror(-got));
+	}
+
+	if (ctx->sample)
+		open_sampling(st, ctx, r);
+	else
+		report__add_provenance(r, "sampling", "hot-spot sampling off (--no-sample)");
+	return 0;
+}
+
+static void profile_started(void *state)
+{
+	struct prof_state *st = state;
+
+	if (!st || !st->skel)
+		return;
+	if (!st->attached) {
+		st->t0 = now_ns();
+		st->skel->bss->t0_ns = st->t0;
+	}
+	st->last_refresh = 0;
+}
+
+static int profile_poll(void *state)
+{
+	struct prof_state *st = state;
+	uint64_t now;
+
+	if (!st || !st->skel)
+		return 0;
+	if (st->rb)
+		ring_buffer__consume(st->rb);
+	now = now_ns();
+	if (now - st->last_refresh >= MAPS_REFRESH_NS && st->skel->bss->active) {
+		st->last_refresh = now;
+		for (int i = 0; i < st->nr_procs; i++)
+			proc_snapshot(&st->procs[i], false);
+	}
+	return 0;
+}
+
+static void profile_at_exit(void *state, pid_t pid)
+{
+	struct prof_state *st = state;
+	struct proc *p;
+
+	if (!st)
+		return;
+	if (st->rb)
+		ring_buffer__consume(st->rb);
+	p = proc_get(st, pid, true);
+	proc_snapshot(p, true);
+	/* Children still alive keep their maps until finish; take them now too. */
+	for (int i = 0; i < st->nr_procs; i++)
+		if (st->procs[i].pid != pid)
+			proc_snapshot(&st->procs[i], false);
+}
+
+/* ---- finish: maps -> struct profile -------------------------------------- */
+
+static void read_stats(struct prof_state *st, uint64_t *out)
+{
+	int fd = bpf_map__fd(st->skel->maps.stats);
+	__u64 *vals = xcalloc(st->nr_cpus, sizeof(__u64));
+
+	for (__u32 i = 0; i < PROF_ST__COUNT; i++) {
+		out[i] = 0;
+		if (bpf_map_lookup_elem(fd, &i, vals))
+			continue;
+		for (int c = 0; c < st->nr_cpus; c++)
+			out[i] += vals[c];
+	}
+	free(vals);
+}
+
+/* The newest snapshot of PID (or of its parents) that maps ADDR. */
+static const struct procmaps *maps_for(struct prof_state *st, pid_t pid, uint64_t addr)
+{
+	for (int depth = 0; depth < 16 && pid > 0; depth++) {
+		struct proc *p = proc_get(st, pid, false);
+
+		if (!p)
+			return NULL;
+		for (int i = p->nr_snaps - 1; i >= 0; i--)
+			if (procmaps__find(p->snaps[i], addr))
+				return p->snaps[i];
+		/* A forked child without exec shares its parent's layout. */
+		if (p->execed && p->nr_snaps)
+			return NULL;
+		pid = p->parent;
+	}
+	return NULL;
+}
+
+static int cmp_hot(const void *a, const void *b)
+{
+	const struct profile_hotspot *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+static int cmp_sum(const void *a, const void *b)
+{
+	const struct profile_hotsum *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct profile_fault_site *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+static int cmp_stack(const void *a, const void *b)
+{
+	const struct profile_stack *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+/* Adds H into the summary array (by function, or by file:line when BY_LINE). */
+static void sum_add(struct profile_hotsum **arr, int *n, const struct profile_hotspot *h,
+		    pid_t tid, bool by_line)
+{
+	const struct profile_loc *l = &h->loc;
+	struct profile_hotsum *s = NULL;
+
+	for (int i = 0; i < *n; i++) {
+		struct profile_hotsum *c = &(*arr)[i];
+
+		if (c->ev != h->ev || c->tid != tid || strcmp(c->module, l->module))
+			continue;
+		if (by_line ? (c->line == l->line && !strcmp(c->file, l->file) &&
+			       (l->line || !strcmp(c->function, l->function))) :
+			      !strcmp(c->function, l->function)) {
+			s = c;
+			break;
+		}
+	}
+	if (!s) {
+		*arr = xrealloc(*arr, (*n + 1) * sizeof(**arr));
+		s = &(*arr)[(*n)++];
+		memset(s, 0, sizeof(*s));
+		s->tid = tid;
+		s->ev = h->ev;
+		memcpy(s->module, l->module, sizeof(s->module));
+		memcpy(s->function, l->function, sizeof(s->function));
+		memcpy(s->file, l->file, sizeof(s->file));
+		s->line = l->line;
+		if (by_line)
+			memcpy(s->inlined_from, l->inlined_from, sizeof(s->inlined_from));
+	} else if (!by_line && h->samples > 0 && l->line) {
+		/* keep the hottest line of the function: hot[] arrives sorted */
+		if (!s->line) {
+			memcpy(s->file, l->file, sizeof(s->file));
+			s->line = l->line;
+		}
+	}
+	s->samples += h->samples;
+	s->kernel_samples += h->kernel_samples;
+	s->est_events += h->est_events;
+}
+
+static void finish_hot(struct prof_state *st, struct profile *p, struct symbolizer *sym)
+{
+	int fd = bpf_map__fd(st->skel->maps.hot);
+	struct prof_hot_key k, next, *prev = NULL;
+	struct prof_hot_val v;
+	pid_t first_tid = 0;
+	bool threads_differ = false;
+	int cap = 0;
+
+	for (int i = 0; i < st->nr_evs; i++)
+		p->events[p->nr_events++] = st->evs[i].info;
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct profile_hotspot *h;
+
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fd, &k, &v))
+			continue;
+		if (p->nr_hot == cap) {
+			cap = cap ? cap * 2 : 256;
+			p->hot = xrealloc(p->hot, cap * sizeof(*p->hot));
+		}
+		h = &p->hot[p->nr_hot++];
+		memset(h, 0, sizeof(*h));
+		h->pid = (pid_t)k.tgid;
+		h->tid = (pid_t)k.tid;
+		h->ev = (int)k.ev < p->nr_events ? (int)k.ev : 0;
+		h->samples = v.samples;
+		h->kernel_samples = v.kernel_samples;
+		h->est_events = (double)v.period_sum;
+		h->loc.ip = k.ip;
+		if (h->ev < p->nr_events) {
+			p->events[h->ev].samples += v.samples;
+			p->events[h->ev].kernel_samples += v.kernel_samples;
+			p->events[h->ev].est_events += h->est_events;
+		}
+	}
+	qsort(p->hot, p->nr_hot, sizeof(*p->hot), cmp_hot);
+	/*
+	 * Lines for the addresses that matter (>= 0.2 % of their event's samples
+	 * and 10 samples); the others get them only from DWARF already loaded.
+	 */
+	for (int i = 0; i < p->nr_hot; i++) {
+		struct profile_hotspot *h = &p->hot[i];
+		uint64_t total = p->events[h->ev].samples;
+		uint64_t ip = h->loc.ip;
+		enum sym_detail d = i < 200 && h->samples >= 10 && h->samples * 500 >= total ?
+				    SYM_LINES : SYM_LINES_IF_LOADED;
+
+		if (symbolizer__resolve(sym, maps_for(st, h->pid, ip), ip, false, d, &h->loc) < 0)
+			p->loss.unresolved += h->samples;
+	}
+
+	for (int i = 0; i < p->nr_hot; i++) {
+		const struct profile_hotspot *h = &p->hot[i];
+
+		sum_add(&p->funcs, &p->nr_funcs, h, 0, false);
+		sum_add(&p->lines, &p->nr_lines, h, 0, true);
+		sum_add(&p->thread_funcs, &p->nr_thread_funcs, h, h->tid, false);
+	}
+	qsort(p->funcs, p->nr_funcs, sizeof(*p->funcs), cmp_sum);
+	qsort(p->lines, p->nr_lines, sizeof(*p->lines), cmp_sum);
+	qsort(p->thread_funcs, p->nr_thread_funcs, sizeof(*p->thread_funcs), cmp_sum);
+	for (int i = 0; i < p->nr_funcs; i++)
+		if (p->events[p->funcs[i].ev].samples)
+			p->funcs[i].share = (double)p->funcs[i].samples /
+					    p->events[p->funcs[i].ev].samples;
+	for (int i = 0; i < p->nr_lines; i++)
+		if (p->events[p->lines[i].ev].samples)
+			p->lines[i].share = (double)p->lines[i].samples /
+					    p->events[p->lines[i].ev].samples;
+
+	/* Threads: count them; keep per-thread rows only when their hottest functions differ. */
+	{
+		pid_t seen[256];
+		int ns = 0;
+		char top0[128] = "";
+
+		for (int i = 0; i < p->nr_thread_funcs; i++) {
+			struct profile_hotsum *t = &p->thread_funcs[i];
+			bool known = false;
+
+			for (int j = 0; j < ns; j++)
+				known |= seen[j] == t->tid;
+			if (known)
+				continue;
+			if (ns < (int)ARRAY_SIZE(seen))
+				seen[ns++] = t->tid;
+			/* the first row of each thread is its hottest function */
+			if (!first_tid) {
+				first_tid = t->tid;
+				memcpy(top0, t->function, sizeof(top0));
+			} else if (strcmp(top0, t->function)) {
+				threads_differ = true;
+			}
+		}
+		p->nr_threads = ns;
+		for (int i = 0; i < p->nr_thread_funcs; i++)
+			if (p->events[p->thread_funcs[i].ev].samples)
+				p->thread_funcs[i].share = (double)p->thread_funcs[i].samples /
+							   p->events[p->thread_funcs[i].ev].samples;
+		if (ns < 2 || !threads_differ) {
+			free(p->thread_funcs);
+			p->thread_funcs = NULL;
+			p->nr_thread_funcs = 0;
+		}
+	}
+}
+
+static void finish_stacks(struct prof_state *st, struct profile *p, struct symbolizer *sym)
+{
+	int fd = bpf_map__fd(st->skel->maps.stack_counts);
+	int sfd = bpf_map__fd(st->skel->maps.stacks);
+	struct prof_stack_key k, next, *prev = NULL;
+	struct prof_stack_key *keys = NULL;
+	struct profile_stack *all = NULL;
+	int n = 0, cap = 0;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct prof_hot_val v;
+
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fd, &k, &v))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			all = xrealloc(all, cap * sizeof(*all));
+			keys = xrealloc(keys, cap * sizeof(*keys));
+		}
+		/* only the header now: frames are resolved for the top ones */
+		memset(&all[n], 0, offsetof(struct profile_stack, frames));
+		all[n].pid = (pid_t)k.tgid;
+		all[n].ev = (int)k.ev;
+		all[n].samples = v.samples;
+		all[n].est_events = (double)v.period_sum;
+		all[n].nr_frames = (int)k.stackid; /* temporary: the stack id */
+		keys[n] = k;
+		n++;
+	}
+	/* sort an index by samples */
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n && i < TOP_STACKS; j++)
+			if (all[j].samples > all[i].samples) {
+				struct profile_stack t;
+				struct prof_stack_key tk = keys[i];
+
+				memcpy(&t, &all[i], offsetof(struct profile_stack, frames));
+				memcpy(&all[i], &all[j], offsetof(struct profile_stack, frames));
+				memcpy(&all[j], &t, offsetof(struct profile_stack, frames));
+				keys[i] = keys[j];
+				keys[j] = tk;
+			}
+	if (n > TOP_STACKS)
+		n = TOP_STACKS;
+	p->stacks = xcalloc(n ? n : 1, sizeof(*p->stacks));
+	for (int i = 0; i < n; i++) {
+		__u64 ips[PROF_STACK_DEPTH] = { 0 };
+		struct profile_stack *s = &p->stacks[p->nr_stacks];
+		__u32 id = (__u32)keys[i].stackid;
+
+		memcpy(s, &all[i], offsetof(struct profile_stack, frames));
+		s->nr_frames = 0;
+		if (bpf_map_lookup_elem(sfd, &id, ips))
+			continue;
+		for (int f = 0; f < PROF_STACK_DEPTH && ips[f] && s->nr_frames < PROFILE_MAX_FRAMES; f++)
+			symbolizer__resolve(sym, maps_for(st, s->pid, ips[f]), ips[f], f > 0,
+					    SYM_LINES_IF_LOADED, &s->frames[s->nr_frames++]);
+		p->nr_stacks++;
+	}
+	qsort(p->stacks, p->nr_stacks, sizeof(*p->stacks), cmp_stack);
+	free(all);
+	free(keys);
+}
+
+/* The regions of every process: the smaps snapshot at exit first, then
+ * mappings seen only in earlier snapshots (unmapped before exit). */
+static void finish_regions(struct prof_state *st, struct profile *p)
+{
+	int cap = 0;
+
+	for (int i = 0; i < st->nr_procs; i++) {
+		struct proc *pr = &st->procs[i];
+
+		for (int s = pr->nr_snaps - 1; s >= 0; s--) {
+			const struct procmaps *m = pr->snaps[s];
+
+			for (int j = 0; j < m->n; j++) {
+				const struct procmap *pm = &m->v[j];
+				struct profile_region *r;
+				bool dup = false;
+
+				for (int q = 0; q < p->nr_regions && !dup; q++) {
+					const struct profile_region *o = &p->regions[q];
+
+					dup = o->pid == pr->pid && pm->start < o->end && o->start < pm->end;
+				}
+				if (dup)
+					continue;
+				if (p->nr_regions == cap) {
+					cap = cap ? cap * 2 : 64;
+					p->regions = xrealloc(p->regions, cap * sizeof(*p->regions));
+				}
+				r = &p->regions[p->nr_regions++];
+				memset(r, 0, sizeof(*r));
+				r->pid = pr->pid;
+				r->start = pm->start;
+				r->end = pm->end;
+				r->size = pm->end - pm->start;
+				memcpy(r->perms, pm->perms, sizeof(r->perms));
+				memcpy(r->path, pm->path, sizeof(r->path));
+				if (!strcmp(pm->path, "[heap]"))
+					r->kind = REGION_HEAP;
+				else if (!strncmp(pm->path, "[stack", 6))
+					r->kind = REGION_STACK;
+				else if (!pm->path[0])
+					r->kind = REGION_ANON;
+				else if (pm->path[0] == '/')
+					r->kind = REGION_FILE;
+				else
+					r->kind = REGION_OTHER;
+				r->at_exit = m == pr->at_exit || s == pr->nr_snaps - 1;
+				r->has_smaps = pm->has_smaps;
+				r->rss = pm->rss;
+				r->anon_huge = pm->anon_huge;
+				r->thp_eligible = pm->thp_eligible;
+				r->madv_hugepage = pm->hg;
+				r->madv_nohugepage = pm->nh;
+				r->aligned_2m = !(pm->start & ((2ULL << 20) - 1)) &&
+						!(pm->end & ((2ULL << 20) - 1));
+				r->large = (r->kind == REGION_ANON || r->kind == REGION_HEAP) &&
+					   r->size >= (2ULL << 20);
+			}
+		}
+	}
+}
+
+static int region_of(const struct profile *p, pid_t pid, uint64_t addr)
+{
+	for (int i = 0; i < p->nr_regions; i++)
+		if (p->regions[i].pid == pid && addr >= p->regions[i].start &&
+		    addr < p->regions[i].end)
+			return i;
+	return -1;
+}
+
+static int cmp_region_faults(const void *a, const void *b)
+{
+	const struct profile_region *x = a, *y = b;
+
+	if (x->faults != y->faults)
+		return x->faults < y->faults ? 1 : -1;
+	if (x->pid != y->pid)
+		return x->pid - y->pid;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int cmp_site_loc(const void *a, const void *b)
+{
+	const struct profile_fault_site *x = a, *y = b;
+	int c;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->kernel_mode != y->kernel_mode)
+		return x->kernel_mode ? 1 : -1;
+	if ((c = strcmp(x->loc.module, y->loc.module)) || (c = strcmp(x->loc.file, y->loc.file)))
+		return c;
+	if (x->loc.line != y->loc.line)
+		return x->loc.line < y->loc.line ? -1 : 1;
+	if (!x->loc.line && x->loc.ip != y->loc.ip) /* no line: keep addresses apart */
+		return x->loc.ip < y->loc.ip ? -1 : 1;
+	return strcmp(x->loc.function, y->loc.function);
+}
+
+/* One site per source line (several instructions of a line fault alike). */
+static void merge_sites(struct profile *p)
+{
+	int out = 0;
+
+	qsort(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site_loc);
+	for (int i = 0; i < p->nr_sites; i++) {
+		struct profile_fault_site *d = out ? &p->sites[out - 1] : NULL;
+		const struct profile_fault_site *s = &p->sites[i];
+
+		if (d && !cmp_site_loc(d, s)) {
+			if (s->count > d->count) {
+				d->loc.ip = s->loc.ip;
+				d->loc.rel = s->loc.rel;
+				d->region = s->region;
+			}
+			d->count += s->count;
+			d->reads += s->reads;
+			d->writes += s->writes;
+			d->instr += s->instr;
+			d->major += s->major;
+			d->minor += s->minor;
+			continue;
+		}
+		p->sites[out++] = *s;
+	}
+	p->nr_sites = out;
+}
+
+static const struct profile_fault_site *sort_sites;
+
+static int cmp_site_idx(const void *a, const void *b)
+{
+	return cmp_site(&sort_sites[*(const int *)a], &sort_sites[*(const int *)b]);
+}
+
+static void finish_faults(struct prof_state *st, struct profile *p, struct symbolizer *sym,
+			  const uint64_t *stats)
+{
+	int fd = bpf_map__fd(st->skel->maps.fault_sites);
+	struct prof_fault_site_key k, next, *prev = NULL;
+	struct prof_page_key pk, pnext, *pprev = NULL;
+	uint64_t *site_addr = NULL;
+	int cap = 0, last = -1;
+
+	p->faults_measured = st->faults_ok;
+	p->major_measured = st->major_ok;
+	p->faults_user = stats[PROF_ST_FAULTS_USER];
+	p->faults_kernel = stats[PROF_ST_FAULTS_KERNEL];
+	p->faults = p->faults_user + p->faults_kernel;
+	p->writes = stats[PROF_ST_FAULTS_WRITE];
+	p->reads = p->faults - p->writes;
+	p->major = stats[PROF_ST_FAULTS_MAJOR];
+	p->minor = p->faults > p->major ? p->faults - p->major : 0;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct prof_fault_val v;
+		struct profile_fault_site *s;
+
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fd, &k, &v))
+			continue;
+		if (p->nr_sites == cap) {
+			cap = cap ? cap * 2 : 64;
+			p->sites = xrealloc(p->sites, cap * sizeof(*p->sites));
+			site_addr = xrealloc(site_addr, cap * sizeof(*site_addr));
+		}
+		s = &p->sites[p->nr_sites];
+		memset(s, 0, sizeof(*s));
+		s->pid = (pid_t)k.tgid;
+		s->kernel_mode = k.kernel;
+		s->count = v.count;
+		s->writes = v.writes;
+		s->reads = v.count - v.writes;
+		s->instr = v.instr;
+		s->major = v.major;
+		s->minor = v.count > v.major ? v.count - v.major : 0;
+		s->loc.ip = k.ip;
+		s->region = -1;
+		site_addr[p->nr_sites++] = v.last_addr;
+	}
+	/* lines for the sites that matter (>= 0.2 % of the faults and 50 faults) */
+	{
+		int *order = xcalloc(p->nr_sites ? p->nr_sites : 1, sizeof(int));
+
+		for (int i = 0; i < p->nr_sites; i++)
+			order[i] = i;
+		sort_sites = p->sites;
+		qsort(order, p->nr_sites, sizeof(int), cmp_site_idx);
+		for (int r = 0; r < p->nr_sites; r++) {
+			struct profile_fault_site *s = &p->sites[order[r]];
+			uint64_t ip = s->loc.ip;
+			enum sym_detail d = r < 200 && s->count >= 50 && s->count * 500 >= p->faults ?
+					    SYM_LINES : SYM_LINES_IF_LOADED;
+
+			symbolizer__resolve(sym, maps_for(st, s->pid, ip), ip, s->kernel_mode, d,
+					    &s->loc);
+			s->loc.ip = ip;
+		}
+		free(order);
+	}
+
+	/* pages -> regions */
+	fd = bpf_map__fd(st->skel->maps.fault_pages);
+	while (bpf_map_get_next_key(fd, pprev, &pnext) == 0) {
+		struct prof_page_val v;
+		uint64_t addr;
+		int ri;
+
+		pk = pnext;
+		pprev = &pk;
+		if (bpf_map_lookup_elem(fd, &pk, &v))
+			continue;
+		addr = pk.page << PROF_PAGE_SHIFT;
+		if (last >= 0 && p->regions[last].pid == (pid_t)pk.tgid &&
+		    addr >= p->regions[last].start && addr < p->regions[last].end)
+			ri = last;
+		else
+			ri = region_of(p, (pid_t)pk.tgid, addr);
+		if (ri < 0)
+			continue;
+		last = ri;
+		p->regions[ri].faults += v.count;
+		p->regions[ri].writes += v.writes;
+		p->regions[ri].major += v.major;
+		p->regions[ri].pages_faulted++;
+	}
+	/* sort regions by faults, then name each site's region */
+	qsort(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
+	for (int i = 0; i < p->nr_sites; i++)
+		p->sites[i].region = region_of(p, p->sites[i].pid, site_addr[i]);
+	merge_sites(p);
+	qsort(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site);
+	free(site_addr);
+
+	/* timeline */
+	{
+		int tfd = bpf_map__fd(st->skel->maps.timeline);
+		uint64_t dur = (st->t_end > st->t0 ? st->t_end - st->t0 : 0);
+		int n = (int)(dur / BUCKET_NS) + 1;
+
+		if (n > NR_BUCKETS)
+			n = NR_BUCKETS;
+		p->bucket_ns = BUCKET_NS;
+		p->timeline = xcalloc(n, sizeof(*p->timeline));
+		for (__u32 i = 0; i < (__u32)n; i++) {
+			struct prof_bucket b;
+
+			if (bpf_map_lookup_elem(tfd, &i, &b))
+				continue;
+			p->timeline[i].faults = b.faults;
+			p->timeline[i].major = b.major;
+			if (b.faults || b.major)
+				p->nr_buckets = (int)i + 1;
+		}
+	}
+}
+
+static void finish_thp(struct prof_state *st, struct profile *p)
+{
+	int fd = st->skel ? bpf_map__fd(st->skel->maps.thp) : -1;
+	__u32 k, next, *prev = NULL;
+
+	p->thp_measured = st->skel && st->thp_ok;
+	if (sysinfo__thp_mode(p->thp_mode, sizeof(p->thp_mode)) < 0)
+		p->thp_mode[0] = '\0';
+	if (sysinfo__thp_defrag(p->thp_defrag, sizeof(p->thp_defrag)) < 0)
+		p->thp_defrag[0] = '\0';
+	while (fd >= 0 && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		struct prof_thp_val v;
+
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fd, &k, &v))
+			continue;
+		p->thp.scan_pmd += v.scan_pmd;
+		p->thp.collapse_ok += v.collapse_ok;
+		p->thp.collapse_fail += v.collapse_fail;
+	}
+}
+
+static int profile_finish(void *state, struct report *r)
+{
+	struct prof_state *st = state;
+	struct symbolizer *sym;
+	struct profile *p;
+	uint64_t stats[PROF_ST__COUNT];
+
+	if (!st)
+		return -ENODEV;
+	st->t_end = now_ns();
+	/* stop sampling before reading */
+	for (int e = 0; e < st->nr_evs; e++)
+		for (int c = 0; c < st->nr_cpus; c++)
+			if (st->evs[e].fds && st->evs[e].fds[c] >= 0)
+				ioctl(st->evs[e].fds[c], PERF_EVENT_IOC_DISABLE, 0);
+	if (st->rb)
+		ring_buffer__consume(st->rb);
+	/* a target that was not stopped at exit: take what is still there */
+	for (int i = 0; i < st->nr_procs; i++)
+		if (!st->procs[i].nr_snaps)
+			proc_snapshot(&st->procs[i], st->procs[i].pid == st->pid);
+
+	p = xcalloc(1, sizeof(*p));
+	sym = symbolizer__new();
+	memset(stats, 0, sizeof(stats));
+	p->duration_ns = st->t0 ? st->t_end - st->t0 : 0;
+	if (st->skel) {
+		read_stats(st, stats);
+		finish_hot(st, p, sym);
+		finish_stacks(st, p, sym);
+	}
+	/* regions and their THP state come from /proc: also without BPF */
+	finish_regions(st, p);
+	if (st->skel)
+		finish_faults(st, p, sym, stats);
+	else
+		qsort(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
+	finish_thp(st, p);
+	symbolizer__free(sym);
+
+	p->procs = xcalloc(st->nr_procs, sizeof(*p->procs));
+	for (int i = 0; i < st->nr_procs; i++) {
+		struct profile_proc *pp = &p->procs[p->nr_procs++];
+
+		pp->pid = st->procs[i].pid;
+		pp->parent = st->procs[i].parent;
+		memcpy(pp->comm, st->procs[i].comm, sizeof(pp->comm));
+		pp->execed = st->procs[i].execed;
+		pp->exited = st->procs[i].exited;
+		pp->maps = st->procs[i].nr_snaps > 0;
+	}
+
+	p->loss.hot_full = stats[PROF_ST_HOT_FULL];
+	p->loss.stack_err = stats[PROF_ST_STACK_ERR];
+	p->loss.stack_full = stats[PROF_ST_STACK_FULL];
+	p->loss.site_full = stats[PROF_ST_SITE_FULL];
+	p->loss.page_full = stats[PROF_ST_PAGE_FULL];
+	p->loss.timeline_late = stats[PROF_ST_TIMELINE_LATE];
+	p->loss.proc_events = stats[PROF_ST_RB_DROP];
+	p->loss.procs_full = stats[PROF_ST_PROCS_FULL];
+	p->loss.attach_failed = st->attach_failed;
+
+	if (p->loss.hot_full)
+		report__add_provenance(r, "sampling", "%" PRIu64 " samples not aggregated by ip: map full",
+				       p->loss.hot_full);
+	if (p->loss.page_full)
+		report__add_provenance(r, "page_faults", "%" PRIu64 " faults not aggregated by page (map full): region counts are low",
+				       p->loss.page_full);
+	if (p->loss.site_full)
+		report__add_provenance(r, "page_faults", "%" PRIu64 " faults not aggregated by site: map full",
+				       p->loss.site_full);
+	if (p->loss.proc_events || p->loss.procs_full)
+		report__add_provenance(r, "profile", "children not fully followed: %" PRIu64 " process events lost, %" PRIu64 " not tracked",
+				       p->loss.proc_events, p->loss.procs_full);
+	if (!st->faults_ok)
+		report__add_provenance(r, "page_faults", "page-fault tracepoints not attached: no fault numbers");
+	if (r->profile)
+		profile__free(r->profile);
+	r->profile = p;
+	return 0;
+}
+
+static void profile_destroy(void *state)
+{
+	struct prof_state *st = state;
+
+	if (!st)
+		return;
+	for (int e = 0; e < st->nr_evs; e++)
+		close_fds(st->evs[e].fds, st->evs[e].links, st->nr_cpus);
+	if (st->major_fds)
+		close_fds(st->major_fds, st->major_links, st->nr_cpus);
+	for (int i = 0; i < st->nr_tp_links; i++)
+		bpf_link__destroy(st->tp_links[i]);
+	ring_buffer__free(st->rb);
+	profile_bpf__destroy(st->skel);
+	for (int i = 0; i < st->nr_procs; i++) {
+		for (int s = 0; s < st->procs[i].nr_snaps; s++)
+			procmaps__free(st->procs[i].snaps[s]);
+		free(st->procs[i].snaps);
+	}
+	free(st->procs);
+	free(st);
+}
+
+const struct collector collector_profile = {
+	.name = "profile",
+	.wanted = profile_wanted,
+	.open = profile_open,
+	.started = profile_started,
+	.poll = profile_poll,
+	.at_exit = profile_at_exit,
+	.finish = profile_finish,
+	.destroy = profile_destroy,
+};

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "symbolizer.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "util.h"
+
+#define CACHE_BUCKETS 4096
+
+struct cache_entry {
+	struct cache_entry *next;
+	unsigned char build_id[20];
+	int build_id_len;
+	uint64_t rel;
+	bool return_addr;
+	bool lines;		/* line and inline information was looked up */
+	struct profile_loc loc;	/* ip filled per lookup */
+};
+
+struct space {
+	const struct procmaps *maps;
+	Dwfl *dwfl;
+	bool failed;
+};
+
+struct symbolizer {
+	struct { unsigned char id[20]; int len; } *loaded; /* modules whose DWARF was read */
+	int nr_loaded;
+	struct space *spaces;
+	int nr_spaces;
+	struct cache_entry *cache[CACHE_BUCKETS];
+	uint64_t hits;
+};
+
+/* libdwfl's find_elf callback has no user pointer: the space being reported. */
+static const struct procmaps *current_maps;
+
+/* Opens a module from the fd kept by the snapshot (the file may be gone). */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	int fd = current_maps ? procmaps__file_fd(current_maps, modname) : -1;
+
+	if (fd >= 0) {
+		int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+		if (nfd >= 0) {
+			*file_name = strdup(modname);
+			*elfp = NULL;
+			return nfd;
+		}
+	}
+	return dwfl_linux_proc_find_elf(mod, userdata, modname, base, file_name, elfp);
+}
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+struct symbolizer *symbolizer__new(void)
+{
+	return xcalloc(1, sizeof(struct symbolizer));
+}
+
+void symbolizer__free(struct symbolizer *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nr_spaces; i++)
+		if (s->spaces[i].dwfl)
+			dwfl_end(s->spaces[i].dwfl);
+	free(s->spaces);
+	free(s->loaded);
+	for (int i = 0; i < CACHE_BUCKETS; i++) {
+		struct cache_entry *e = s->cache[i], *n;
+
+		for (; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	free(s);
+}
+
+uint64_t symbolizer__cache_hits(const struct symbolizer *s)
+{
+	return s->hits;
+}
+
+static Dwfl *space_dwfl(struct symbolizer *s, const struct procmaps *maps)
+{
+	struct space *sp = NULL;
+	FILE *f;
+
+	for (int i = 0; i < s->nr_spaces; i++)
+		if (s->spaces[i].maps == maps)
+			sp = &s->spaces[i];
+	if (!sp) {
+		s->spaces = xrealloc(s->spaces, (s->nr_spaces + 1) * sizeof(*s->spaces));
+		sp = &s->spaces[s->nr_spaces++];
+		memset(sp, 0, sizeof(*sp));
+		sp->maps = maps;
+	}
+	if (sp->dwfl || sp->failed)
+		return sp->dwfl;
+	sp->dwfl = dwfl_begin(&callbacks);
+	f = sp->dwfl ? fmemopen(maps->text, maps->len, "r") : NULL;
+	if (!f) {
+		sp->failed = true;
+		if (sp->dwfl)
+			dwfl_end(sp->dwfl);
+		sp->dwfl = NULL;
+		return NULL;
+	}
+	dwfl_report_begin(sp->dwfl);
+	if (dwfl_linux_proc_maps_report(sp->dwfl, f) != 0)
+		pr_debug("symbolizer: pid %d: %s", (int)maps->pid, dwfl_errmsg(-1));
+	dwfl_report_end(sp->dwfl, NULL, NULL);
+	fclose(f);
+	return sp->dwfl;
+}
+
+static unsigned int cache_hash(const unsigned char *id, int len, uint64_t rel)
+{
+	uint64_t h = rel * 0x9e3779b97f4a7c15ULL;
+
+	for (int i = 0; i < len; i++)
+		h = (h ^ id[i]) * 0x100000001b3ULL;
+	return (unsigned int)(h >> 20) % CACHE_BUCKETS;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *n;
+
+	n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+	return n;
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	size_t n = src ? strlen(src) : 0;
+
+	if (n >= len)
+		n = len - 1;
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Inlined frames: the innermost scope names the function, the next one the caller. */
+static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct profile_loc *loc)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	Dwarf_Die *scopes = NULL;
+	int n, inner = -1;
+
+	if (!cu)
+		return;
+	n = dwarf_getscopes(cu, addr - bias, &scopes);
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		if (inner < 0) {
+			inner = i;
+			if (tag != DW_TAG_inlined_subroutine)
+				break;
+			copy(loc->function, sizeof(loc->function), die_name(&scopes[i]));
+		} else {
+			copy(loc->inlined_from, sizeof(loc->inlined_from), die_name(&scopes[i]));
+			break;
+		}
+	}
+	free(scopes);
+}
+
+static bool dwarf_loaded(struct symbolizer *s, const unsigned char *id, int len, bool add)
+{
+	for (int i = 0; i < s->nr_loaded; i++)
+		if (s->loaded[i].len == len && !memcmp(s->loaded[i].id, id, len))
+			return true;
+	if (add && len > 0) {
+		s->loaded = xrealloc(s->loaded, (s->nr_loaded + 1) * sizeof(*s->loaded));
+		memcpy(s->loaded[s->nr_loaded].id, id, len);
+		s->loaded[s->nr_loaded++].len = len;
+	}
+	return false;
+}
+
+int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+			bool return_addr, enum sym_detail detail, struct profile_loc *loc)
+{
+	bool lines;
+	uint64_t addr = return_addr && ip ? ip - 1 : ip;
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	Dwfl_Module *mod;
+	Dwfl_Line *line;
+	const char *name, *file;
+	Dwarf_Addr rel = addr, start, bias = 0;
+	struct cache_entry *e;
+	unsigned int h = 0;
+	int id_len, lno = 0;
+	Dwfl *dwfl;
+
+	memset(loc, 0, sizeof(*loc));
+	loc->ip = ip;
+	copy(loc->module, sizeof(loc->module), "[unknown]");
+	if (!maps || !ip)
+		return -ENOENT;
+	current_maps = maps;
+	dwfl = space_dwfl(s, maps);
+	mod = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
+	if (!mod) {
+		const struct procmap *pm = procmaps__find(maps, addr);
+
+		if (pm && pm->path[0])
+			copy(loc->module, sizeof(loc->module), pm->path);
+		return pm ? 0 : -ENOENT;
+	}
+	name = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	if (name) {
+		const char *b = strrchr(name, '/');
+
+		copy(loc->module, sizeof(loc->module), b ? b + 1 : name);
+	}
+	/* the address as in the ELF file (not dwfl_module_relocate_address: it loads DWARF) */
+	if (dwfl_module_getelf(mod, &bias))
+		rel = addr - bias;
+	else
+		rel = addr - start;
+	loc->rel = rel;
+	id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+	if (id_len > 20)
+		id_len = 20;
+	lines = detail == SYM_LINES ||
+		(detail == SYM_LINES_IF_LOADED && id_len > 0 && dwarf_loaded(s, id, id_len, false));
+	if (id_len > 0) {
+		h = cache_hash(id, id_len, rel);
+		for (e = s->cache[h]; e; e = e->next)
+			if (e->rel == rel && e->build_id_len == id_len &&
+			    e->return_addr == return_addr && !memcmp(e->build_id, id, id_len) &&
+			    (e->lines || !lines)) {
+				*loc = e->loc;
+				loc->ip = ip;
+				s->hits++;
+				return 0;
+			}
+	}
+
+	copy(loc->function, sizeof(loc->function), dwfl_module_addrname(mod, addr));
+	if (lines) {
+		if (id_len > 0)
+			dwarf_loaded(s, id, id_len, true);
+		line = dwfl_module_getsrc(mod, addr);
+		if (line) {
+			file = dwfl_lineinfo(line, NULL, &lno, NULL, NULL, NULL);
+			copy(loc->file, sizeof(loc->file), file);
+			loc->line = lno;
+		}
+		resolve_inline(mod, addr, loc);
+	}
+	if (!loc->function[0]) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "+0x%llx", (unsigned long long)rel);
+		copy(loc->function, sizeof(loc->function) - strlen(buf), loc->module);
+		strcat(loc->function, buf);
+	}
+
+	if (id_len > 0) {
+		e = xcalloc(1, sizeof(*e));
+		memcpy(e->build_id, id, id_len);
+		e->build_id_len = id_len;
+		e->rel = rel;
+		e->return_addr = return_addr;
+		e->lines = lines;
+		e->loc = *loc;
+		e->next = s->cache[h];
+		s->cache[h] = e;
+	}
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Code addresses -> function, source file:line and inlined frames, through
+ * libdwfl, for the address space described by a procmaps snapshot (the
+ * process may be gone).  Handles PIE executables and shared libraries;
+ * results are cached by (build-id, module-relative address) so that forked
+ * children and repeated addresses cost one lookup.
+ */
+#ifndef __MA_SYMBOLIZER_H
+#define __MA_SYMBOLIZER_H
+
+#include <stdint.h>
+
+#include "procmaps.h"
+#include "profile.h"
+
+struct symbolizer;
+
+struct symbolizer *symbolizer__new(void);
+void symbolizer__free(struct symbolizer *s);
+/*
+ * How much to resolve: source lines and inlined frames need the module's
+ * DWARF, which can take 100 ms to decompress for a big library (libc's
+ * debug info): ask for them where the address carries weight.
+ */
+enum sym_detail {
+	SYM_FUNCTION,		/* function (symbol table) only */
+	SYM_LINES,		/* function, file:line, inlined frames */
+	SYM_LINES_IF_LOADED,	/* lines when the module's DWARF is already loaded */
+};
+
+/*
+ * Fills LOC for IP in the address space MAPS (which must outlive S).
+ * RETURN_ADDR: IP is a return address (a caller frame); it is looked up at
+ * IP - 1 so that the call's line is found.  Returns 0 when the address is in
+ * a mapped module (LOC may still lack a line), -ENOENT otherwise.
+ */
+int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+			bool return_addr, enum sym_detail detail, struct profile_loc *loc);
+/* Lookups answered from the build-id cache (for tests). */
+uint64_t symbolizer__cache_hits(const struct symbolizer *s);
+
+#endif

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Page faults from the tracepoints: the total agrees with perf stat's
+# page-faults within 1%; the faulting line and the anonymous region are named;
+# reads/writes and minor/major add up; the timeline holds every fault.
+. "$MA_TOP/tests/lib.sh"
+need_root
+need_cmd perf
+build_prog touch_pages
+line=$(grep -n 'p\[i \* page\] = 1;' "$MA_TOP/tests/e2e/progs/touch_pages.c" | cut -d: -f1)
+n=20000
+"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/touch_pages" $n || fail "memadvise run exited $?"
+perf stat -x, -e page-faults -o "$MA_TMP/perf.csv" "$MA_TMP/touch_pages" $n ||
+	skip "perf stat cannot count page-faults here"
+pf=$(awk -F, '/page-faults/{print $1}' "$MA_TMP/perf.csv")
+P="d['profile']['page_faults']"
+ma=$(json "$MA_TMP/r.json" "$P['total']")
+python3 -c "import sys; a,b=$ma,$pf; sys.exit(0 if abs(a-b)<=0.01*b and a>=$n else 1)" ||
+	fail "profile faults=$ma, perf page-faults=$pf (need within 1% and >= $n)"
+json "$MA_TMP/r.json" "$P['reads'] + $P['writes'] == $P['total'] and $P['minor'] + $P['major'] == $P['total'] and sum($P['timeline']) == $P['total']" |
+	grep -q True || fail "reads+writes, minor+major or the timeline do not add up to the total"
+site=$(json "$MA_TMP/r.json" "'%s:%d %s %d' % ($P['sites'][0]['file'].split('/')[-1], $P['sites'][0]['line'], $P['sites'][0]['function'], $P['sites'][0]['writes'])")
+case "$site" in
+"touch_pages.c:$line main "*) ;;
+*) fail "top faulting site is '$site', expected touch_pages.c:$line main" ;;
+esac
+reg=$(json "$MA_TMP/r.json" "d['profile']['regions'][$P['sites'][0]['region']]")
+json "$MA_TMP/r.json" "(lambda r: r['kind'] == 'anon' and r['size'] == $n * 4096 and r['faults'] == $n and r['pages_faulted'] == $n)(d['profile']['regions'][$P['sites'][0]['region']])" |
+	grep -q True || fail "the site's region is not the $n-page anonymous mapping with $n faults: $reg"
+pass "faults: memadvise $ma, perf stat $pf; site touch_pages.c:$line; region anon $n pages"

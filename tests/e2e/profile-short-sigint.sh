@@ -1,0 +1,21 @@
+#!/bin/sh
+# A target that exits within milliseconds still gets a profile (regions from
+# the exit stop, faults counted); Ctrl-C (SIGINT to memadvise) mid-run still
+# reports the samples taken so far.
+. "$MA_TOP/tests/lib.sh"
+need_root
+build_prog hot_line
+"$MA" run -j -o "$MA_TMP/s.json" -- /bin/true || fail "run /bin/true exited $?"
+json "$MA_TMP/s.json" "d['profile']['page_faults']['total'] > 10 and len(d['profile']['regions']) > 3 and any(r['path'].endswith('/true') for r in d['profile']['regions'])" |
+	grep -q True || fail "no faults or no regions for a short-lived target"
+
+"$MA" run -j -o "$MA_TMP/i.json" -- "$MA_TMP/hot_line" 100000 > /dev/null 2>&1 &
+ma=$!
+sleep 1.5
+kill -INT $ma
+wait $ma
+rc=$?
+[ -s "$MA_TMP/i.json" ] || fail "no report after SIGINT (exit $rc)"
+json "$MA_TMP/i.json" "d['target']['interrupted'] and d['profile']['events'][0]['samples'] > 100 and d['profile']['functions'][0]['function'] == 'hot_loop'" |
+	grep -q True || fail "interrupted report lacks the samples: $(json "$MA_TMP/i.json" "d['profile']['events']")"
+pass "short target and Ctrl-C both reported"

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Multi-threaded and forking targets: threads that run different code are
+# reported per thread; a forked child's faults are counted (total matches perf
+# stat, which follows children) and symbolised; an exec'd child's hot code is
+# symbolised from the maps captured while it ran.
+. "$MA_TOP/tests/lib.sh"
+need_root
+need_cmd perf
+build_prog hot_line
+build_prog threads_fork
+build_prog exec_child
+n=3000
+"$MA" run -j -o "$MA_TMP/t.json" -- "$MA_TMP/hot_line" 100 2 > /dev/null || fail "run hot_line exited $?"
+json "$MA_TMP/t.json" "sorted(set(t['function'] for t in d['profile'].get('thread_functions', [])[:2]))" |
+	grep -q "\['cold_loop', 'hot_loop'\]" ||
+	fail "per-thread hot functions missing: $(json "$MA_TMP/t.json" "d['profile'].get('thread_functions', [])[:3]")"
+
+"$MA" run -j -o "$MA_TMP/f.json" -- "$MA_TMP/threads_fork" 2 $n || fail "run threads_fork exited $?"
+perf stat -x, -e page-faults -o "$MA_TMP/perf.csv" "$MA_TMP/threads_fork" 2 $n || skip "perf stat fails"
+pf=$(awk -F, '/page-faults/{print $1}' "$MA_TMP/perf.csv")
+ma=$(json "$MA_TMP/f.json" "d['profile']['page_faults']['total']")
+python3 -c "import sys; a,b=$ma,$pf; sys.exit(0 if abs(a-b)<=0.01*b and a>=3*$n else 1)" ||
+	fail "threads+fork: profile faults=$ma, perf=$pf"
+np=$(json "$MA_TMP/f.json" "len(d['profile']['processes'])")
+[ "$np" -ge 2 ] || fail "the forked child is not among the processes ($np)"
+child=$(json "$MA_TMP/f.json" "d['profile']['processes'][1]['pid']")
+json "$MA_TMP/f.json" "[s['function'] for s in d['profile']['page_faults']['sites'] if s['pid'] == $child and s['count'] >= $n]" |
+	grep -q "'touch'" || fail "the child's faults are not attributed to touch(): $(json "$MA_TMP/f.json" "d['profile']['page_faults']['sites'][:4]")"
+
+"$MA" run -j -o "$MA_TMP/e.json" -- "$MA_TMP/exec_child" "$MA_TMP/hot_line" 150 > /dev/null ||
+	fail "run exec_child exited $?"
+json "$MA_TMP/e.json" "[(f['function'], f['module']) for f in d['profile']['functions'][:1]]" |
+	grep -q "('hot_loop', 'hot_line')" ||
+	fail "exec'd child's hot function not resolved: $(json "$MA_TMP/e.json" "d['profile']['functions'][:2]")"
+pass "threads differ, forked child faults $ma (perf $pf), exec'd child symbolised"
