@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "addrsample.h"
 #include "collector.h"
 #include "common.h"
 #include "event.h"
@@ -21,12 +22,16 @@
 #include "profiler.h"
 #include "report.h"
 #include "rules.h"
+#include "sim.h"
 #include "target.h"
 #include "util.h"
+#include "watch.h"
 
 /* Every collector 'run' drives, in order (see collector.h). */
 static const struct collector *const collectors[] = {
 	&collector_profile,
+	&collector_addrsample,
+	&collector_watch,
 	NULL,
 };
 
@@ -39,6 +44,9 @@ struct run_opts {
 	bool no_advice;
 	unsigned int freq_hz;
 	bool no_sample;
+	bool sim;
+	const char *watch[WATCH_MAX];
+	int nr_watch;
 	bool wide;
 };
 
@@ -68,6 +76,11 @@ static void usage(FILE *f)
 		"  -e, --events LIST      comma-separated events: generic names or libpfm4 strings\n"
 		"  -F, --freq HZ          sampling frequency (default: each sampler's own)\n"
 		"      --no-sample        count only: no sampling, tracing or watchpoints\n"
+		"      --sim              run under cachegrind: simulated cache and branch\n"
+		"                         counts per source line (tier simulation, slow)\n"
+		"      --watch VAR        hardware watchpoint on a global: VAR, VAR.member or\n"
+		"                         0xADDR[/LEN]; add :rw for reads too (repeatable,\n"
+		"                         at most 4 addresses)\n"
 		"  -o, --output FILE      write the report to FILE instead of stdout\n"
 		"  -j, --json             JSON report\n"
 		"      --pretty           indented JSON (implies --json)\n"
@@ -87,7 +100,9 @@ static void usage(FILE *f)
 		"  memadvise run -- ./app input.dat\n"
 		"  memadvise run -j -o report.json -- make -j2\n"
 		"  memadvise run -e page_faults,l1d_miss -- ./app\n"
-		"  memadvise run -p 1234 -d 10s\n");
+		"  memadvise run -p 1234 -d 10s\n"
+		"  memadvise run --sim -- ./app small-input\n"
+		"  memadvise run --watch counters.hits --watch counters.misses -- ./app\n");
 }
 
 static void join_argv(char *const argv[], char *buf, size_t len)
@@ -152,11 +167,13 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "events", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, 'N' },
+		{ "sim", no_argument, NULL, 'S' },
+		{ "watch", required_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },
 		{ "wide", no_argument, NULL, 'w' },
-		{ "sarif", required_argument, NULL, 'S' },
+		{ "sarif", required_argument, NULL, 'R' },
 		{ "no-advice", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -193,6 +210,18 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'N':
 			o->no_sample = true;
 			break;
+		case 'S':
+			o->sim = true;
+			break;
+		case 'W':
+			if (o->nr_watch == WATCH_MAX) {
+				pr_err("too many --watch: at most %d addresses can be watched",
+				       WATCH_MAX);
+				pr_hint("x86 has four debug registers per thread");
+				return -EINVAL;
+			}
+			o->watch[o->nr_watch++] = optarg;
+			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -205,7 +234,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'w':
 			o->wide = true;
 			break;
-		case 'S':
+		case 'R':
 			o->sarif = optarg;
 			break;
 		case 'A':
@@ -226,6 +255,16 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 	if (!o->pid && optind >= argc) {
 		pr_err("no command to run");
 		pr_hint("usage: memadvise run [OPTIONS] -- CMD [ARGS...] or memadvise run -p PID");
+		return -EINVAL;
+	}
+	if (o->sim && o->nr_watch) {
+		pr_err("--watch cannot be used with --sim");
+		pr_hint("valgrind does not support hardware watchpoints; run twice");
+		return -EINVAL;
+	}
+	if (o->sim && o->pid) {
+		pr_err("--sim runs a command under cachegrind; it cannot attach to a pid");
+		pr_hint("use 'memadvise run --sim -- CMD [ARGS...]'");
 		return -EINVAL;
 	}
 	if (o->duration_ns && !o->pid) {
@@ -267,15 +306,29 @@ int cmd_run(int argc, char **argv)
 	struct target *t = NULL;
 	struct report *r = NULL;
 	struct ruleset *rules = NULL;
+	struct sim_run *sim = NULL;
 	struct run_ctx ctx = { 0 };
 	uint64_t t0, deadline = 0;
 	int err, ret = MA_EXIT_ERROR, interrupts = 0;
-	char *const *cmd;
+	char *const *cmd, *const *user_cmd;
 
 	err = parse_opts(argc, argv, &o);
 	if (err)
 		return err > 0 ? MA_EXIT_OK : MA_EXIT_ERROR;
-	cmd = argv + optind;
+	cmd = user_cmd = argv + optind;
+	if (o.sim) {
+		sim = sim_run__new(cmd);
+		if (!sim) {
+			if (errno == ENOENT) {
+				pr_err("cannot run the simulation: valgrind is not installed");
+				pr_hint("install it (apt-get install valgrind) or run without --sim");
+			} else {
+				pr_err("cannot prepare the simulation: %s", strerror(errno));
+			}
+			return MA_EXIT_ERROR;
+		}
+		cmd = sim_run__argv(sim);
+	}
 
 	/* A malformed rule file is an error before anything runs. */
 	if (!o.no_advice && ruleset__load_default(&rules))
@@ -308,7 +361,7 @@ int cmd_run(int argc, char **argv)
 			explain_launch_error(cmd[0], err);
 			goto out;
 		}
-		join_argv(cmd, r->target.command, sizeof(r->target.command));
+		join_argv(user_cmd, r->target.command, sizeof(r->target.command));
 	}
 	r->target.pid = target__pid(t);
 	if (target__exe(t))
@@ -326,8 +379,13 @@ int cmd_run(int argc, char **argv)
 	ctx.exe = target__exe(t);
 	ctx.argv = o.pid ? NULL : cmd;
 	ctx.freq_hz = o.freq_hz;
-	ctx.sample = !o.no_sample;
+	ctx.sample = !o.no_sample && !o.sim;
+	if (o.sim)
+		report__add_provenance(r, "simulation",
+				       "the program ran under cachegrind: counters and timings are "
+				       "of valgrind running it; sampling was off");
 	ctx.duration_ns = o.duration_ns;
+	watch__set_exprs(o.watch, o.nr_watch);
 	for (size_t i = 0; collectors[i]; i++) {
 		const struct collector *c = collectors[i];
 
@@ -422,6 +480,8 @@ int cmd_run(int argc, char **argv)
 			report__add_provenance(r, collectors[i]->name, "incomplete: %s",
 					       strerror(-err));
 	}
+	if (sim && r->target.exited)
+		sim_run__collect(sim, r);
 	note_capabilities(r);
 	report__derive_metrics(r);
 	if (rules && ruleset__eval(rules, r, &r->findings))
@@ -449,6 +509,7 @@ out:
 		if (active[i] && collectors[i]->destroy)
 			collectors[i]->destroy(state[i]);
 	target__destroy(t);
+	sim_run__free(sim);
 	event_set__free(es);
 	report__free(r);
 	ruleset__free(rules);

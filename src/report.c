@@ -13,6 +13,9 @@
 
 #include "profile.h"
 #include "rules.h"
+#include "addrsample.h"
+#include "sim.h"
+#include "watch.h"
 #include "util.h"
 
 static const char *const tier_names[TIER__COUNT] = {
@@ -45,6 +48,9 @@ void report__free(struct report *r)
 	free(r->prov);
 	profile__free(r->profile);
 	findings__free(r->findings);
+	addr_profile__free(r->addr);
+	sim_report__free(r->sim);
+	watch_report__free(r->watch);
 	free(r);
 }
 
@@ -251,6 +257,12 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 	}
 	if (r->profile)
 		profile__print_text(r->profile, f, wide);
+	if (r->sim)
+		sim_report__print_text(r->sim, f, wide);
+	if (r->addr)
+		addr_profile__print_text(r->addr, f, wide);
+	if (r->watch)
+		watch_report__print_text(r->watch, f, wide);
 	if (r->nr_prov) {
 		fprintf(f, "\nNOTES\n");
 		for (int i = 0; i < r->nr_prov; i++) {
@@ -356,6 +368,12 @@ struct json_object *report__to_json(const struct report *r)
 		json_object_object_add(o, "profile", profile__to_json(r->profile));
 	if (r->findings)
 		json_object_object_add(o, "findings", findings__to_json(r->findings));
+	if (r->addr)
+		json_object_object_add(o, "data_addresses", addr_profile__to_json(r->addr));
+	if (r->sim)
+		json_object_object_add(o, "simulation", sim_report__to_json(r->sim));
+	if (r->watch)
+		json_object_object_add(o, "watchpoints", watch_report__to_json(r->watch));
 	return o;
 }
 

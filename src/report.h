@@ -73,6 +73,9 @@ struct target_info {
 
 struct profile;	      /* sampling results (profile.h) */
 struct findings;      /* rule findings (rules.h) */
+struct addr_profile;  /* data-address sampling, tier sw-addr (addrsample.h) */
+struct watch_report;  /* hardware watchpoints, tier watchpoint (watch.h) */
+struct sim_report;    /* cachegrind, tier simulation (sim.h) */
 
 struct report {
 	int schema_version;
@@ -89,6 +92,9 @@ struct report {
 
 	struct profile *profile;   /* NULL when nothing was sampled */
 	struct findings *findings; /* NULL when rules did not run */
+	struct addr_profile *addr; /* NULL unless data addresses were sampled */
+	struct watch_report *watch; /* NULL unless watchpoints were placed */
+	struct sim_report *sim;	   /* NULL unless run under --sim */
 };
 
 struct report *report__new(void);

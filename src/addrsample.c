@@ -1,0 +1,1243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Software data-address sampling: cpu-clock + PERF_SAMPLE_REGS_USER, the
+ * instruction before the sampled IP decoded with capstone, its effective
+ * address computed from the sampled registers.  Aggregated per IP (distinct
+ * lines and pages, stride, regions), per mapping and per cache line (which
+ * threads read and wrote it).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/uio.h>
+#include <capstone/capstone.h>
+#include <json-c/json.h>
+
+#include "addrsample.h"
+#include "collector.h"
+#include "evring.h"
+#include "log.h"
+#include "sysinfo.h"
+#include "util.h"
+
+#define AS_DEFAULT_HZ 4000
+#define AS_MAX_SWEEP 16384	/* bytes of a function swept linearly */
+#define AS_VOTE_WINDOW 40	/* bytes tried before the IP without a symbol */
+#define AS_MAX_DELTAS 8192	/* per IP */
+#define AS_KEEP_IPS 200
+#define AS_KEEP_REGIONS 64
+#define AS_KEEP_SHARED 64
+#define AS_LINE_THREADS 4	/* threads tracked per line internally */
+#define AS_MAPS_REFRESH_NS 10000000ULL
+
+/* --- instruction decoding ------------------------------------------------ */
+
+static csh cs_handle;
+static bool cs_ready;
+
+static csh decoder(void)
+{
+	if (!cs_ready) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs_handle) != CS_ERR_OK)
+			return 0;
+		cs_option(cs_handle, CS_OPT_DETAIL, CS_OPT_ON);
+		cs_ready = true;
+	}
+	return cs_handle;
+}
+
+/* The sampled register holding (a part of) r, -1 when not sampled. */
+static int reg_family(unsigned int r)
+{
+	switch (r) {
+	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH:
+		return AS_AX;
+	case X86_REG_RBX: case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH:
+		return AS_BX;
+	case X86_REG_RCX: case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH:
+		return AS_CX;
+	case X86_REG_RDX: case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH:
+		return AS_DX;
+	case X86_REG_RSI: case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL:
+		return AS_SI;
+	case X86_REG_RDI: case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL:
+		return AS_DI;
+	case X86_REG_RBP: case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL:
+		return AS_BP;
+	case X86_REG_RSP: case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL:
+		return AS_SP;
+	case X86_REG_RIP: case X86_REG_EIP:
+		return AS_IP;
+	case X86_REG_R8: case X86_REG_R8D: case X86_REG_R8W: case X86_REG_R8B: return AS_R8;
+	case X86_REG_R9: case X86_REG_R9D: case X86_REG_R9W: case X86_REG_R9B: return AS_R9;
+	case X86_REG_R10: case X86_REG_R10D: case X86_REG_R10W: case X86_REG_R10B: return AS_R10;
+	case X86_REG_R11: case X86_REG_R11D: case X86_REG_R11W: case X86_REG_R11B: return AS_R11;
+	case X86_REG_R12: case X86_REG_R12D: case X86_REG_R12W: case X86_REG_R12B: return AS_R12;
+	case X86_REG_R13: case X86_REG_R13D: case X86_REG_R13W: case X86_REG_R13B: return AS_R13;
+	case X86_REG_R14: case X86_REG_R14D: case X86_REG_R14W: case X86_REG_R14B: return AS_R14;
+	case X86_REG_R15: case X86_REG_R15D: case X86_REG_R15W: case X86_REG_R15B: return AS_R15;
+	default:
+		return -1;
+	}
+}
+
+static bool is_no_access(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_LEA: case X86_INS_NOP: case X86_INS_FNOP:
+	case X86_INS_PREFETCH: case X86_INS_PREFETCHNTA: case X86_INS_PREFETCHT0:
+	case X86_INS_PREFETCHT1: case X86_INS_PREFETCHT2: case X86_INS_PREFETCHW:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct mem_operand *op)
+{
+	csh h = decoder();
+	const uint8_t *c = code;
+	uint64_t a = addr;
+	size_t sz = len;
+	const cs_x86_op *mem = NULL;
+	cs_insn *in;
+	cs_regs rr, rw;
+	uint8_t nr = 0, nw = 0;
+
+	memset(op, 0, sizeof(*op));
+	op->insn = addr;
+	op->base = op->index = -1;
+	op->skip = AS_UNDECODABLE;
+	if (!h)
+		return -EINVAL;
+	in = cs_malloc(h);
+	if (!in || !cs_disasm_iter(h, &c, &sz, &a, in)) {
+		if (in)
+			cs_free(in, 1);
+		return -EINVAL;
+	}
+	op->len = in->size;
+	snprintf(op->text, sizeof(op->text), "%.16s%s%.46s", in->mnemonic,
+		 in->op_str[0] ? " " : "", in->op_str);
+	for (int i = 0; i < in->detail->x86.op_count; i++)
+		if (in->detail->x86.operands[i].type == X86_OP_MEM) {
+			mem = &in->detail->x86.operands[i];
+			break;
+		}
+	if (is_no_access(in->id)) {
+		op->skip = AS_LEA;
+	} else if (!mem) {
+		op->skip = AS_NO_MEM;
+	} else if (mem->mem.segment == X86_REG_FS || mem->mem.segment == X86_REG_GS) {
+		op->skip = AS_SEGMENT;
+	} else {
+		op->skip = AS_OK;
+		op->disp = mem->mem.disp;
+		op->scale = mem->mem.scale ? mem->mem.scale : 1;
+		op->size = mem->size;
+		op->read = mem->access & CS_AC_READ;
+		op->write = mem->access & CS_AC_WRITE;
+		if (!op->read && !op->write)
+			op->read = true;
+		if (mem->mem.base == X86_REG_RIP) {
+			op->rip = true;
+		} else if (mem->mem.base != X86_REG_INVALID) {
+			op->base = reg_family(mem->mem.base);
+			if (op->base < 0 || op->base == AS_IP)
+				op->skip = AS_UNSUPPORTED;
+		}
+		if (mem->mem.index != X86_REG_INVALID) {
+			op->index = reg_family(mem->mem.index);
+			if (op->index < 0 || op->index == AS_IP)
+				op->skip = AS_UNSUPPORTED;
+		}
+		if (op->skip == AS_OK && !cs_regs_access(h, in, rr, &nr, rw, &nw))
+			for (int i = 0; i < nw; i++) {
+				int f = reg_family(rw[i]);
+
+				if (f >= 0 && (f == op->base || f == op->index))
+					op->clobbers = true;
+			}
+	}
+	cs_free(in, 1);
+	return 0;
+}
+
+uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs)
+{
+	uint64_t ea = (uint64_t)op->disp;
+
+	if (op->rip)
+		ea += op->insn + op->len;
+	else if (op->base >= 0)
+		ea += regs[op->base];
+	if (op->index >= 0)
+		ea += regs[op->index] * (uint64_t)op->scale;
+	return ea;
+}
+
+int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
+			  uint64_t func_start, uint64_t *insn)
+{
+	csh h = decoder();
+	unsigned int votes[16] = { 0 }, best = 0;
+	cs_insn *in;
+
+	if (!h || ip <= code_addr || !(in = cs_malloc(h)))
+		return -ENOENT;
+	if (func_start >= code_addr && func_start < ip) {
+		const uint8_t *c = code + (func_start - code_addr);
+		size_t sz = ip - func_start;
+		uint64_t a = func_start, last = 0;
+
+		while (sz && cs_disasm_iter(h, &c, &sz, &a, in))
+			last = in->address;
+		if (!sz && a == ip && last) {
+			*insn = last;
+			cs_free(in, 1);
+			return 0;
+		}
+	}
+	for (uint64_t off = 1; off <= AS_VOTE_WINDOW && off <= ip - code_addr; off++) {
+		const uint8_t *c = code + (ip - off - code_addr);
+		size_t sz = off;
+		uint64_t a = ip - off;
+		unsigned int last = 0;
+
+		while (sz && cs_disasm_iter(h, &c, &sz, &a, in))
+			last = in->size;
+		if (!sz && a == ip && last && last < 16)
+			votes[last]++;
+	}
+	cs_free(in, 1);
+	for (unsigned int l = 1; l < 16; l++)
+		if (votes[l] > votes[best])
+			best = l;
+	if (!best)
+		return -ENOENT;
+	*insn = ip - best;
+	return 0;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t abs64(int64_t v)
+{
+	return v < 0 ? -(uint64_t)v : (uint64_t)v;
+}
+
+int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac)
+{
+	uint64_t *g, best = 0, nonzero = 0, mult = 0, neg = 0;
+	size_t ng = 0, run = 0, best_run = 0;
+
+	*frac = 0;
+	g = xcalloc(n + 1, sizeof(*g));
+	for (size_t i = 0; i < n; i++) {
+		if (!deltas[i])
+			continue;
+		nonzero++;
+		neg += deltas[i] < 0;
+		if (i + 1 < n && deltas[i + 1])
+			g[ng++] = gcd64(abs64(deltas[i]), abs64(deltas[i + 1]));
+	}
+	if (!ng && nonzero) {
+		for (size_t i = 0; i < n; i++)
+			if (deltas[i])
+				g[ng++] = abs64(deltas[i]);
+	}
+	qsort(g, ng, sizeof(*g), cmp_u64);
+	for (size_t i = 0; i < ng; i++) {
+		run = (i && g[i] == g[i - 1]) ? run + 1 : 1;
+		if (run > best_run) {
+			best_run = run;
+			best = g[i];
+		}
+	}
+	free(g);
+	if (!best)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (deltas[i] && abs64(deltas[i]) % best == 0)
+			mult++;
+	*frac = (double)mult / (double)nonzero;
+	return neg * 2 > nonzero ? -(int64_t)best : (int64_t)best;
+}
+
+double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride)
+{
+	size_t nonzero = 0, same = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!deltas[i])
+			continue;
+		nonzero++;
+		same += (deltas[i] < 0) == (stride < 0);
+	}
+	return nonzero ? (double)same / (double)nonzero : 0.0;
+}
+
+bool addr_ip__strided(const struct addr_ip *ip)
+{
+	return ip->stride && ip->stride_deltas >= 8 && ip->stride_frac >= 0.8 &&
+	       ip->stride_monotonic >= 0.8;
+}
+
+/* --- small open-addressing map: non-zero uint64 key -> uint32 value ------- */
+
+struct u64map {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+
+static size_t u64map__slot(const struct u64map *m, uint64_t key)
+{
+	uint64_t h = key * 0x9e3779b97f4a7c15ULL;
+	size_t i = (h ^ (h >> 29)) & (m->cap - 1);
+
+	while (m->keys[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static void u64map__grow(struct u64map *m)
+{
+	struct u64map old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 1024;
+	m->keys = xcalloc(m->cap, sizeof(*m->keys));
+	m->vals = xcalloc(m->cap, sizeof(*m->vals));
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.keys[i]) {
+			size_t s = u64map__slot(m, old.keys[i]);
+
+			m->keys[s] = old.keys[i];
+			m->vals[s] = old.vals[i];
+		}
+	free(old.keys);
+	free(old.vals);
+}
+
+/* Returns the value slot; *added is true when the key is new (value 0). */
+static uint32_t *u64map__get(struct u64map *m, uint64_t key, bool *added)
+{
+	size_t s;
+
+	if ((m->n + 1) * 4 >= m->cap * 3)
+		u64map__grow(m);
+	s = u64map__slot(m, key);
+	*added = !m->keys[s];
+	if (*added) {
+		m->keys[s] = key;
+		m->n++;
+	}
+	return &m->vals[s];
+}
+
+static uint32_t u64map__find(const struct u64map *m, uint64_t key)
+{
+	if (!m->cap)
+		return 0;
+	size_t s = u64map__slot(m, key);
+
+	return m->keys[s] ? m->vals[s] : 0;
+}
+
+static void u64map__free(struct u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+/* --- the collector ------------------------------------------------------- */
+
+struct ip_agg {
+	struct addr_ip out;
+	bool decoded_once;
+	int64_t *deltas;
+	size_t nr_deltas;
+};
+
+struct line_agg {
+	uint64_t line;
+	int nr;
+	bool more;
+	struct { int tid; uint64_t reads, writes, rmask, wmask; } t[AS_LINE_THREADS];
+	uint32_t last_writer_ip; /* ip index + 1 */
+};
+
+struct region_agg {
+	struct addr_region r;
+};
+
+struct code_page {
+	uint64_t addr;
+	uint8_t *bytes; /* NULL: unreadable */
+};
+
+struct addrsample {
+	pid_t pid;
+	unsigned int freq_hz;
+	struct evring *ring;
+	struct addrsym *sym;
+	bool sym_failed;
+	uint64_t sym_refresh_ns;
+	int line_size;
+	size_t page_size;
+
+	struct addr_profile tot; /* counters only */
+
+	struct ip_agg *ips;
+	size_t nr_ips, cap_ips;
+	struct u64map ip_idx;	   /* ip -> index + 1 */
+	struct u64map last_ea;	   /* (ip index + 1) << 32 | tid -> index into eas + 1 */
+	uint64_t *eas;
+	size_t nr_eas, cap_eas;
+	struct u64map ip_lines, ip_pages, all_lines, all_pages;
+	struct u64map ip_region;   /* (ip index + 1) << 32 | region + 1 -> count */
+
+	struct line_agg *lines;
+	size_t nr_lines, cap_lines;
+	struct u64map line_idx;
+
+	struct map_entry *maps;
+	int nr_maps;
+	int *map_region;	   /* maps[i] -> index into regions */
+	uint64_t maps_read_ns;
+	struct region_agg *regions;
+	size_t nr_regions, cap_regions;
+
+	struct code_page *pages;
+	size_t nr_pages, cap_pages;
+	struct u64map page_idx;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t sz)
+{
+	if (need <= *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 64;
+	if (*cap < need)
+		*cap = need;
+	return xrealloc(p, *cap * sz);
+}
+
+static const uint8_t *code_page(struct addrsample *as, uint64_t page)
+{
+	bool added;
+	uint32_t *v = u64map__get(&as->page_idx, page, &added);
+	struct code_page *cp;
+
+	if (!added)
+		return as->pages[*v - 1].bytes;
+	as->pages = grow(as->pages, &as->cap_pages, as->nr_pages + 1, sizeof(*as->pages));
+	cp = &as->pages[as->nr_pages++];
+	*v = as->nr_pages;
+	cp->addr = page;
+	cp->bytes = xmalloc(as->page_size);
+	struct iovec local = { cp->bytes, as->page_size };
+	struct iovec remote = { (void *)(uintptr_t)page, as->page_size };
+
+	if (process_vm_readv(as->pid, &local, 1, &remote, 1, 0) != (ssize_t)as->page_size) {
+		free(cp->bytes);
+		cp->bytes = NULL;
+	}
+	return cp->bytes;
+}
+
+/* Copies the code bytes [from, to) into buf; false when a page is unreadable. */
+static bool read_code(struct addrsample *as, uint64_t from, uint64_t to, uint8_t *buf)
+{
+	uint64_t a = from;
+
+	while (a < to) {
+		uint64_t page = a & ~(uint64_t)(as->page_size - 1);
+		uint64_t end = page + as->page_size < to ? page + as->page_size : to;
+		const uint8_t *b = code_page(as, page);
+
+		if (!b)
+			return false;
+		memcpy(buf + (a - from), b + (a - page), end - a);
+		a = end;
+	}
+	return true;
+}
+
+static void ensure_sym(struct addrsample *as, uint64_t ip)
+{
+	uint64_t now = now_ns(), s, z;
+
+	if (!as->sym && !as->sym_failed) {
+		as->sym = addrsym__new(as->pid);
+		as->sym_failed = !as->sym;
+		as->sym_refresh_ns = now;
+		return;
+	}
+	/* A module mapped after the last report (dlopen): report again, rarely. */
+	if (as->sym && addrsym__func(as->sym, ip, &s, &z) &&
+	    now - as->sym_refresh_ns > 100000000ULL) {
+		addrsym__refresh(as->sym);
+		as->sym_refresh_ns = now;
+	}
+}
+
+static void decode_ip(struct addrsample *as, struct ip_agg *ia)
+{
+	uint64_t ip = ia->out.ip, fstart = 0, fsize = 0, from, insn;
+	uint8_t *buf;
+
+	ia->decoded_once = true;
+	ensure_sym(as, ip);
+	if (as->sym && !addrsym__func(as->sym, ip, &fstart, &fsize) &&
+	    (ip <= fstart || ip - fstart > AS_MAX_SWEEP))
+		fstart = 0;
+	from = fstart ? fstart : ip - AS_VOTE_WINDOW;
+	buf = xmalloc(ip - from + 16);
+	if (!read_code(as, from, ip, buf)) {
+		/* The function start may be on an unreadable page: try the window. */
+		from = ip - AS_VOTE_WINDOW;
+		fstart = 0;
+		if (!read_code(as, from, ip, buf)) {
+			ia->out.op.skip = AS_UNDECODABLE;
+			ia->out.op.insn = 0;
+			free(buf);
+			return;
+		}
+	}
+	if (addrsample__prev_insn(buf, from, ip, fstart, &insn) ||
+	    addrsample__decode(buf + (insn - from), ip - insn, insn, &ia->out.op))
+		ia->out.op.skip = AS_UNDECODABLE;
+	free(buf);
+}
+
+static void read_maps(struct addrsample *as)
+{
+	struct map_entry *m = NULL;
+	int n = procmap__read(as->pid, &m);
+
+	as->maps_read_ns = now_ns();
+	if (n < 0)
+		return;
+	free(as->maps);
+	free(as->map_region);
+	as->maps = m;
+	as->nr_maps = n;
+	as->map_region = xcalloc(n ? n : 1, sizeof(int));
+	for (int i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < as->nr_regions; j++) {
+			struct addr_region *r = &as->regions[j].r;
+
+			if (r->start == m[i].start && r->end == m[i].end &&
+			    !strcmp(r->name, m[i].path))
+				break;
+		}
+		if (j == as->nr_regions) {
+			as->regions = grow(as->regions, &as->cap_regions, j + 1, sizeof(*as->regions));
+			memset(&as->regions[j], 0, sizeof(as->regions[j]));
+			as->regions[j].r.start = m[i].start;
+			as->regions[j].r.end = m[i].end;
+			as->regions[j].r.kind = m[i].kind;
+			snprintf(as->regions[j].r.name, sizeof(as->regions[j].r.name), "%s",
+				 m[i].path);
+			as->nr_regions++;
+		}
+		as->map_region[i] = (int)j;
+	}
+}
+
+/* Index of the region holding ea, -1 when unmapped. */
+static int find_region(struct addrsample *as, uint64_t ea)
+{
+	const struct map_entry *e = procmap__find(as->maps, as->nr_maps, ea);
+
+	if (!e && now_ns() - as->maps_read_ns > AS_MAPS_REFRESH_NS) {
+		read_maps(as);
+		e = procmap__find(as->maps, as->nr_maps, ea);
+	}
+	return e ? as->map_region[e - as->maps] : -1;
+}
+
+static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
+		      const struct mem_operand *op)
+{
+	uint64_t line = ea & ~(uint64_t)(as->line_size - 1);
+	unsigned int off = ea - line, sz = op->size ? op->size : 1;
+	uint64_t mask = (sz + off >= 64 ? ~0ULL : ((1ULL << sz) - 1)) << off;
+	bool added;
+	uint32_t *v = u64map__get(&as->line_idx, line >> 6, &added);
+	struct line_agg *la;
+	int k;
+
+	if (added) {
+		as->lines = grow(as->lines, &as->cap_lines, as->nr_lines + 1, sizeof(*as->lines));
+		la = &as->lines[as->nr_lines++];
+		memset(la, 0, sizeof(*la));
+		la->line = line;
+		*v = as->nr_lines;
+	}
+	la = &as->lines[*v - 1];
+	for (k = 0; k < la->nr; k++)
+		if (la->t[k].tid == tid)
+			break;
+	if (k == la->nr) {
+		if (la->nr == AS_LINE_THREADS) {
+			la->more = true;
+			return;
+		}
+		la->t[la->nr++].tid = tid;
+	}
+	if (op->write) {
+		la->t[k].writes++;
+		la->t[k].wmask |= mask;
+		la->last_writer_ip = ipi + 1;
+	} else {
+		la->t[k].reads++;
+		la->t[k].rmask |= mask;
+	}
+}
+
+static void on_sample(void *ctx, const struct perf_event_header *h)
+{
+	struct addrsample *as = ctx;
+	const uint64_t *p = (const void *)(h + 1);
+	uint64_t ip = p[0], abi = p[3], ea, key;
+	uint32_t pid = (uint32_t)p[1], tid = (uint32_t)(p[1] >> 32);
+	const uint64_t *regs = p + 4;
+	struct ip_agg *ia;
+	uint32_t *v, ipi;
+	bool added;
+	int reg;
+
+	as->tot.samples++;
+	if (!abi || h->size < sizeof(*h) + (4 + AS_NR_REGS) * sizeof(uint64_t)) {
+		as->tot.no_regs++;
+		return;
+	}
+	if ((pid_t)pid != as->pid) {
+		as->tot.other_process++; /* a child process: another address space */
+		return;
+	}
+	v = u64map__get(&as->ip_idx, ip, &added);
+	if (added) {
+		as->ips = grow(as->ips, &as->cap_ips, as->nr_ips + 1, sizeof(*as->ips));
+		ia = &as->ips[as->nr_ips++];
+		memset(ia, 0, sizeof(*ia));
+		ia->out.ip = ip;
+		*v = as->nr_ips;
+	}
+	ipi = *v - 1;
+	ia = &as->ips[ipi];
+	ia->out.samples++;
+	if (!ia->decoded_once)
+		decode_ip(as, ia);
+	if (ia->out.op.skip != AS_OK) {
+		as->tot.skipped[ia->out.op.skip]++;
+		if (ia->out.op.skip == AS_UNDECODABLE && !ia->out.op.insn)
+			as->tot.unreadable++;
+		return;
+	}
+	ea = addrsample__ea(&ia->out.op, regs);
+	as->tot.decoded++;
+	ia->out.decoded++;
+	if (ia->out.op.write)
+		as->tot.writes++;
+	else
+		as->tot.reads++;
+	if (ia->out.op.clobbers) {
+		ia->out.approx++;
+		as->tot.approx++;
+	}
+	/* distinct lines and pages, per IP and overall */
+	if (u64map__get(&as->ip_lines, (ea >> 6) | ((uint64_t)(ipi + 1) << 42), &added), added)
+		ia->out.lines++;
+	if (u64map__get(&as->ip_pages, (ea >> 12) | ((uint64_t)(ipi + 1) << 42), &added), added)
+		ia->out.pages++;
+	if (u64map__get(&as->all_lines, (ea >> 6) | (1ULL << 63), &added), added)
+		as->tot.lines++;
+	if (u64map__get(&as->all_pages, (ea >> 12) | (1ULL << 63), &added), added)
+		as->tot.pages++;
+	/* stride: delta to the previous exact address of this IP in this thread */
+	key = ((uint64_t)(ipi + 1) << 32) | tid;
+	v = ia->out.op.clobbers ? NULL : u64map__get(&as->last_ea, key, &added);
+	if (!v) {
+		/* approximate: not the address accessed */
+	} else if (added) {
+		as->eas = grow(as->eas, &as->cap_eas, as->nr_eas + 1, sizeof(*as->eas));
+		as->eas[as->nr_eas++] = ea;
+		*v = as->nr_eas;
+		ia->out.nr_threads++;
+	} else {
+		uint64_t *last = &as->eas[*v - 1];
+
+		if (ia->nr_deltas < AS_MAX_DELTAS) {
+			if (!(ia->nr_deltas & (ia->nr_deltas - 1)) || !ia->deltas)
+				ia->deltas = xrealloc(ia->deltas, (ia->nr_deltas ? ia->nr_deltas * 2 : 1) *
+							      sizeof(*ia->deltas));
+			ia->deltas[ia->nr_deltas++] = (int64_t)(ea - *last);
+		}
+		*last = ea;
+	}
+	/* region */
+	reg = find_region(as, ea);
+	if (reg >= 0) {
+		as->regions[reg].r.samples++;
+		ia->out.region[as->regions[reg].r.kind]++;
+		(*u64map__get(&as->ip_region, ((uint64_t)(ipi + 1) << 32) | (uint32_t)(reg + 1),
+			      &added))++;
+	}
+	/* cache-line sharing: exact addresses only */
+	if (!ia->out.op.clobbers)
+		note_line(as, ipi, (int)tid, ea, &ia->out.op);
+}
+
+struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable_on_exec,
+				    char *why, size_t why_len)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_REGS_USER,
+		.sample_regs_user = AS_REGS_MASK,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+		.disabled = enable_on_exec,
+		.enable_on_exec = enable_on_exec,
+	};
+	struct addrsample *as;
+
+	if (!decoder()) {
+		snprintf(why, why_len, "capstone cannot open an x86-64 decoder");
+		errno = ENOTSUP;
+		return NULL;
+	}
+	as = xcalloc(1, sizeof(*as));
+	as->pid = pid;
+	as->freq_hz = freq_hz ? freq_hz : AS_DEFAULT_HZ;
+	attr.sample_period = 1000000000ULL / as->freq_hz;
+	as->line_size = sysinfo__cacheline();
+	if (as->line_size <= 0 || as->line_size > 64 || (as->line_size & (as->line_size - 1)))
+		as->line_size = 64;
+	as->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	as->ring = evring__open(&attr, pid, 6, why, why_len);
+	if (!as->ring) {
+		int e = errno;
+
+		free(as);
+		errno = e;
+		return NULL;
+	}
+	/* attached: the threads running already are not children of pid */
+	if (!enable_on_exec)
+		evring__add_threads(as->ring, &attr, pid);
+	as->tot.period_ns = attr.sample_period;
+	return as;
+}
+
+int addrsample__poll(struct addrsample *as)
+{
+	evring__drain(as->ring, on_sample, as);
+	return 0;
+}
+
+void addrsample__at_exit(struct addrsample *as)
+{
+	evring__drain(as->ring, on_sample, as);
+	read_maps(as);
+}
+
+static int cmp_ip(const void *a, const void *b)
+{
+	const struct addr_ip *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+static int cmp_region(const void *a, const void *b)
+{
+	const struct addr_region *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+static uint64_t line_writes(const struct addr_line *l)
+{
+	uint64_t w = 0;
+
+	for (int i = 0; i < l->nr_threads; i++)
+		w += l->t[i].writes;
+	return w;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	uint64_t x = line_writes(a), y = line_writes(b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+struct addr_profile *addrsample__finish(struct addrsample *as)
+{
+	struct addr_profile *p = xcalloc(1, sizeof(*p));
+	size_t keep;
+
+	evring__drain(as->ring, on_sample, as);
+	evring__enable(as->ring, false);
+	*p = as->tot;
+	p->tier = TIER_SW_ADDR;
+	snprintf(p->event, sizeof(p->event), "cpu-clock");
+	p->line_size = as->line_size;
+	p->lost = evring__lost(as->ring);
+
+	/* per-IP results: stride, top region, location */
+	for (size_t i = 0; i < as->nr_ips; i++) {
+		struct ip_agg *ia = &as->ips[i];
+		uint64_t best = 0;
+		int best_reg = -1;
+
+		ia->out.stride_deltas = ia->nr_deltas;
+		ia->out.stride = addrsample__stride(ia->deltas, ia->nr_deltas, &ia->out.stride_frac);
+		ia->out.stride_monotonic = addrsample__monotonic(ia->deltas, ia->nr_deltas,
+								 ia->out.stride);
+		for (size_t r = 0; r < as->nr_regions; r++) {
+			uint32_t c = u64map__find(&as->ip_region,
+						  ((uint64_t)(i + 1) << 32) | (uint32_t)(r + 1));
+
+			if (c > best) {
+				best = c;
+				best_reg = (int)r;
+			}
+		}
+		if (best_reg >= 0) {
+			const struct addr_region *r = &as->regions[best_reg].r;
+
+			ia->out.top_region_samples = best;
+			snprintf(ia->out.top_region, sizeof(ia->out.top_region), "%s",
+				 r->name[0] ? r->name : "anon");
+		}
+	}
+	p->nr_ips = (int)as->nr_ips;
+	p->ips = xcalloc(as->nr_ips + 1, sizeof(*p->ips));
+	for (size_t i = 0; i < as->nr_ips; i++)
+		p->ips[i] = as->ips[i].out;
+	qsort(p->ips, p->nr_ips, sizeof(*p->ips), cmp_ip);
+	if (p->nr_ips > AS_KEEP_IPS)
+		p->nr_ips = AS_KEEP_IPS;
+	for (int i = 0; i < p->nr_ips && as->sym; i++)
+		addrsym__resolve(as->sym, p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip,
+				 &p->ips[i].loc);
+
+	/* regions that were hit */
+	p->regions = xcalloc(as->nr_regions + 1, sizeof(*p->regions));
+	for (size_t r = 0; r < as->nr_regions; r++)
+		if (as->regions[r].r.samples)
+			p->regions[p->nr_regions++] = as->regions[r].r;
+	qsort(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region);
+	if (p->nr_regions > AS_KEEP_REGIONS)
+		p->nr_regions = AS_KEEP_REGIONS;
+
+	/* lines written by two or more threads */
+	keep = 0;
+	p->shared = xcalloc(1, sizeof(*p->shared));
+	for (size_t i = 0; i < as->nr_lines; i++) {
+		const struct line_agg *la = &as->lines[i];
+		int writers = 0;
+		uint64_t seen = 0;
+		bool overlap = false;
+
+		for (int k = 0; k < la->nr; k++)
+			if (la->t[k].writes) {
+				writers++;
+				overlap |= (seen & la->t[k].wmask) != 0;
+				seen |= la->t[k].wmask;
+			}
+		if (writers < 2)
+			continue;
+		p->shared = xrealloc(p->shared, (keep + 1) * sizeof(*p->shared));
+		struct addr_line *o = &p->shared[keep++];
+
+		memset(o, 0, sizeof(*o));
+		o->line = la->line;
+		o->nr_threads = la->nr;
+		for (int k = 0; k < la->nr; k++) {
+			o->t[k].tid = la->t[k].tid;
+			o->t[k].reads = la->t[k].reads;
+			o->t[k].writes = la->t[k].writes;
+			o->t[k].rmask = la->t[k].rmask;
+			o->t[k].wmask = la->t[k].wmask;
+		}
+		o->ip = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].out.ip : 0;
+		o->false_sharing = !overlap;
+	}
+	p->nr_shared = (int)keep;
+	qsort(p->shared, p->nr_shared, sizeof(*p->shared), cmp_line);
+	if (p->nr_shared > AS_KEEP_SHARED)
+		p->nr_shared = AS_KEEP_SHARED;
+	return p;
+}
+
+void addrsample__close(struct addrsample *as)
+{
+	if (!as)
+		return;
+	evring__close(as->ring);
+	addrsym__free(as->sym);
+	for (size_t i = 0; i < as->nr_ips; i++)
+		free(as->ips[i].deltas);
+	free(as->ips);
+	free(as->eas);
+	u64map__free(&as->ip_idx);
+	u64map__free(&as->last_ea);
+	u64map__free(&as->ip_lines);
+	u64map__free(&as->ip_pages);
+	u64map__free(&as->all_lines);
+	u64map__free(&as->all_pages);
+	u64map__free(&as->ip_region);
+	u64map__free(&as->line_idx);
+	u64map__free(&as->page_idx);
+	free(as->lines);
+	free(as->maps);
+	free(as->map_region);
+	free(as->regions);
+	for (size_t i = 0; i < as->nr_pages; i++)
+		free(as->pages[i].bytes);
+	free(as->pages);
+	free(as);
+}
+
+/* --- output --------------------------------------------------------------- */
+
+static const char *const skip_names[AS_SKIP__COUNT] = {
+	[AS_OK] = "decoded", [AS_NO_MEM] = "no_memory_operand", [AS_LEA] = "lea_nop_prefetch",
+	[AS_SEGMENT] = "fs_gs_relative", [AS_UNSUPPORTED] = "unsupported",
+	[AS_UNDECODABLE] = "undecodable",
+};
+
+static struct json_object *hex(uint64_t v)
+{
+	char b[24];
+
+	snprintf(b, sizeof(b), "0x%" PRIx64, v);
+	return json_object_new_string(b);
+}
+
+static const char *access_name(const struct mem_operand *op)
+{
+	return op->read && op->write ? "read-write" : op->write ? "write" : "read";
+}
+
+/* "0-7,16-23" from a byte mask */
+static void mask_ranges(uint64_t m, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 64 && o < len; i++) {
+		int j = i;
+
+		if (!(m >> i & 1))
+			continue;
+		while (j + 1 < 64 && (m >> (j + 1) & 1))
+			j++;
+		o += snprintf(buf + o, len - o, "%s%d", o ? "," : "", i);
+		if (j > i && o < len)
+			o += snprintf(buf + o, len - o, "-%d", j);
+		i = j;
+	}
+}
+
+struct json_object *addr_profile__to_json(const struct addr_profile *p)
+{
+	struct json_object *o = json_object_new_object(), *a, *s;
+
+	json_object_object_add(o, "tier", json_object_new_string(tier__name(p->tier)));
+	json_object_object_add(o, "event", json_object_new_string(p->event));
+	json_object_object_add(o, "period_ns", json_object_new_int64(p->period_ns));
+	json_object_object_add(o, "method", json_object_new_string(
+		"effective address of the instruction before the sampled IP, from user registers"));
+	json_object_object_add(o, "line_size", json_object_new_int(p->line_size));
+	json_object_object_add(o, "samples", json_object_new_int64(p->samples));
+	json_object_object_add(o, "lost", json_object_new_int64(p->lost));
+	json_object_object_add(o, "no_registers", json_object_new_int64(p->no_regs));
+	json_object_object_add(o, "other_process", json_object_new_int64(p->other_process));
+	json_object_object_add(o, "unreadable_code", json_object_new_int64(p->unreadable));
+	json_object_object_add(o, "decoded", json_object_new_int64(p->decoded));
+	json_object_object_add(o, "approximate", json_object_new_int64(p->approx));
+	json_object_object_add(o, "reads", json_object_new_int64(p->reads));
+	json_object_object_add(o, "writes", json_object_new_int64(p->writes));
+	json_object_object_add(o, "distinct_lines", json_object_new_int64(p->lines));
+	json_object_object_add(o, "distinct_pages", json_object_new_int64(p->pages));
+	s = json_object_new_object();
+	for (int k = AS_NO_MEM; k < AS_SKIP__COUNT; k++)
+		json_object_object_add(s, skip_names[k], json_object_new_int64(p->skipped[k]));
+	json_object_object_add(o, "skipped", s);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_ips; i++) {
+		const struct addr_ip *ip = &p->ips[i];
+		struct json_object *e = json_object_new_object(), *rg;
+
+		json_object_object_add(e, "ip", hex(ip->ip));
+		json_object_object_add(e, "samples", json_object_new_int64(ip->samples));
+		if (ip->op.insn)
+			json_object_object_add(e, "insn", hex(ip->op.insn));
+		if (ip->op.text[0])
+			json_object_object_add(e, "instruction", json_object_new_string(ip->op.text));
+		json_object_object_add(e, "status", json_object_new_string(skip_names[ip->op.skip]));
+		if (ip->loc.module[0])
+			json_object_object_add(e, "module", json_object_new_string(ip->loc.module));
+		if (ip->loc.function[0])
+			json_object_object_add(e, "function", json_object_new_string(ip->loc.function));
+		if (ip->loc.file[0]) {
+			json_object_object_add(e, "file", json_object_new_string(ip->loc.file));
+			json_object_object_add(e, "line", json_object_new_int(ip->loc.line));
+		}
+		if (ip->op.skip == AS_OK) {
+			json_object_object_add(e, "access", json_object_new_string(access_name(&ip->op)));
+			json_object_object_add(e, "size", json_object_new_int(ip->op.size));
+			json_object_object_add(e, "decoded", json_object_new_int64(ip->decoded));
+			json_object_object_add(e, "approximate", json_object_new_int64(ip->approx));
+			json_object_object_add(e, "distinct_lines", json_object_new_int64(ip->lines));
+			json_object_object_add(e, "distinct_pages", json_object_new_int64(ip->pages));
+			json_object_object_add(e, "threads", json_object_new_int(ip->nr_threads));
+			if (ip->stride_deltas) {
+				json_object_object_add(e, "stride_bytes", json_object_new_int64(ip->stride));
+				json_object_object_add(e, "stride_fraction",
+						       json_object_new_double(ip->stride_frac));
+				json_object_object_add(e, "stride_monotonic",
+						       json_object_new_double(ip->stride_monotonic));
+				json_object_object_add(e, "strided",
+						       json_object_new_boolean(addr_ip__strided(ip)));
+				json_object_object_add(e, "stride_deltas",
+						       json_object_new_int64(ip->stride_deltas));
+			}
+			rg = json_object_new_object();
+			for (int k = 0; k < REGION__COUNT; k++)
+				if (ip->region[k])
+					json_object_object_add(rg, region_kind__name(k),
+							       json_object_new_int64(ip->region[k]));
+			json_object_object_add(e, "region_samples", rg);
+			if (ip->top_region_samples) {
+				json_object_object_add(e, "top_region",
+						       json_object_new_string(ip->top_region));
+				json_object_object_add(e, "top_region_samples",
+						       json_object_new_int64(ip->top_region_samples));
+			}
+		}
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "ips", a);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_regions; i++) {
+		const struct addr_region *r = &p->regions[i];
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "start", hex(r->start));
+		json_object_object_add(e, "end", hex(r->end));
+		json_object_object_add(e, "kind", json_object_new_string(region_kind__name(r->kind)));
+		json_object_object_add(e, "name", json_object_new_string(r->name));
+		json_object_object_add(e, "samples", json_object_new_int64(r->samples));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "regions", a);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_shared; i++) {
+		const struct addr_line *l = &p->shared[i];
+		struct json_object *e = json_object_new_object(), *t = json_object_new_array();
+
+		json_object_object_add(e, "line", hex(l->line));
+		json_object_object_add(e, "kind", json_object_new_string(
+			l->false_sharing ? "false-sharing" : "true-sharing"));
+		if (l->ip)
+			json_object_object_add(e, "writer_ip", hex(l->ip));
+		for (int k = 0; k < l->nr_threads; k++) {
+			struct json_object *x = json_object_new_object();
+			char buf[160];
+
+			json_object_object_add(x, "tid", json_object_new_int(l->t[k].tid));
+			json_object_object_add(x, "reads", json_object_new_int64(l->t[k].reads));
+			json_object_object_add(x, "writes", json_object_new_int64(l->t[k].writes));
+			mask_ranges(l->t[k].wmask, buf, sizeof(buf));
+			json_object_object_add(x, "write_bytes", json_object_new_string(buf));
+			mask_ranges(l->t[k].rmask, buf, sizeof(buf));
+			json_object_object_add(x, "read_bytes", json_object_new_string(buf));
+			json_object_array_add(t, x);
+		}
+		json_object_object_add(e, "threads", t);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "shared_lines", a);
+	return o;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
+{
+	int shown = 0, width = wide ? 200 : 80;
+	char b1[32], b2[32];
+
+	fprintf(f, "\nData addresses [%s: %s every %" PRIu64 " us, previous instruction]\n",
+		tier__name(p->tier), p->event, p->period_ns / 1000);
+	fprintf(f, "  samples %" PRIu64 ", with an address %" PRIu64 " (%.0f%%), "
+		"approximate %" PRIu64 ", lost %" PRIu64 "\n", p->samples, p->decoded,
+		p->samples ? 100.0 * p->decoded / p->samples : 0.0, p->approx, p->lost);
+	fprintf(f, "  no memory operand %" PRIu64 ", lea/nop %" PRIu64 ", fs/gs %" PRIu64
+		", other %" PRIu64 "\n", p->skipped[AS_NO_MEM], p->skipped[AS_LEA],
+		p->skipped[AS_SEGMENT], p->skipped[AS_UNSUPPORTED] + p->skipped[AS_UNDECODABLE]);
+	fprintf(f, "  distinct lines %s, pages %s\n", fmt_count(p->lines, b1, sizeof(b1)),
+		fmt_count(p->pages, b2, sizeof(b2)));
+	if (p->nr_ips)
+		fprintf(f, "  %7s %5s %7s %6s %4s  %-s\n", "samples", "in-rg", "stride", "lines",
+			"acc", "where (access)");
+	for (int i = 0; i < p->nr_ips && shown < 10; i++) {
+		const struct addr_ip *ip = &p->ips[i];
+		char where[256], stride[16];
+		int n;
+
+		if (ip->op.skip != AS_OK || !ip->decoded)
+			continue;
+		shown++;
+		if (addr_ip__strided(ip))
+			snprintf(stride, sizeof(stride), "%" PRId64, ip->stride);
+		else
+			snprintf(stride, sizeof(stride), "-");
+		if (ip->loc.file[0])
+			snprintf(where, sizeof(where), "%.100s:%d %.120s", base_name(ip->loc.file),
+				 ip->loc.line, ip->loc.function);
+		else if (ip->loc.function[0])
+			snprintf(where, sizeof(where), "%s+%#" PRIx64, ip->loc.function,
+				 ip->op.insn - ip->loc.func_start);
+		else
+			snprintf(where, sizeof(where), "%#" PRIx64, ip->op.insn);
+		n = fprintf(f, "  %7" PRIu64 " %4.0f%% %7s %6s %4s  ", ip->samples,
+			    ip->decoded ? 100.0 * ip->top_region_samples / ip->decoded : 0.0, stride,
+			    fmt_count(ip->lines, b1, sizeof(b1)),
+			    ip->op.write ? (ip->op.read ? "rw" : "w") : "r");
+		fprintf(f, "%.*s%s\n", width - n - 2 > 0 ? width - n - 2 : 10, where,
+			ip->approx * 2 > ip->decoded ? " ~" : "");
+	}
+	if (shown)
+		fprintf(f, "  in-rg: share in the most hit mapping; ~: base register overwritten,"
+			"\n  address approximate\n");
+	for (int i = 0; i < p->nr_shared && i < 5; i++) {
+		const struct addr_line *l = &p->shared[i];
+
+		fprintf(f, "  line %#" PRIx64 " written by %d threads, %s\n    bytes written:",
+			l->line, l->nr_threads, l->false_sharing ? "different bytes (false sharing)"
+								 : "same bytes (shared data)");
+		for (int k = 0; k < l->nr_threads && k < 3; k++) {
+			char m[24];
+
+			mask_ranges(l->t[k].wmask, m, sizeof(m));
+			fprintf(f, " tid %d %s%s", l->t[k].tid, m[0] ? m : "-",
+				k + 1 < l->nr_threads && k < 2 ? "," : "");
+		}
+		fprintf(f, "\n");
+	}
+}
+
+void addr_profile__free(struct addr_profile *p)
+{
+	if (!p)
+		return;
+	free(p->ips);
+	free(p->regions);
+	free(p->shared);
+	free(p);
+}
+
+/* --- collector ops --------------------------------------------------------- */
+
+static bool as_wanted(const struct run_ctx *ctx)
+{
+	return ctx->sample;
+}
+
+static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
+{
+	char why[160] = "";
+	struct addrsample *as = addrsample__open(ctx->pid, ctx->freq_hz, !ctx->attached, why,
+						 sizeof(why));
+
+	if (!as) {
+		int e = errno;
+
+		report__add_provenance(r, "sw_addr", "data-address sampling unavailable: %s", why);
+		return -e;
+	}
+	*state = as;
+	return 0;
+}
+
+static int as_poll(void *state)
+{
+	return addrsample__poll(state);
+}
+
+static void as_at_exit(void *state, pid_t pid)
+{
+	addrsample__at_exit(state);
+}
+
+static int as_finish(void *state, struct report *r)
+{
+	struct addr_profile *p = addrsample__finish(state);
+
+	if (p->lost)
+		report__add_provenance(r, "sw_addr", "%" PRIu64 " data-address sample records lost",
+				       p->lost);
+	if (p->unreadable)
+		report__add_provenance(r, "sw_addr", "%" PRIu64 " samples with unreadable code "
+				       "(the target was gone)", p->unreadable);
+	addr_profile__free(r->addr);
+	r->addr = p;
+	return 0;
+}
+
+static void as_destroy(void *state)
+{
+	addrsample__close(state);
+}
+
+const struct collector collector_addrsample = {
+	.name = "addrsample",
+	.wanted = as_wanted,
+	.open = as_open,
+	.poll = as_poll,
+	.at_exit = as_at_exit,
+	.finish = as_finish,
+	.destroy = as_destroy,
+};

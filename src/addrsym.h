@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A small symboliser for the evidence collectors (data-address sampling,
+ * watchpoints): a live process's modules through libdwfl, function starts
+ * from the ELF symbol tables, source lines from DWARF, and the process's
+ * memory map (regions: heap, stack, anonymous, file).
+ */
+#ifndef __MA_ADDRSYM_H
+#define __MA_ADDRSYM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct addrsym;
+
+struct addrsym_loc {
+	char module[128];   /* basename of the object */
+	char function[128]; /* "" when unknown */
+	char file[256];	    /* source path, "" when no line info */
+	int line;
+	uint64_t func_start; /* 0 when unknown */
+	uint64_t func_size;
+};
+
+/* Reports the modules of a live process; NULL + errno. */
+struct addrsym *addrsym__new(pid_t pid);
+/* Re-reads the module list (after dlopen); rate-limited by the caller. */
+int addrsym__refresh(struct addrsym *s);
+/* Function start and size from the symbol tables: 0 or -ENOENT. */
+int addrsym__func(struct addrsym *s, uint64_t ip, uint64_t *start, uint64_t *size);
+/* Full location; fields it cannot fill are left empty.  0 or -ENOENT. */
+int addrsym__resolve(struct addrsym *s, uint64_t ip, struct addrsym_loc *loc);
+void addrsym__free(struct addrsym *s);
+
+/* Memory regions from /proc/PID/maps. */
+enum region_kind { REGION_HEAP, REGION_STACK, REGION_ANON, REGION_FILE, REGION_OTHER,
+		   REGION__COUNT };
+const char *region_kind__name(enum region_kind k);
+
+struct map_entry {
+	uint64_t start, end, pgoff;
+	char perms[5];
+	enum region_kind kind;
+	char path[200];	    /* file path or "[heap]", "[stack]", "" for anonymous */
+};
+
+/* Reads /proc/PID/maps; returns the count (entries sorted by start) or -errno. */
+int procmap__read(pid_t pid, struct map_entry **out);
+/* Parses maps text (the format of /proc/PID/maps). */
+int procmap__parse(const char *text, struct map_entry **out);
+/* Binary search; NULL when addr is in no mapping. */
+const struct map_entry *procmap__find(const struct map_entry *m, int n, uint64_t addr);
+
+#endif

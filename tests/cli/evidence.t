@@ -1,0 +1,6 @@
+# memadvise run --sim / --watch: argument handling.  ARGS | exit N | STDOUT-ERE | STDERR-ERE
+run --sim -p 1 | exit 2 |  | ^error: --sim runs a command under cachegrind
+run --sim --watch x -- true | exit 2 |  | ^error: --watch cannot be used with --sim
+run --watch a --watch b --watch c --watch d --watch e -- true | exit 2 |  | ^error: too many --watch
+run --help | exit 0 | --watch VAR | 
+run --help | exit 0 | --sim | 

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Effective addresses from hand-assembled x86-64 bytes and sampled registers. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "addrsample.h"
+#include "harness.h"
+
+static uint64_t regs[AS_NR_REGS];
+
+static void set_regs(void)
+{
+	for (int i = 0; i < AS_NR_REGS; i++)
+		regs[i] = 0x1000 * (uint64_t)(i + 1);
+}
+
+void test_addrsample__base_overwritten(void)
+{
+	static const uint8_t code[] = { 0x4d, 0x8b, 0x24, 0x24 }; /* mov r12, [r12] */
+	struct mem_operand op;
+
+	set_regs();
+	if (!ASSERT_OK(addrsample__decode(code, sizeof(code), 0x401000, &op), "decode"))
+		return;
+	ASSERT_EQ(op.skip, AS_OK, "has a memory operand");
+	ASSERT_EQ(op.len, 4, "length");
+	ASSERT_EQ(op.base, AS_R12, "base");
+	ASSERT_EQ(op.index, -1, "no index");
+	ASSERT_TRUE(op.read && !op.write, "a load");
+	ASSERT_TRUE(op.clobbers, "r12 is overwritten: approximate");
+	ASSERT_EQ(op.size, 8, "8-byte access");
+	ASSERT_EQ(addrsample__ea(&op, regs), regs[AS_R12], "ea = r12");
+}
+
+void test_addrsample__base_index_scale(void)
+{
+	static const uint8_t code[] = { 0x48, 0x03, 0x74, 0xc1, 0x10 }; /* add rsi, [rcx+rax*8+0x10] */
+	struct mem_operand op;
+
+	set_regs();
+	if (!ASSERT_OK(addrsample__decode(code, sizeof(code), 0x401000, &op), "decode"))
+		return;
+	ASSERT_EQ(op.skip, AS_OK, "memory operand");
+	ASSERT_EQ(op.base, AS_CX, "base");
+	ASSERT_EQ(op.index, AS_AX, "index");
+	ASSERT_EQ(op.scale, 8, "scale");
+	ASSERT_FALSE(op.clobbers, "rsi is not an address register");
+	ASSERT_EQ(addrsample__ea(&op, regs), regs[AS_CX] + regs[AS_AX] * 8 + 0x10, "ea");
+}
+
+void test_addrsample__rip_relative_store(void)
+{
+	static const uint8_t code[] = { 0x89, 0x05, 0x10, 0x00, 0x00, 0x00 }; /* mov [rip+0x10], eax */
+	struct mem_operand op;
+
+	set_regs();
+	if (!ASSERT_OK(addrsample__decode(code, sizeof(code), 0x401000, &op), "decode"))
+		return;
+	ASSERT_TRUE(op.rip, "rip-relative");
+	ASSERT_TRUE(op.write && !op.read, "a store");
+	ASSERT_EQ(op.size, 4, "4 bytes");
+	ASSERT_EQ(addrsample__ea(&op, regs), 0x401000 + 6 + 0x10, "ea = next ip + disp");
+}
+
+void test_addrsample__read_modify_write(void)
+{
+	static const uint8_t code[] = { 0x83, 0x00, 0x01 }; /* add dword ptr [rax], 1 */
+	struct mem_operand op;
+
+	if (!ASSERT_OK(addrsample__decode(code, sizeof(code), 0x1000, &op), "decode"))
+		return;
+	ASSERT_TRUE(op.read && op.write, "read and write");
+	ASSERT_EQ(op.base, AS_AX, "base");
+}
+
+void test_addrsample__skipped(void)
+{
+	static const uint8_t lea[] = { 0x48, 0x8d, 0x43, 0x08 };	      /* lea rax, [rbx+8] */
+	static const uint8_t tls[] = { 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0 }; /* fs:[0x28] */
+	static const uint8_t push[] = { 0x53 };				      /* push rbx */
+	static const uint8_t nop[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };	      /* nop [rax+rax] */
+	static const uint8_t bad[] = { 0x0f, 0x0b, 0xff };		      /* ud2 is fine... */
+	struct mem_operand op;
+
+	ASSERT_OK(addrsample__decode(lea, sizeof(lea), 0x1000, &op), "lea decodes");
+	ASSERT_EQ(op.skip, AS_LEA, "lea is no access");
+	ASSERT_OK(addrsample__decode(tls, sizeof(tls), 0x1000, &op), "tls decodes");
+	ASSERT_EQ(op.skip, AS_SEGMENT, "fs-relative skipped");
+	ASSERT_OK(addrsample__decode(push, sizeof(push), 0x1000, &op), "push decodes");
+	ASSERT_EQ(op.skip, AS_NO_MEM, "implicit stack access not covered");
+	ASSERT_OK(addrsample__decode(nop, sizeof(nop), 0x1000, &op), "nop decodes");
+	ASSERT_EQ(op.skip, AS_LEA, "multi-byte nop is no access");
+	ASSERT_ERR(addrsample__decode(bad + 2, 1, 0x1000, &op), "a lone 0xff does not decode");
+	(void)bad;
+}
+
+/* mov rax,[rbx]; add rsi,[rcx+rax*8]; cmp rax, 0x7fffff  -- IP sampled after the add */
+static const uint8_t seq[] = { 0x48, 0x8b, 0x03, 0x48, 0x03, 0x34, 0xc1,
+			       0x48, 0x3d, 0xff, 0xff, 0x7f, 0x00 };
+
+void test_addrsample__prev_insn_sweep(void)
+{
+	uint64_t insn = 0;
+
+	ASSERT_OK(addrsample__prev_insn(seq, 0x2000, 0x2007, 0x2000, &insn), "found");
+	ASSERT_EQ(insn, 0x2003, "the add before the IP");
+	ASSERT_OK(addrsample__prev_insn(seq, 0x2000, 0x2003, 0x2000, &insn), "found");
+	ASSERT_EQ(insn, 0x2000, "the first instruction");
+}
+
+void test_addrsample__prev_insn_vote(void)
+{
+	uint64_t insn = 0;
+
+	/* no symbol: decode from each offset before the IP and vote */
+	ASSERT_OK(addrsample__prev_insn(seq, 0x2000, 0x2007, 0, &insn), "found");
+	ASSERT_EQ(insn, 0x2003, "the add before the IP");
+}
+
+void test_addrsample__stride_from_sparse_samples(void)
+{
+	/* a 256-byte stride seen at random times: random multiples, one wrap */
+	static const int64_t d[] = { 256 * 3, 256 * 5, 256 * 2, 256 * 7, 256 * 9, 256 * 4,
+				     256 * 11, -256 * 40, 256 * 6, 256 * 3, 256 * 10, 256 * 5 };
+	int64_t deltas[(sizeof(d) / sizeof(d[0]))];
+	double frac = 0;
+
+	for (size_t i = 0; i < (sizeof(d) / sizeof(d[0])); i++)
+		deltas[i] = d[i];
+	ASSERT_EQ(addrsample__stride(deltas, (sizeof(d) / sizeof(d[0])), &frac), 256, "stride");
+	ASSERT_NEAR(frac, 1.0, 1e-9, "all deltas are multiples");
+	ASSERT_NEAR(addrsample__monotonic(deltas, (sizeof(d) / sizeof(d[0])), 256), 11.0 / 12, 1e-9,
+		    "one wrap goes back");
+}
+
+void test_addrsample__stride_none(void)
+{
+	static const int64_t same[] = { 0, 0, 0, 0 };
+	static const int64_t noise[] = { 7, 13, 101, 1009, 65537, 3 };
+	double frac = 1;
+
+	ASSERT_EQ(addrsample__stride(same, 4, &frac), 0, "a fixed address has no stride");
+	ASSERT_NEAR(frac, 0.0, 1e-9, "no fraction");
+	ASSERT_EQ(addrsample__stride(noise, 6, &frac), 1, "co-prime deltas: stride 1");
+}
