@@ -148,14 +148,13 @@ int factbase__from_report(const struct report *r, struct factbase **out)
 
 	if (!fb)
 		return -ENOMEM;
-	factbase__mark(fb, EV_LAYOUT, false, "no debug info read for the target");
-	factbase__mark(fb, EV_HOTSPOTS, false, "no code samples (sampling off or unavailable)");
+	factbase__mark(fb, EV_LAYOUT, false, "no DWARF debug info read for the target");
+	factbase__mark(fb, EV_HOTSPOTS, false, "no code samples (sampling was off)");
 	factbase__mark(fb, EV_FAULTS, false, "page faults were not traced");
 	factbase__mark(fb, EV_REGIONS, false, "memory regions were not captured");
-	factbase__mark(fb, EV_ADDR, false,
-		       "no data addresses (needs precise sampling or software address sampling)");
+	factbase__mark(fb, EV_ADDR, false, "no data addresses were sampled");
 	factbase__mark(fb, EV_WATCH, false, "no hardware watchpoints were set");
-	factbase__mark(fb, EV_SIM, false, "no simulation (run with --sim)");
+	factbase__mark(fb, EV_SIM, false, "no cache simulation (run with --sim)");
 	factbase__mark(fb, EV_MACHINE, false,
 		       "no machine profile (run 'memadvise calibrate' for latency-based estimates)");
 

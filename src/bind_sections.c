@@ -1,9 +1,669 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Binds the report sections of the sampling, layout and evidence modules. */
+/*
+ * Binds the report sections of the other modules into the fact base:
+ *   layout (layout.h) of the target's executable     -> struct entities
+ *   sampled profile (profile.h): hot lines, faults,   -> line, region entities
+ *     regions with their huge-page state
+ *   data addresses (addrsample.h): strides, pages,    -> line facts, and struct
+ *     lines shared by threads                            and member facts through
+ *                                                        the types the sampled
+ *                                                        function works on (codetypes.h)
+ *   simulation (sim.h)                                -> line and run facts
+ *   watchpoints (watch.h)                             -> run facts
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrsample.h"
 #include "bind.h"
+#include "codetypes.h"
+#include "layout.h"
+#include "log.h"
+#include "profile.h"
+#include "sim.h"
+#include "util.h"
+#include "watch.h"
+
+struct binder {
+	const struct report *r;
+	struct factbase *fb;
+	struct layout *layout;
+	struct codetypes *ct;
+	uint32_t line;		/* cache-line size */
+	double period_ns;	/* time one profile sample stands for */
+	double total_samples;	/* profile samples of event 0 */
+	/* struct entities by layout struct (same order as fb->ents for structs) */
+	struct sbind {
+		const struct ma_struct *s;
+		int ent;
+		double addr_samples, samples;
+		int64_t stride;
+		double stride_samples;
+		uint64_t hot_off[64];	/* member offsets the accesses hit */
+		int nr_hot;
+		int *member_ent;	/* entity of each member, -1 until created */
+	} *sb;
+	int nr_sb;
+};
+
+static char *print_decl(const struct ma_struct *s, uint32_t line)
+{
+	struct layout_print_opts o = { .compile = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	ma_struct__print_text(s, line, &o, f);
+	fclose(f);
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		buf[--len] = '\0';
+	return buf;
+}
+
+static bool system_decl(const char *file)
+{
+	return file && (!strncmp(file, "/usr/", 5) || strstr(file, "/include/bits/"));
+}
+
+static void bind_layout(struct binder *b)
+{
+	const struct ma_struct *s;
+	size_t i;
+	int err;
+
+	if (!b->r->target.exe[0]) {
+		factbase__mark(b->fb, EV_LAYOUT, false, "the target's executable is unknown");
+		return;
+	}
+	err = layout__load(b->r->target.exe, &b->layout);
+	if (err) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "no layout of the executable: %.100s",
+			 layout__strerror(err));
+		factbase__mark(b->fb, EV_LAYOUT, false, why);
+		b->layout = NULL;
+		return;
+	}
+	layout__set_cacheline(b->layout, b->line);
+	factbase__mark(b->fb, EV_LAYOUT, true, NULL);
+	b->sb = xcalloc(layout__nr_structs(b->layout) + 1, sizeof(*b->sb));
+	layout__for_each_struct(b->layout, i, s) {
+		struct entity e = { .scope = SCOPE_STRUCT, .parent = -1 };
+		struct layout_reorg reorg;
+		struct sbind *sb;
+		int idx;
+
+		if (!s->name || !s->size || s->kind == MA_KIND_UNION || system_decl(s->decl_file))
+			continue;
+		snprintf(e.struct_name, sizeof(e.struct_name), "%s", s->name);
+		snprintf(e.decl_file, sizeof(e.decl_file), "%s", s->decl_file ? s->decl_file : "");
+		e.decl_line = (int)s->decl_line;
+		e.decl_text = print_decl(s, b->line);
+		if (!layout__reorganize(b->layout, s, NULL, &reorg, NULL)) {
+			e.snippet = print_decl(reorg.s, b->line);
+			idx = factbase__add(b->fb, &e);
+			if (idx < 0) {
+				layout_reorg__free(&reorg);
+				free(e.snippet);
+				free(e.decl_text);
+				continue;
+			}
+			factbase__set(b->fb, idx, "struct.packed_size", reorg.new_size, TIER_STATIC);
+			factbase__set(b->fb, idx, "struct.packed_lines", reorg.new_cachelines, TIER_STATIC);
+			layout_reorg__free(&reorg);
+		} else {
+			idx = factbase__add(b->fb, &e);
+			if (idx < 0) {
+				free(e.decl_text);
+				continue;
+			}
+		}
+		factbase__set(b->fb, idx, "struct.size", s->size, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.align", s->align, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.declared_align", s->declared_align, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.members", s->nr_members, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.holes", s->nr_holes, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.hole_bytes", s->sum_holes, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.padding", s->padding > 0 ? s->padding : 0, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.lines", s->cachelines, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.max_lines_spanned", s->max_lines_spanned,
+			      TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.line_aligned", s->line_aligned, TIER_STATIC);
+		if (s->array_period)
+			factbase__set(b->fb, idx, "struct.array_straddling",
+				      (double)s->array_straddling / s->array_period, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.straddlers", s->nr_straddling, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.sync_members", s->nr_sync, TIER_STATIC);
+		sb = &b->sb[b->nr_sb++];
+		sb->s = s;
+		sb->ent = idx;
+	}
+}
+
+static struct sbind *sbind_find(struct binder *b, const char *name)
+{
+	for (int i = 0; i < b->nr_sb; i++)
+		if (!strcmp(b->sb[i].s->name, name))
+			return &b->sb[i];
+	return NULL;
+}
+
+/* The member of S covering byte OFF (innermost is not needed: top-level). */
+static int member_at(const struct ma_struct *s, int64_t off)
+{
+	for (int i = 0; i < s->nr_members; i++) {
+		const struct ma_member *m = &s->members[i];
+
+		if (m->flags & MA_M_BITFIELD)
+			continue;
+		if (off >= (int64_t)m->offset && off < (int64_t)(m->offset + (m->size ? m->size : 1)))
+			return i;
+	}
+	return -1;
+}
+
+static int member_entity(struct binder *b, struct sbind *sb, int mi)
+{
+	const struct ma_member *m = &sb->s->members[mi];
+	struct entity e = { .scope = SCOPE_MEMBER, .parent = sb->ent };
+	int idx;
+
+	if (!sb->member_ent) {
+		sb->member_ent = xcalloc(sb->s->nr_members, sizeof(int));
+		for (int i = 0; i < sb->s->nr_members; i++)
+			sb->member_ent[i] = -1;
+	}
+	if (sb->member_ent[mi] >= 0)
+		return sb->member_ent[mi];
+	snprintf(e.struct_name, sizeof(e.struct_name), "%s", sb->s->name);
+	snprintf(e.member, sizeof(e.member), "%s", m->name ? m->name : "(anonymous)");
+	snprintf(e.decl_file, sizeof(e.decl_file), "%s", m->decl_file ? m->decl_file
+					 : sb->s->decl_file ? sb->s->decl_file : "");
+	e.decl_line = (int)(m->decl_line ? m->decl_line : sb->s->decl_line);
+	idx = factbase__add(b->fb, &e);
+	if (idx < 0)
+		return idx;
+	sb->member_ent[mi] = idx;
+	factbase__set(b->fb, idx, "member.offset", m->offset, TIER_STATIC);
+	factbase__set(b->fb, idx, "member.size", m->size, TIER_STATIC);
+	factbase__set(b->fb, idx, "member.align", m->align, TIER_STATIC);
+	factbase__set(b->fb, idx, "member.line_index", b->line ? m->offset / b->line : 0, TIER_STATIC);
+	factbase__set(b->fb, idx, "member.straddles", !!(m->flags & MA_M_STRADDLES), TIER_STATIC);
+	factbase__set(b->fb, idx, "member.misaligned", m->align && m->offset % m->align, TIER_STATIC);
+	factbase__set(b->fb, idx, "member.sync", !!(m->flags & (MA_M_ATOMIC | MA_M_LOCK)),
+		      TIER_STATIC);
+	factbase__set(b->fb, idx, "member.hole_after", m->hole, TIER_STATIC);
+	return idx;
+}
+
+/* --- lines ------------------------------------------------------------- */
+
+static int line_entity(struct binder *b, const char *function, const char *file, int line)
+{
+	struct entity e = { .scope = SCOPE_LINE, .parent = -1 };
+
+	if (!file[0] || line <= 0)
+		return -1;
+	for (int i = 0; i < b->fb->nr_ents; i++) {
+		const struct entity *x = &b->fb->ents[i];
+
+		if (x->scope == SCOPE_LINE && x->line == line && !strcmp(x->file, file))
+			return i;
+	}
+	snprintf(e.function, sizeof(e.function), "%s", function);
+	snprintf(e.file, sizeof(e.file), "%s", file);
+	e.line = line;
+	return factbase__add(b->fb, &e);
+}
+
+static void bind_profile(struct binder *b)
+{
+	const struct profile *p = b->r->profile;
+	struct factbase *fb = b->fb;
+
+	if (!p)
+		return;
+	if (p->nr_events > 0 && p->events[0].samples > 0) {
+		const struct profile_event *ev = &p->events[0];
+
+		factbase__mark(fb, EV_HOTSPOTS, true, NULL);
+		b->total_samples = (double)ev->samples;
+		factbase__set(fb, -1, "run.samples", (double)ev->samples, ev->tier);
+		factbase__set(fb, -1, "run.threads", p->nr_threads, TIER_SOFTWARE);
+		if (!strcmp(ev->unit, "ns") && ev->samples) {
+			b->period_ns = ev->est_events / (double)ev->samples;
+			factbase__set(fb, -1, "run.sample_period_ns", b->period_ns, ev->tier);
+		}
+		for (int i = 0; i < p->nr_lines; i++) {
+			const struct profile_hotsum *h = &p->lines[i];
+			int idx;
+
+			if (h->ev != 0 || h->share < 0.005)
+				continue;
+			idx = line_entity(b, h->function, h->file, h->line);
+			if (idx < 0)
+				continue;
+			factbase__set(fb, idx, "line.samples", (double)h->samples, ev->tier);
+			factbase__set(fb, idx, "line.share", h->share, ev->tier);
+		}
+		for (int i = 0; i < p->nr_funcs; i++) {
+			const struct profile_hotsum *h = &p->funcs[i];
+			struct entity e = { .scope = SCOPE_FUNCTION, .parent = -1 };
+			int idx;
+
+			if (h->ev != 0 || h->tid || h->share < 0.005 || !h->function[0])
+				continue;
+			snprintf(e.function, sizeof(e.function), "%s", h->function);
+			snprintf(e.file, sizeof(e.file), "%s", h->file);
+			e.line = h->line;
+			idx = factbase__add(fb, &e);
+			if (idx < 0)
+				continue;
+			factbase__set(fb, idx, "function.samples", (double)h->samples, ev->tier);
+			factbase__set(fb, idx, "function.share", h->share, ev->tier);
+		}
+	} else {
+		factbase__mark(fb, EV_HOTSPOTS, false, "no code samples were taken");
+	}
+
+	if (p->faults_measured) {
+		double wall = b->r->target.wall_ns / 1e9;
+
+		factbase__mark(fb, EV_FAULTS, true, NULL);
+		factbase__set(fb, -1, "run.faults", (double)p->faults, TIER_SOFTWARE);
+		if (wall > 0)
+			factbase__set(fb, -1, "run.faults_per_s", p->faults / wall, TIER_SOFTWARE);
+		for (int i = 0; i < p->nr_sites; i++) {
+			const struct profile_fault_site *s = &p->sites[i];
+			double have = 0;
+			int idx = line_entity(b, s->loc.function, s->loc.file, s->loc.line);
+
+			if (idx < 0)
+				continue;
+			factbase__get(fb, idx, "line.faults", &have, NULL);
+			factbase__set(fb, idx, "line.faults", have + (double)s->count, TIER_SOFTWARE);
+			if (p->faults)
+				factbase__set(fb, idx, "line.fault_share",
+					      (have + (double)s->count) / (double)p->faults, TIER_SOFTWARE);
+		}
+	} else {
+		factbase__mark(fb, EV_FAULTS, false, "page faults were not traced");
+	}
+
+	if (p->nr_regions > 0) {
+		factbase__mark(fb, EV_REGIONS, true, NULL);
+		for (int i = 0; i < p->nr_regions; i++) {
+			const struct profile_region *g = &p->regions[i];
+			struct entity e = { .scope = SCOPE_REGION, .parent = -1 };
+			int idx;
+
+			if (!g->large && g->faults < 64)
+				continue;
+			if (g->kind == PROFILE_REGION_HEAP)
+				snprintf(e.region, sizeof(e.region), "heap 0x%llx-0x%llx",
+					 (unsigned long long)g->start, (unsigned long long)g->end);
+			else if (g->kind == PROFILE_REGION_ANON)
+				snprintf(e.region, sizeof(e.region), "anon 0x%llx-0x%llx",
+					 (unsigned long long)g->start, (unsigned long long)g->end);
+			else
+				snprintf(e.region, sizeof(e.region), "%.190s",
+					 g->path[0] ? g->path : profile__region_kind_name(g->kind));
+			e.region_start = g->start;
+			e.region_len = g->size;
+			idx = factbase__add(fb, &e);
+			if (idx < 0)
+				continue;
+			factbase__set(fb, idx, "region.size", (double)g->size, TIER_SOFTWARE);
+			factbase__set(fb, idx, "region.anon",
+				      g->kind == PROFILE_REGION_ANON || g->kind == PROFILE_REGION_HEAP,
+				      TIER_SOFTWARE);
+			if (g->has_smaps) {
+				factbase__set(fb, idx, "region.thp_bytes", (double)g->anon_huge,
+					      TIER_SOFTWARE);
+				if (g->thp_eligible >= 0)
+					factbase__set(fb, idx, "region.thp_eligible", g->thp_eligible,
+						      TIER_SOFTWARE);
+			}
+			factbase__set(fb, idx, "region.aligned_2m", g->aligned_2m, TIER_SOFTWARE);
+			if (p->faults_measured) {
+				factbase__set(fb, idx, "region.faults", (double)g->faults, TIER_SOFTWARE);
+				factbase__set(fb, idx, "region.write_faults", (double)g->writes,
+					      TIER_SOFTWARE);
+				factbase__set(fb, idx, "region.major_faults", (double)g->major,
+					      TIER_SOFTWARE);
+				if (g->size)
+					factbase__set(fb, idx, "region.faults_per_mib",
+						      g->faults / (g->size / 1048576.0), TIER_SOFTWARE);
+			}
+		}
+	} else {
+		factbase__mark(fb, EV_REGIONS, false, "no memory regions were captured");
+	}
+}
+
+/* --- data addresses ------------------------------------------------------ */
+
+/*
+ * The struct an access at IP works on: among the types of its function
+ * (parameters first), the one whose size is the access stride (an array of
+ * it is walked), else the first one with a member at the displacement.
+ */
+static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *member)
+{
+	struct func_types ft;
+	struct sbind *best = NULL;
+	int64_t disp = ip->op.disp;
+
+	*member = -1;
+	if (!b->ct || codetypes__lookup(b->ct, ip->loc.function, &ft))
+		return NULL;
+	for (int pass = 0; pass < 2 && !best; pass++) {
+		for (int i = 0; i < ft.nr && !best; i++) {
+			struct sbind *sb = sbind_find(b, ft.t[i].name);
+
+			if (!sb || disp < 0 || disp >= (int64_t)sb->s->size)
+				continue;
+			if (pass == 0 && !(ip->stride && llabs(ip->stride) == (int64_t)sb->s->size))
+				continue;
+			if (member_at(sb->s, disp) < 0)
+				continue;
+			best = sb;
+		}
+	}
+	if (best)
+		*member = member_at(best->s, disp);
+	return best;
+}
+
+static bool insn_has(const struct addr_ip *ip, const char *what)
+{
+	return strstr(ip->op.text, what) != NULL;
+}
+
+static double region_size_named(const struct addr_profile *a, const char *name)
+{
+	double best = 0;
+
+	for (int i = 0; i < a->nr_regions; i++)
+		if (!strcmp(a->regions[i].name, name) &&
+		    (double)(a->regions[i].end - a->regions[i].start) > best)
+			best = (double)(a->regions[i].end - a->regions[i].start);
+	return best;
+}
+
+static void bind_addr(struct binder *b)
+{
+	const struct addr_profile *a = b->r->addr;
+	struct factbase *fb = b->fb;
+	enum tier t;
+	double to_samples;
+
+	if (!a || !a->decoded) {
+		if (a)
+			factbase__mark(fb, EV_ADDR, false, "no sampled access could be decoded");
+		return;
+	}
+	t = a->tier;
+	factbase__mark(fb, EV_ADDR, true, NULL);
+	factbase__set(fb, -1, "run.addr_samples", (double)a->decoded, t);
+	factbase__set(fb, -1, "run.shared_lines", a->nr_shared, t);
+	if (!b->period_ns && a->period_ns) {
+		b->period_ns = (double)a->period_ns;
+		factbase__set(fb, -1, "run.sample_period_ns", b->period_ns, t);
+	}
+	/* address samples in units of profile samples (for gains over run.sample_period_ns) */
+	to_samples = b->period_ns > 0 ? a->period_ns / b->period_ns : 1;
+
+	/* every member of a struct with sampled accesses starts unwritten by threads */
+	for (int i = 0; i < a->nr_ips; i++) {
+		const struct addr_ip *ip = &a->ips[i];
+		struct sbind *sb;
+		int mi, idx, ment;
+		double have = 0;
+
+		if (!ip->decoded || ip->op.skip != AS_OK)
+			continue;
+		/* the line */
+		idx = line_entity(b, ip->loc.function, ip->loc.file, ip->loc.line);
+		if (idx >= 0) {
+			double prev = 0;
+			bool first = factbase__get(fb, idx, "line.addr_samples", &prev, NULL) != 0;
+
+			factbase__set(fb, idx, "line.addr_samples", prev + (double)ip->decoded, t);
+			if (!fb->have[EV_HOTSPOTS] || factbase__get(fb, idx, "line.samples", &have, NULL)) {
+				/* no profile line: the address samples give the share */
+				factbase__set(fb, idx, "line.samples", (prev + ip->decoded) * to_samples, t);
+				if (a->decoded)
+					factbase__set(fb, idx, "line.share",
+						      (prev + ip->decoded) / (double)a->samples, t);
+			}
+			if (first) { /* the IP with most samples describes the line */
+				factbase__set(fb, idx, "line.threads", ip->nr_threads, t);
+				factbase__set(fb, idx, "line.stride", (double)llabs(ip->stride), t);
+				factbase__set(fb, idx, "line.stride_frac", ip->stride_frac, t);
+				factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
+				factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
+				factbase__set(fb, idx, "line.writes", ip->op.write, t);
+				factbase__set(fb, idx, "line.access_size", ip->op.size, t);
+				factbase__set(fb, idx, "line.locked", insn_has(ip, "lock "), t);
+				factbase__set(fb, idx, "line.cas", insn_has(ip, "cmpxchg"), t);
+				factbase__set(fb, idx, "line.nt_store", insn_has(ip, "movnt"), t);
+				if (ip->top_region[0] && region_size_named(a, ip->top_region) > 0)
+					factbase__set(fb, idx, "line.region_bytes",
+						      region_size_named(a, ip->top_region), t);
+			}
+		}
+		/* the struct and member it works on */
+		sb = attribute(b, ip, &mi);
+		if (!sb)
+			continue;
+		sb->addr_samples += (double)ip->decoded;
+		if (ip->stride && (double)ip->decoded > sb->stride_samples) {
+			sb->stride = llabs(ip->stride);
+			sb->stride_samples = (double)ip->decoded;
+		}
+		if (mi >= 0) {
+			bool seen = false;
+
+			for (int k = 0; k < sb->nr_hot; k++)
+				seen |= sb->hot_off[k] == sb->s->members[mi].offset;
+			if (!seen && sb->nr_hot < 64)
+				sb->hot_off[sb->nr_hot++] = sb->s->members[mi].offset;
+			ment = member_entity(b, sb, mi);
+			if (ment >= 0) {
+				double prev = 0;
+
+				factbase__get(fb, ment, "member.addr_samples", &prev, NULL);
+				factbase__set(fb, ment, "member.addr_samples", prev + ip->decoded, t);
+				if (!fb->ents[ment].file[0]) {
+					snprintf(fb->ents[ment].function, sizeof(fb->ents[0].function), "%s",
+						 ip->loc.function);
+					snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s",
+						 ip->loc.file);
+					fb->ents[ment].line = ip->loc.line;
+				}
+				factbase__set(fb, ment, "member.writer_threads",
+					      ip->op.write ? 1 : 0, t);
+				factbase__set(fb, ment, "member.false_sharing", 0, t);
+				factbase__set(fb, ment, "member.shared_writes", 0, t);
+			}
+		}
+		if (idx >= 0 && !fb->ents[idx].struct_name[0])
+			snprintf(fb->ents[idx].struct_name, sizeof(fb->ents[0].struct_name), "%s",
+				 sb->s->name);
+	}
+
+	/* lines written by two or more threads */
+	for (int i = 0; i < a->nr_shared; i++) {
+		const struct addr_line *l = &a->shared[i];
+		const struct addr_ip *ip = NULL;
+		struct sbind *sb;
+		uint64_t writes = 0;
+		int mi, ment;
+
+		for (int k = 0; k < a->nr_ips && !ip; k++)
+			if (a->ips[k].ip == l->ip)
+				ip = &a->ips[k];
+		if (!ip || !(sb = attribute(b, ip, &mi)) || mi < 0)
+			continue;
+		ment = member_entity(b, sb, mi);
+		if (ment < 0)
+			continue;
+		for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
+			writes += l->t[k].writes;
+		factbase__set(fb, ment, "member.writer_threads", l->nr_threads, t);
+		factbase__set(fb, ment, "member.false_sharing", l->false_sharing, t);
+		factbase__set(fb, ment, "member.shared_writes", writes * to_samples, t);
+		snprintf(fb->ents[ment].function, sizeof(fb->ents[0].function), "%s", ip->loc.function);
+		snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s", ip->loc.file);
+		fb->ents[ment].line = ip->loc.line;
+	}
+
+	/* struct facts from what was attributed */
+	for (int i = 0; i < b->nr_sb; i++) {
+		struct sbind *sb = &b->sb[i];
+		double bytes = 0;
+		uint64_t lines_mask = 0;
+		int nr_lines = 0;
+
+		factbase__set(fb, sb->ent, "struct.addr_samples", sb->addr_samples, t);
+		if (!sb->addr_samples)
+			continue;
+		factbase__set(fb, sb->ent, "struct.stride", (double)sb->stride, t);
+		for (int k = 0; k < sb->nr_hot; k++) {
+			int mi = member_at(sb->s, (int64_t)sb->hot_off[k]);
+			uint64_t li = b->line ? sb->hot_off[k] / b->line : 0;
+
+			if (mi >= 0)
+				bytes += (double)sb->s->members[mi].size;
+			if (li < 64 && !(lines_mask & (1ULL << li))) {
+				lines_mask |= 1ULL << li;
+				nr_lines++;
+			}
+		}
+		factbase__set(fb, sb->ent, "struct.hot_members", sb->nr_hot, t);
+		factbase__set(fb, sb->ent, "struct.hot_bytes", bytes, t);
+		factbase__set(fb, sb->ent, "struct.hot_lines", nr_lines, t);
+	}
+}
+
+/* struct.hot / samples / share: from attributed data addresses, else hot functions' types. */
+static void bind_struct_heat(struct binder *b)
+{
+	struct factbase *fb = b->fb;
+	const struct profile *p = b->r->profile;
+	bool addr = fb->have[EV_ADDR];
+	double addr_total = addr ? (double)b->r->addr->decoded : 0;
+	double to_samples = 1;
+
+	if (!fb->have[EV_HOTSPOTS] && !addr)
+		return;
+	if (addr && b->period_ns > 0)
+		to_samples = b->r->addr->period_ns / b->period_ns;
+	for (int i = 0; i < b->nr_sb; i++) {
+		struct sbind *sb = &b->sb[i];
+		enum tier t = addr ? b->r->addr->tier : TIER_SOFTWARE;
+
+		if (addr) {
+			sb->samples = sb->addr_samples * to_samples;
+			factbase__set(fb, sb->ent, "struct.share", sb->addr_samples / addr_total, t);
+			factbase__set(fb, sb->ent, "struct.hot", sb->addr_samples >= 0.02 * addr_total, t);
+		} else if (p && b->ct) {
+			/* parameters of hot functions (main's locals name everything) */
+			for (int k = 0; k < p->nr_funcs; k++) {
+				struct func_types ft;
+
+				if (p->funcs[k].ev || p->funcs[k].tid || p->funcs[k].share < 0.05)
+					continue;
+				if (codetypes__lookup(b->ct, p->funcs[k].function, &ft))
+					continue;
+				for (int j = 0; j < ft.nr; j++)
+					if (ft.t[j].param && !strcmp(ft.t[j].name, sb->s->name))
+						sb->samples += (double)p->funcs[k].samples;
+			}
+			if (b->total_samples)
+				factbase__set(fb, sb->ent, "struct.share", sb->samples / b->total_samples, t);
+			factbase__set(fb, sb->ent, "struct.hot",
+				      sb->samples >= 0.05 * b->total_samples && sb->samples > 0, t);
+		}
+		factbase__set(fb, sb->ent, "struct.samples", sb->samples, t);
+	}
+}
+
+static void bind_sim(struct binder *b)
+{
+	const struct sim_report *s = b->r->sim;
+	struct factbase *fb = b->fb;
+
+	if (!s)
+		return;
+	factbase__mark(fb, EV_SIM, true, NULL);
+	factbase__set(fb, -1, "sim.refs", (double)(s->total[SIM_DR] + s->total[SIM_DW]), s->tier);
+	factbase__set(fb, -1, "sim.d1_misses", (double)(s->total[SIM_D1MR] + s->total[SIM_D1MW]),
+		      s->tier);
+	factbase__set(fb, -1, "sim.ll_misses", (double)(s->total[SIM_DLMR] + s->total[SIM_DLMW]),
+		      s->tier);
+	factbase__set(fb, -1, "sim.d1_miss_ratio", s->l1d_miss_ratio, s->tier);
+	if (s->has[SIM_BC]) {
+		factbase__set(fb, -1, "sim.branches", (double)(s->total[SIM_BC] + s->total[SIM_BI]),
+			      s->tier);
+		factbase__set(fb, -1, "sim.branch_misses",
+			      (double)(s->total[SIM_BCM] + s->total[SIM_BIM]), s->tier);
+	}
+	for (int i = 0; i < s->nr_lines; i++) {
+		const struct sim_line *l = &s->lines[i];
+		int idx = line_entity(b, l->function, l->file, l->line);
+
+		if (idx < 0)
+			continue;
+		factbase__set(fb, idx, "line.sim_refs", (double)(l->ev[SIM_DR] + l->ev[SIM_DW]), s->tier);
+		factbase__set(fb, idx, "line.sim_d1_misses", (double)(l->ev[SIM_D1MR] + l->ev[SIM_D1MW]),
+			      s->tier);
+		factbase__set(fb, idx, "line.sim_ll_misses", (double)(l->ev[SIM_DLMR] + l->ev[SIM_DLMW]),
+			      s->tier);
+		if (s->has[SIM_BC]) {
+			factbase__set(fb, idx, "line.sim_branches", (double)(l->ev[SIM_BC] + l->ev[SIM_BI]),
+				      s->tier);
+			factbase__set(fb, idx, "line.sim_branch_misses",
+				      (double)(l->ev[SIM_BCM] + l->ev[SIM_BIM]), s->tier);
+		}
+	}
+}
+
+static void bind_watch(struct binder *b)
+{
+	const struct watch_report *w = b->r->watch;
+
+	if (!w)
+		return;
+	factbase__mark(b->fb, EV_WATCH, true, NULL);
+	factbase__set(b->fb, -1, "run.watch_hits", (double)w->total_hits, w->tier);
+}
 
 void bind__sections(const struct report *r, struct factbase *fb)
 {
-	(void)r;
-	(void)fb;
+	struct binder b = { .r = r, .fb = fb, .line = 64 };
+	double v;
+
+	if (!factbase__get(fb, -1, "machine.line_size", &v, NULL) && v > 0)
+		b.line = (uint32_t)v;
+	bind_layout(&b);
+	if (b.layout && r->target.exe[0])
+		b.ct = codetypes__open(r->target.exe);
+	bind_profile(&b);
+	bind_addr(&b);
+	bind_struct_heat(&b);
+	bind_sim(&b);
+	bind_watch(&b);
+	for (int i = 0; i < b.nr_sb; i++)
+		free(b.sb[i].member_ent);
+	free(b.sb);
+	codetypes__close(b.ct);
+	layout__free(b.layout);
 }

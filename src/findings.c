@@ -290,7 +290,7 @@ static void fill_evidence(struct finding *f, const struct rule *r, const struct 
 		if (d)
 			snprintf(ev->unit, sizeof(ev->unit), "%s", d->unit);
 		ev->known = !factbase__get(fb, idx, r->evidence[i], &ev->value, &ev->tier);
-		if (ev->known && strncmp(ev->name, "machine.", 8)) {
+		if (ev->known && strncmp(ev->name, "machine.", 8) && ev->tier != TIER_STATIC) {
 			if (!any || ev->tier > worst)
 				worst = ev->tier;
 			any = true;
@@ -363,9 +363,10 @@ static int by_cost(const void *a, const void *b)
 
 static void eval_rule(const struct rule *r, const struct factbase *fb, struct findings *fs)
 {
-	char missing[1024] = "", first_missing[1024] = "";
+	char missing[1024] = "", first_missing[1024] = "", thin_why[1024] = "";
 	size_t off = 0;
 	int fired = 0, inconclusive = 0, first_inc = -2, start = fs->nr;
+	int decided = 0, nr_thin = 0, first_thin = -2;
 
 	/* requires: every item needs one of its alternatives */
 	for (int i = 0; i < r->nr_requires; i++) {
@@ -376,8 +377,8 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 		for (int j = 0; j < r->requires[i].nr_alt && !ok; j++) {
 			ok = factbase__has(fb, r->requires[i].alt[j], &w);
 			if (!ok && off < sizeof(missing))
-				off += snprintf(missing + off, sizeof(missing) - off, "%s%s (%s)",
-						off == item_off ? (off ? "; needs " : "needs ") : " or ",
+				off += snprintf(missing + off, sizeof(missing) - off, "%s%s: %s",
+						off == item_off ? (off ? "; needs " : "needs ") : "; or ",
 						r->requires[i].alt[j], w);
 			(void)why;
 		}
@@ -395,11 +396,16 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 		return;
 	}
 
+	/*
+	 * Entities below min_samples are "thin": skipped when other entities had
+	 * enough data to decide, reported as inconclusive when none had.
+	 * An unknown 'when' (something not measured) is always inconclusive.
+	 */
 	for (int idx = -1; idx < fb->nr_ents; idx++) {
 		struct ectx c = { .fb = fb, .idx = idx };
 		struct expr_value v;
 		char why[1024] = "";
-		bool thin = false;
+		bool thin = false, low = false;
 
 		if (r->scope == SCOPE_RUN ? idx != -1 : (idx < 0 || fb->ents[idx].scope != r->scope))
 			continue;
@@ -412,9 +418,16 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 				snprintf(why, sizeof(why), "only %.0f %s (needs %.0f)", have,
 					 r->min_samples[i].name, r->min_samples[i].min);
 			else if (have < 4 * r->min_samples[i].min)
-				thin = true;
+				low = true;
 		}
-		if (!why[0] && r->inconclusive_when.e) {
+		if (why[0]) {
+			if (!nr_thin++)
+				snprintf(thin_why, sizeof(thin_why), "%s", why);
+			if (first_thin == -2)
+				first_thin = idx;
+			continue;
+		}
+		if (r->inconclusive_when.e) {
 			v = expr__eval(r->inconclusive_when.e, lookup, &c);
 			if (expr_value__true(v))
 				snprintf(why, sizeof(why), "%s", r->inconclusive_when.src);
@@ -425,7 +438,9 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 			v = expr__eval(r->when.e, lookup, &c);
 			if (!v.known)
 				explain_missing(fb, c.missing, why, sizeof(why));
-			else if (v.v == 0)
+			else
+				decided++;
+			if (v.known && v.v == 0)
 				continue;
 		}
 		if (why[0]) {
@@ -435,6 +450,7 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 			}
 			continue;
 		}
+		thin = low;
 		if (fired++ < MAX_PER_RULE) {
 			struct finding *f = new_finding(fs, r, fb, idx, FINDING_FIRED);
 
@@ -449,6 +465,11 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 		for (int i = start; i < fs->nr; i++)
 			fs->f[i].count = fired;
 		return;
+	}
+	if (!inconclusive && !decided && nr_thin) {
+		inconclusive = nr_thin;
+		first_inc = first_thin;
+		snprintf(first_missing, sizeof(first_missing), "not enough data: %s", thin_why);
 	}
 	if (inconclusive) {
 		struct finding *f = new_finding(fs, r, fb, first_inc, FINDING_INCONCLUSIVE);

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Struct types a function works on, from its DWARF scopes (see codetypes.h). */
+#include "codetypes.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+struct codetypes {
+	int fd;
+	Dwarf *dw;
+};
+
+struct codetypes *codetypes__open(const char *path)
+{
+	struct codetypes *ct = calloc(1, sizeof(*ct));
+
+	if (!ct)
+		return NULL;
+	ct->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ct->fd < 0)
+		goto err;
+	ct->dw = dwarf_begin(ct->fd, DWARF_C_READ);
+	if (!ct->dw) {
+		errno = ENODATA;
+		goto err;
+	}
+	return ct;
+err:
+	if (ct->fd >= 0) {
+		int e = errno;
+
+		close(ct->fd);
+		errno = e;
+	}
+	free(ct);
+	return NULL;
+}
+
+void codetypes__close(struct codetypes *ct)
+{
+	if (!ct)
+		return;
+	dwarf_end(ct->dw);
+	close(ct->fd);
+	free(ct);
+}
+
+/* Strips pointers, arrays, typedefs and qualifiers down to a struct/union/class. */
+static void add_type(Dwarf_Die *var, bool param, struct func_types *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t, *cur = NULL;
+	const char *typedef_name = NULL;
+
+	if (!dwarf_attr_integrate(var, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+		return;
+	cur = &t;
+	for (int depth = 0; depth < 16; depth++) {
+		int tag = dwarf_tag(cur);
+
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+		    tag == DW_TAG_class_type) {
+			const char *name = dwarf_diename(cur);
+
+			if (!name)
+				name = typedef_name;
+			if (!name)
+				return;
+			for (int i = 0; i < out->nr; i++) {
+				if (!strcmp(out->t[i].name, name)) {
+					out->t[i].param |= param;
+					return;
+				}
+			}
+			if (out->nr == CODETYPES_MAX)
+				return;
+			snprintf(out->t[out->nr].name, sizeof(out->t[0].name), "%s", name);
+			out->t[out->nr].param = param;
+			out->nr++;
+			return;
+		}
+		if (tag == DW_TAG_typedef)
+			typedef_name = dwarf_diename(cur);
+		if (tag != DW_TAG_pointer_type && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_typedef &&
+		    tag != DW_TAG_array_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type && tag != DW_TAG_reference_type &&
+		    tag != DW_TAG_rvalue_reference_type)
+			return;
+		if (!dwarf_attr_integrate(cur, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+			return;
+		cur = &t;
+	}
+}
+
+static void walk(Dwarf_Die *die, struct func_types *out, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 12 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_formal_parameter:
+			add_type(&child, depth == 0, out);
+			break;
+		case DW_TAG_variable:
+			add_type(&child, false, out);
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+			walk(&child, out, depth + 1);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+int codetypes__lookup(struct codetypes *ct, const char *function, struct func_types *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	bool found = false;
+
+	memset(out, 0, sizeof(*out));
+	if (!ct || !function || !*function)
+		return -ENOENT;
+	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				Dwarf_Attribute at;
+				const char *name;
+
+				if (dwarf_tag(&child) != DW_TAG_subprogram)
+					continue;
+				name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &at));
+				if (!name || strcmp(name, function))
+					continue;
+				found = true;
+				walk(&child, out, 0);
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	/* parameters first: they name what the function is about */
+	for (int i = 0; i < out->nr; i++) {
+		for (int j = i + 1; j < out->nr; j++) {
+			if (out->t[j].param && !out->t[i].param) {
+				__typeof__(out->t[0]) tmp = out->t[i];
+
+				out->t[i] = out->t[j];
+				out->t[j] = tmp;
+			}
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
