@@ -14,11 +14,11 @@
 const char *profile__region_kind_name(enum profile_region_kind k)
 {
 	switch (k) {
-	case PROFILE_REGION_HEAP: return "heap";
-	case PROFILE_REGION_STACK: return "stack";
-	case PROFILE_REGION_ANON: return "anon";
-	case PROFILE_REGION_FILE: return "file";
-	case PROFILE_REGION_OTHER: return "other";
+	case REGION_HEAP: return "heap";
+	case REGION_STACK: return "stack";
+	case REGION_ANON: return "anon";
+	case REGION_FILE: return "file";
+	case REGION_OTHER: return "other";
 	}
 	return "other";
 }
@@ -456,7 +456,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 				continue;
 			shown++;
 			snprintf(nm, sizeof(nm), "%" PRIx64 "-%" PRIx64 " %s", r->start, r->end,
-				 r->kind == PROFILE_REGION_FILE && !wide ? basename_of(r->path) : r->path);
+				 r->kind == REGION_FILE && !wide ? basename_of(r->path) : r->path);
 			fprintf(f, "  %8" PRIu64 " %9s %6s  %s\n", r->faults,
 				fmt_bytes(r->size, b1, sizeof(b1)), profile__region_kind_name(r->kind),
 				cut(cb, wide ? 70 : 50, nm));
@@ -526,7 +526,7 @@ static void print_thp(const struct profile *p, FILE *f, bool wide)
 			th, r->thp_eligible < 0 ? "?" : r->thp_eligible ? "yes" : "no",
 			r->aligned_2m ? "yes" : "no",
 			r->madv_hugepage ? "hg" : r->madv_nohugepage ? "nh" : "-",
-			r->kind == PROFILE_REGION_HEAP ? " heap" : r->at_exit ? "" : " gone");
+			r->kind == REGION_HEAP ? " heap" : r->at_exit ? "" : " gone");
 	}
 	(void)b2;
 	(void)wide;

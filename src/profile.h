@@ -103,11 +103,11 @@ struct profile_fault_site {
 };
 
 enum profile_region_kind {
-	PROFILE_REGION_HEAP,		  /* [heap] (brk) */
-	PROFILE_REGION_STACK,		  /* [stack] */
-	PROFILE_REGION_ANON,		  /* anonymous mmap */
-	PROFILE_REGION_FILE,		  /* file mapping: path */
-	PROFILE_REGION_OTHER,		  /* [vdso], [vvar], ... */
+	REGION_HEAP,		  /* [heap] (brk) */
+	REGION_STACK,		  /* [stack] */
+	REGION_ANON,		  /* anonymous mmap */
+	REGION_FILE,		  /* file mapping: path */
+	REGION_OTHER,		  /* [vdso], [vvar], ... */
 };
 const char *profile__region_kind_name(enum profile_region_kind k);
 

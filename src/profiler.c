@@ -773,15 +773,15 @@ static void finish_regions(struct prof_state *st, struct profile *p)
 				memcpy(r->perms, pm->perms, sizeof(r->perms));
 				memcpy(r->path, pm->path, sizeof(r->path));
 				if (!strcmp(pm->path, "[heap]"))
-					r->kind = PROFILE_REGION_HEAP;
+					r->kind = REGION_HEAP;
 				else if (!strncmp(pm->path, "[stack", 6))
-					r->kind = PROFILE_REGION_STACK;
+					r->kind = REGION_STACK;
 				else if (!pm->path[0])
-					r->kind = PROFILE_REGION_ANON;
+					r->kind = REGION_ANON;
 				else if (pm->path[0] == '/')
-					r->kind = PROFILE_REGION_FILE;
+					r->kind = REGION_FILE;
 				else
-					r->kind = PROFILE_REGION_OTHER;
+					r->kind = REGION_OTHER;
 				r->at_exit = m == pr->at_exit || s == pr->nr_snaps - 1;
 				r->has_smaps = pm->has_smaps;
 				r->rss = pm->rss;
@@ -791,7 +791,7 @@ static void finish_regions(struct prof_state *st, struct profile *p)
 				r->madv_nohugepage = pm->nh;
 				r->aligned_2m = !(pm->start & ((2ULL << 20) - 1)) &&
 						!(pm->end & ((2ULL << 20) - 1));
-				r->large = (r->kind == PROFILE_REGION_ANON || r->kind == PROFILE_REGION_HEAP) &&
+				r->large = (r->kind == REGION_ANON || r->kind == REGION_HEAP) &&
 					   r->size >= (2ULL << 20);
 			}
 		}
