@@ -1037,9 +1037,9 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 						       json_object_new_int64(ip->stride_deltas));
 			}
 			rg = json_object_new_object();
-			for (int k = 0; k < REGION__COUNT; k++)
+			for (int k = 0; k < MAPK__COUNT; k++)
 				if (ip->region[k])
-					json_object_object_add(rg, region_kind__name(k),
+					json_object_object_add(rg, map_kind__name(k),
 							       json_object_new_int64(ip->region[k]));
 			json_object_object_add(e, "region_samples", rg);
 			if (ip->top_region_samples) {
@@ -1060,7 +1060,7 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 
 		json_object_object_add(e, "start", hex(r->start));
 		json_object_object_add(e, "end", hex(r->end));
-		json_object_object_add(e, "kind", json_object_new_string(region_kind__name(r->kind)));
+		json_object_object_add(e, "kind", json_object_new_string(map_kind__name(r->kind)));
 		json_object_object_add(e, "name", json_object_new_string(r->name));
 		json_object_object_add(e, "samples", json_object_new_int64(r->samples));
 		json_object_array_add(a, e);
@@ -1119,9 +1119,6 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 		p->skipped[AS_SEGMENT], p->skipped[AS_UNSUPPORTED] + p->skipped[AS_UNDECODABLE]);
 	fprintf(f, "  distinct lines %s, pages %s\n", fmt_count(p->lines, b1, sizeof(b1)),
 		fmt_count(p->pages, b2, sizeof(b2)));
-	if (p->nr_ips)
-		fprintf(f, "  %7s %5s %7s %6s %4s  %-s\n", "samples", "in-rg", "stride", "lines",
-			"acc", "where (access)");
 	for (int i = 0; i < p->nr_ips && shown < 10; i++) {
 		const struct addr_ip *ip = &p->ips[i];
 		char where[256], stride[16];
@@ -1129,7 +1126,9 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 
 		if (ip->op.skip != AS_OK || !ip->decoded)
 			continue;
-		shown++;
+		if (!shown++)
+			fprintf(f, "  %7s %5s %7s %6s %4s  %-s\n", "samples", "in-rg", "stride",
+				"lines", "acc", "where (access)");
 		if (addr_ip__strided(ip))
 			snprintf(stride, sizeof(stride), "%" PRId64, ip->stride);
 		else

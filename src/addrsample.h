@@ -89,7 +89,7 @@ struct addr_ip {
 	uint64_t decoded;	/* samples with an effective address */
 	uint64_t approx;	/* ... of which approximate (base/index overwritten) */
 	uint64_t lines, pages;	/* distinct cache lines / 4 KiB pages touched */
-	uint64_t region[REGION__COUNT];
+	uint64_t region[MAPK__COUNT];
 	uint64_t top_region_samples; /* samples in the most hit mapping */
 	char top_region[200];	     /* its name ("[heap]", "anon", path) */
 	int nr_threads;
@@ -105,7 +105,7 @@ bool addr_ip__strided(const struct addr_ip *ip);
 /* A mapping that effective addresses fell into. */
 struct addr_region {
 	uint64_t start, end;
-	enum region_kind kind;
+	enum map_kind kind;
 	char name[200];
 	uint64_t samples;
 };

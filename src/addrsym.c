@@ -109,14 +109,14 @@ void addrsym__free(struct addrsym *s)
 	free(s);
 }
 
-const char *region_kind__name(enum region_kind k)
+const char *map_kind__name(enum map_kind k)
 {
-	static const char *const names[REGION__COUNT] = {
-		[REGION_HEAP] = "heap", [REGION_STACK] = "stack", [REGION_ANON] = "anon",
-		[REGION_FILE] = "file", [REGION_OTHER] = "other",
+	static const char *const names[MAPK__COUNT] = {
+		[MAPK_HEAP] = "heap", [MAPK_STACK] = "stack", [MAPK_ANON] = "anon",
+		[MAPK_FILE] = "file", [MAPK_OTHER] = "other",
 	};
 
-	return k < REGION__COUNT ? names[k] : "?";
+	return k < MAPK__COUNT ? names[k] : "?";
 }
 
 int procmap__parse(const char *text, struct map_entry **out)
@@ -153,15 +153,15 @@ int procmap__parse(const char *text, struct map_entry **out)
 		snprintf(e->perms, sizeof(e->perms), "%s", perms);
 		snprintf(e->path, sizeof(e->path), "%s", pos ? line + pos : "");
 		if (!strcmp(e->path, "[heap]"))
-			e->kind = REGION_HEAP;
+			e->kind = MAPK_HEAP;
 		else if (!strncmp(e->path, "[stack", 6))
-			e->kind = REGION_STACK;
+			e->kind = MAPK_STACK;
 		else if (!e->path[0])
-			e->kind = REGION_ANON;
+			e->kind = MAPK_ANON;
 		else if (e->path[0] == '/')
-			e->kind = REGION_FILE;
+			e->kind = MAPK_FILE;
 		else
-			e->kind = REGION_OTHER;
+			e->kind = MAPK_OTHER;
 	}
 	*out = v;
 	return n;

@@ -35,14 +35,14 @@ int addrsym__resolve(struct addrsym *s, uint64_t ip, struct addrsym_loc *loc);
 void addrsym__free(struct addrsym *s);
 
 /* Memory regions from /proc/PID/maps. */
-enum region_kind { REGION_HEAP, REGION_STACK, REGION_ANON, REGION_FILE, REGION_OTHER,
-		   REGION__COUNT };
-const char *region_kind__name(enum region_kind k);
+enum map_kind { MAPK_HEAP, MAPK_STACK, MAPK_ANON, MAPK_FILE, MAPK_OTHER,
+		   MAPK__COUNT };
+const char *map_kind__name(enum map_kind k);
 
 struct map_entry {
 	uint64_t start, end, pgoff;
 	char perms[5];
-	enum region_kind kind;
+	enum map_kind kind;
 	char path[200];	    /* file path or "[heap]", "[stack]", "" for anonymous */
 };
 

@@ -364,7 +364,9 @@ int cmd_run(int argc, char **argv)
 		join_argv(user_cmd, r->target.command, sizeof(r->target.command));
 	}
 	r->target.pid = target__pid(t);
-	if (target__exe(t))
+	if (sim && sim_run__program(sim))
+		snprintf(r->target.exe, sizeof(r->target.exe), "%s", sim_run__program(sim));
+	else if (target__exe(t))
 		snprintf(r->target.exe, sizeof(r->target.exe), "%s", target__exe(t));
 
 	err = event_set__open(es, target__pid(t), !o.pid);

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,6 +412,7 @@ void sim_report__print_text(const struct sim_report *s, FILE *f, bool wide)
 
 struct sim_run {
 	char dir[256];
+	char program[PATH_MAX];
 	char **argv;
 	int argc;
 	char note[200];
@@ -478,6 +480,12 @@ struct sim_run *sim_run__new(char *const *argv)
 	while (argv[argc])
 		argc++;
 	s = xcalloc(1, sizeof(*s));
+	if (strchr(argv[0], '/')) {
+		if (!realpath(argv[0], s->program))
+			s->program[0] = '\0';
+	} else if (!find_in_path(argv[0], s->program, sizeof(s->program))) {
+		s->program[0] = '\0';
+	}
 	snprintf(s->dir, sizeof(s->dir), "%s/memadvise-sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(s->dir)) {
 		int e = errno;
@@ -515,6 +523,11 @@ struct sim_run *sim_run__new(char *const *argv)
 char *const *sim_run__argv(const struct sim_run *s)
 {
 	return s->argv;
+}
+
+const char *sim_run__program(const struct sim_run *s)
+{
+	return s->program[0] ? s->program : NULL;
 }
 
 /* Lines of the valgrind log that say what went wrong (not the banner). */

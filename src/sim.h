@@ -77,6 +77,8 @@ void sim_report__free(struct sim_report *s);
 struct sim_run;
 struct sim_run *sim_run__new(char *const *argv);
 char *const *sim_run__argv(const struct sim_run *s);
+/* The simulated program's resolved path (not valgrind's), NULL if not found. */
+const char *sim_run__program(const struct sim_run *s);
 int sim_run__collect(struct sim_run *s, struct report *r);
 void sim_run__free(struct sim_run *s);
 

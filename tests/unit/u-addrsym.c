@@ -17,12 +17,12 @@ void test_addrsym__parse_maps(void)
 
 	if (!ASSERT_EQ(n, 5, "entries"))
 		goto out;
-	ASSERT_EQ(m[0].kind, REGION_FILE, "file");
+	ASSERT_EQ(m[0].kind, MAPK_FILE, "file");
 	ASSERT_STREQ(m[0].path, "/usr/bin/prog", "path");
-	ASSERT_EQ(m[1].kind, REGION_HEAP, "heap");
-	ASSERT_EQ(m[2].kind, REGION_ANON, "anonymous");
-	ASSERT_EQ(m[3].kind, REGION_STACK, "stack");
-	ASSERT_EQ(m[4].kind, REGION_OTHER, "vdso");
+	ASSERT_EQ(m[1].kind, MAPK_HEAP, "heap");
+	ASSERT_EQ(m[2].kind, MAPK_ANON, "anonymous");
+	ASSERT_EQ(m[3].kind, MAPK_STACK, "stack");
+	ASSERT_EQ(m[4].kind, MAPK_OTHER, "vdso");
 	ASSERT_TRUE(procmap__find(m, n, 0x7f0001000000) == &m[2], "inside the anon map");
 	ASSERT_TRUE(procmap__find(m, n, 0x7f0004000000) == NULL, "end is exclusive");
 	ASSERT_TRUE(procmap__find(m, n, 0x1000) == NULL, "below everything");
