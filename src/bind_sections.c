@@ -305,10 +305,10 @@ static void bind_profile(struct binder *b)
 
 			if (!g->large && g->faults < 64)
 				continue;
-			if (g->kind == PROFILE_REGION_HEAP)
+			if (g->kind == REGION_HEAP)
 				snprintf(e.region, sizeof(e.region), "heap 0x%llx-0x%llx",
 					 (unsigned long long)g->start, (unsigned long long)g->end);
-			else if (g->kind == PROFILE_REGION_ANON)
+			else if (g->kind == REGION_ANON)
 				snprintf(e.region, sizeof(e.region), "anon 0x%llx-0x%llx",
 					 (unsigned long long)g->start, (unsigned long long)g->end);
 			else
@@ -321,7 +321,7 @@ static void bind_profile(struct binder *b)
 				continue;
 			factbase__set(fb, idx, "region.size", (double)g->size, TIER_SOFTWARE);
 			factbase__set(fb, idx, "region.anon",
-				      g->kind == PROFILE_REGION_ANON || g->kind == PROFILE_REGION_HEAP,
+				      g->kind == REGION_ANON || g->kind == REGION_HEAP,
 				      TIER_SOFTWARE);
 			if (g->has_smaps) {
 				factbase__set(fb, idx, "region.thp_bytes", (double)g->anon_huge,
