@@ -44,6 +44,7 @@ struct binder {
 		double stride_samples;
 		uint64_t hot_off[64];	/* member offsets the accesses hit */
 		int nr_hot;
+		const struct addr_ip *top; /* the IP with most samples on it */
 		int *member_ent;	/* entity of each member, -1 until created */
 	} *sb;
 	int nr_sb;
@@ -204,9 +205,18 @@ static int member_entity(struct binder *b, struct sbind *sb, int mi)
 
 /* --- lines ------------------------------------------------------------- */
 
+/* "inc_cas.constprop.0" -> "inc_cas": GCC's clones keep the source name before the dot. */
+static void base_function(const char *in, char *out, size_t len)
+{
+	const char *dot = strchr(in, '.');
+
+	snprintf(out, len, "%.*s", dot && dot > in ? (int)(dot - in) : (int)strlen(in), in);
+}
+
 static int line_entity(struct binder *b, const char *function, const char *file, int line)
 {
 	struct entity e = { .scope = SCOPE_LINE, .parent = -1 };
+	char fn[128];
 
 	if (!file[0] || line <= 0)
 		return -1;
@@ -216,7 +226,8 @@ static int line_entity(struct binder *b, const char *function, const char *file,
 		if (x->scope == SCOPE_LINE && x->line == line && !strcmp(x->file, file))
 			return i;
 	}
-	snprintf(e.function, sizeof(e.function), "%s", function);
+	base_function(function, fn, sizeof(fn));
+	snprintf(e.function, sizeof(e.function), "%s", fn);
 	snprintf(e.file, sizeof(e.file), "%s", file);
 	e.line = line;
 	return factbase__add(b->fb, &e);
@@ -259,7 +270,7 @@ static void bind_profile(struct binder *b)
 
 			if (h->ev != 0 || h->tid || h->share < 0.005 || !h->function[0])
 				continue;
-			snprintf(e.function, sizeof(e.function), "%s", h->function);
+			base_function(h->function, e.function, sizeof(e.function));
 			snprintf(e.file, sizeof(e.file), "%s", h->file);
 			e.line = h->line;
 			idx = factbase__add(fb, &e);
@@ -359,9 +370,24 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 	struct func_types ft;
 	struct sbind *best = NULL;
 	int64_t disp = ip->op.disp;
+	char fn[128];
 
 	*member = -1;
-	if (!b->ct || codetypes__lookup(b->ct, ip->loc.function, &ft))
+	base_function(ip->loc.function, fn, sizeof(fn));
+	/* RIP-relative: a global variable; find it at its link-time address */
+	if (ip->op.rip && b->ct) {
+		unsigned long long lo, off;
+		char type[128];
+		uint64_t ea = ip->op.insn + ip->op.len + (uint64_t)ip->op.disp;
+
+		if (ip->loc.func_start && !codetypes__func_addr(b->ct, fn, &lo) &&
+		    !codetypes__global_at(b->ct, ea - (ip->loc.func_start - lo), type, sizeof(type),
+					  &off) &&
+		    (best = sbind_find(b, type)))
+			*member = member_at(best->s, (int64_t)off);
+		return best;
+	}
+	if (!b->ct || codetypes__lookup(b->ct, fn, &ft))
 		return NULL;
 	for (int pass = 0; pass < 2 && !best; pass++) {
 		for (int i = 0; i < ft.nr && !best; i++) {
@@ -371,7 +397,15 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 				continue;
 			if (pass == 0 && !(ip->stride && llabs(ip->stride) == (int64_t)sb->s->size))
 				continue;
-			if (member_at(sb->s, disp) < 0)
+			int mi = member_at(sb->s, disp);
+			const struct ma_member *m;
+
+			if (mi < 0)
+				continue;
+			/* the access must fit the member: a scalar of the same size */
+			m = &sb->s->members[mi];
+			if (ip->op.size && (m->size < ip->op.size ||
+					    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
 				continue;
 			best = sb;
 		}
@@ -384,6 +418,47 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 static bool insn_has(const struct addr_ip *ip, const char *what)
 {
 	return strstr(ip->op.text, what) != NULL;
+}
+
+static const struct addr_profile *cur_addr; /* for region_label() */
+
+/* "heap", "stack", "anon" or "file PATH" for the mapping most of an IP's addresses fell in. */
+static void region_label(const struct addr_ip *ip, char *buf, size_t len)
+{
+	const char *n = ip->top_region;
+	const struct addr_profile *a = cur_addr;
+	bool bss = false;
+
+	/*
+	 * The .bss pages past a program's file-backed data are an anonymous
+	 * mapping right after its image; shared mappings sit far away (0x7f...),
+	 * the brk heap is labelled [heap].  An anonymous region starting within
+	 * 64 MiB above the accessing code is taken as the module's .bss.
+	 */
+	if (a && (!n[0] || !strcmp(n, "anon"))) {
+		for (int i = 0; i < a->nr_regions && !bss; i++)
+			bss = a->regions[i].kind == MAPK_ANON && a->regions[i].samples &&
+			      a->regions[i].start > ip->op.insn &&
+			      a->regions[i].start - ip->op.insn < (64ULL << 20);
+	}
+	if (bss && ip->loc.module[0]) {
+		snprintf(buf, len, "file %.120s (.bss)", ip->loc.module);
+		return;
+	}
+
+	/* a RIP-relative access is to a global: the module's data or .bss */
+	if (ip->op.rip && ip->loc.module[0])
+		snprintf(buf, len, "file %.120s (global data)", ip->loc.module);
+	else if (!n[0] || !strcmp(n, "anon"))
+		snprintf(buf, len, "anon");
+	else if (!strcmp(n, "[heap]"))
+		snprintf(buf, len, "heap");
+	else if (!strncmp(n, "[stack", 6))
+		snprintf(buf, len, "stack");
+	else if (n[0] == '[')
+		snprintf(buf, len, "%s", n);
+	else
+		snprintf(buf, len, "file %.180s", n);
 }
 
 static double region_size_named(const struct addr_profile *a, const char *name)
@@ -404,12 +479,13 @@ static void bind_addr(struct binder *b)
 	enum tier t;
 	double to_samples;
 
-	if (!a || !a->decoded) {
+	if (!a || !a->samples) {
 		if (a)
-			factbase__mark(fb, EV_ADDR, false, "no sampled access could be decoded");
+			factbase__mark(fb, EV_ADDR, false, "no data-address samples were taken");
 		return;
 	}
 	t = a->tier;
+	cur_addr = a;
 	factbase__mark(fb, EV_ADDR, true, NULL);
 	factbase__set(fb, -1, "run.addr_samples", (double)a->decoded, t);
 	factbase__set(fb, -1, "run.shared_lines", a->nr_shared, t);
@@ -451,7 +527,11 @@ static void bind_addr(struct binder *b)
 				factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
 				factbase__set(fb, idx, "line.writes", ip->op.write, t);
 				factbase__set(fb, idx, "line.access_size", ip->op.size, t);
-				factbase__set(fb, idx, "line.locked", insn_has(ip, "lock "), t);
+				factbase__set(fb, idx, "line.locked",
+					      insn_has(ip, "lock ") || !strncmp(ip->op.text, "xchg", 4), t);
+				factbase__set(fb, idx, "line.true_sharing_threads", ip->op.write ? 1 : 0, t);
+				factbase__set(fb, idx, "line.false_sharing", 0, t);
+				region_label(ip, fb->ents[idx].region, sizeof(fb->ents[0].region));
 				factbase__set(fb, idx, "line.cas", insn_has(ip, "cmpxchg"), t);
 				factbase__set(fb, idx, "line.nt_store", insn_has(ip, "movnt"), t);
 				if (ip->top_region[0] && region_size_named(a, ip->top_region) > 0)
@@ -464,6 +544,8 @@ static void bind_addr(struct binder *b)
 		if (!sb)
 			continue;
 		sb->addr_samples += (double)ip->decoded;
+		if (!sb->top || ip->decoded > sb->top->decoded)
+			sb->top = ip;
 		if (ip->stride && (double)ip->decoded > sb->stride_samples) {
 			sb->stride = llabs(ip->stride);
 			sb->stride_samples = (double)ip->decoded;
@@ -482,11 +564,12 @@ static void bind_addr(struct binder *b)
 				factbase__get(fb, ment, "member.addr_samples", &prev, NULL);
 				factbase__set(fb, ment, "member.addr_samples", prev + ip->decoded, t);
 				if (!fb->ents[ment].file[0]) {
-					snprintf(fb->ents[ment].function, sizeof(fb->ents[0].function), "%s",
-						 ip->loc.function);
+					base_function(ip->loc.function, fb->ents[ment].function,
+						      sizeof(fb->ents[0].function));
 					snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s",
 						 ip->loc.file);
 					fb->ents[ment].line = ip->loc.line;
+					region_label(ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
 				}
 				factbase__set(fb, ment, "member.writer_threads",
 					      ip->op.write ? 1 : 0, t);
@@ -494,9 +577,41 @@ static void bind_addr(struct binder *b)
 				factbase__set(fb, ment, "member.shared_writes", 0, t);
 			}
 		}
-		if (idx >= 0 && !fb->ents[idx].struct_name[0])
+		if (idx >= 0 && !fb->ents[idx].struct_name[0]) {
 			snprintf(fb->ents[idx].struct_name, sizeof(fb->ents[0].struct_name), "%s",
 				 sb->s->name);
+			if (mi >= 0 && sb->s->members[mi].name)
+				snprintf(fb->ents[idx].member, sizeof(fb->ents[0].member), "%s",
+					 sb->s->members[mi].name);
+		}
+	}
+
+	/* hot lines whose sampled instructions access no memory: nothing to see there */
+	for (int i = 0; i < a->nr_ips; i++) {
+		const struct addr_ip *ip = &a->ips[i];
+		double have;
+		int idx;
+
+		if (ip->op.skip != AS_NO_MEM && ip->op.skip != AS_LEA)
+			continue;
+		idx = line_entity(b, ip->loc.function, ip->loc.file, ip->loc.line);
+		if (idx < 0 || !factbase__get(fb, idx, "line.addr_samples", &have, NULL))
+			continue;
+		factbase__set(fb, idx, "line.addr_samples", 0, t);
+		factbase__set(fb, idx, "line.stride", 0, t);
+		factbase__set(fb, idx, "line.stride_frac", 0, t);
+		factbase__set(fb, idx, "line.lines", 0, t);
+		factbase__set(fb, idx, "line.pages", 0, t);
+		factbase__set(fb, idx, "line.writes", 0, t);
+		factbase__set(fb, idx, "line.locked", 0, t);
+		factbase__set(fb, idx, "line.cas", 0, t);
+		factbase__set(fb, idx, "line.nt_store", 0, t);
+		factbase__set(fb, idx, "line.true_sharing_threads", 0, t);
+		factbase__set(fb, idx, "line.false_sharing", 0, t);
+		if (factbase__get(fb, idx, "line.samples", &have, NULL)) {
+			factbase__set(fb, idx, "line.samples", ip->samples * to_samples, t);
+			factbase__set(fb, idx, "line.share", ip->samples / (double)a->samples, t);
+		}
 	}
 
 	/* lines written by two or more threads */
@@ -510,7 +625,20 @@ static void bind_addr(struct binder *b)
 		for (int k = 0; k < a->nr_ips && !ip; k++)
 			if (a->ips[k].ip == l->ip)
 				ip = &a->ips[k];
-		if (!ip || !(sb = attribute(b, ip, &mi)) || mi < 0)
+		if (!ip)
+			continue;
+		{
+			int li = line_entity(b, ip->loc.function, ip->loc.file, ip->loc.line);
+			double prev = 0;
+
+			if (li >= 0 && l->false_sharing)
+				factbase__set(fb, li, "line.false_sharing", 1, t);
+			else if (li >= 0 &&
+				 (factbase__get(fb, li, "line.true_sharing_threads", &prev, NULL) ||
+				  prev < l->nr_threads))
+				factbase__set(fb, li, "line.true_sharing_threads", l->nr_threads, t);
+		}
+		if (!(sb = attribute(b, ip, &mi)) || mi < 0)
 			continue;
 		ment = member_entity(b, sb, mi);
 		if (ment < 0)
@@ -520,9 +648,10 @@ static void bind_addr(struct binder *b)
 		factbase__set(fb, ment, "member.writer_threads", l->nr_threads, t);
 		factbase__set(fb, ment, "member.false_sharing", l->false_sharing, t);
 		factbase__set(fb, ment, "member.shared_writes", writes * to_samples, t);
-		snprintf(fb->ents[ment].function, sizeof(fb->ents[0].function), "%s", ip->loc.function);
+		base_function(ip->loc.function, fb->ents[ment].function, sizeof(fb->ents[0].function));
 		snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s", ip->loc.file);
 		fb->ents[ment].line = ip->loc.line;
+		region_label(ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
 	}
 
 	/* struct facts from what was attributed */
@@ -545,6 +674,26 @@ static void bind_addr(struct binder *b)
 			if (li < 64 && !(lines_mask & (1ULL << li))) {
 				lines_mask |= 1ULL << li;
 				nr_lines++;
+			}
+		}
+		if (sb->top) {
+			struct entity *e = &fb->ents[sb->ent];
+			size_t off = 0;
+
+			base_function(sb->top->loc.function, e->function, sizeof(e->function));
+			snprintf(e->file, sizeof(e->file), "%s", sb->top->loc.file);
+			e->line = sb->top->loc.line;
+			region_label(sb->top, e->region, sizeof(e->region));
+			/* the members the accesses hit, in declaration order */
+			for (int m = 0; m < sb->s->nr_members; m++) {
+				for (int k = 0; k < sb->nr_hot; k++) {
+					if (sb->hot_off[k] != sb->s->members[m].offset ||
+					    !sb->s->members[m].name || off >= sizeof(e->member))
+						continue;
+					off += snprintf(e->member + off, sizeof(e->member) - off, "%s%s",
+							off ? ", " : "", sb->s->members[m].name);
+					break;
+				}
 			}
 		}
 		factbase__set(fb, sb->ent, "struct.hot_members", sb->nr_hot, t);
@@ -581,7 +730,10 @@ static void bind_struct_heat(struct binder *b)
 
 				if (p->funcs[k].ev || p->funcs[k].tid || p->funcs[k].share < 0.05)
 					continue;
-				if (codetypes__lookup(b->ct, p->funcs[k].function, &ft))
+				char fn[128];
+
+				base_function(p->funcs[k].function, fn, sizeof(fn));
+				if (codetypes__lookup(b->ct, fn, &ft))
 					continue;
 				for (int j = 0; j < ft.nr; j++)
 					if (ft.t[j].param && !strcmp(ft.t[j].name, sb->s->name))
@@ -646,6 +798,35 @@ static void bind_watch(struct binder *b)
 	factbase__set(b->fb, -1, "run.watch_hits", (double)w->total_hits, w->tier);
 }
 
+/* Lines known from one source only (a fault site, the simulation) were not hot in the others. */
+static void bind_line_defaults(struct binder *b)
+{
+	struct factbase *fb = b->fb;
+	static const char *const addr_zero[] = {
+		"line.addr_samples", "line.stride", "line.stride_frac", "line.lines", "line.pages",
+		"line.writes", "line.locked", "line.cas", "line.nt_store", "line.false_sharing",
+		"line.true_sharing_threads",
+	};
+	double v;
+
+	for (int i = 0; i < fb->nr_ents; i++) {
+		if (fb->ents[i].scope != SCOPE_LINE)
+			continue;
+		if ((fb->have[EV_HOTSPOTS] || fb->have[EV_ADDR]) &&
+		    factbase__get(fb, i, "line.samples", &v, NULL)) {
+			factbase__set(fb, i, "line.samples", 0, TIER_SOFTWARE);
+			factbase__set(fb, i, "line.share", 0, TIER_SOFTWARE);
+		}
+		if (fb->have[EV_ADDR] && factbase__get(fb, i, "line.addr_samples", &v, NULL))
+			for (size_t k = 0; k < ARRAY_SIZE(addr_zero); k++)
+				factbase__set(fb, i, addr_zero[k], 0, b->r->addr->tier);
+		if (fb->have[EV_FAULTS] && factbase__get(fb, i, "line.faults", &v, NULL)) {
+			factbase__set(fb, i, "line.faults", 0, TIER_SOFTWARE);
+			factbase__set(fb, i, "line.fault_share", 0, TIER_SOFTWARE);
+		}
+	}
+}
+
 void bind__sections(const struct report *r, struct factbase *fb)
 {
 	struct binder b = { .r = r, .fb = fb, .line = 64 };
@@ -661,6 +842,7 @@ void bind__sections(const struct report *r, struct factbase *fb)
 	bind_struct_heat(&b);
 	bind_sim(&b);
 	bind_watch(&b);
+	bind_line_defaults(&b);
 	for (int i = 0; i < b.nr_sb; i++)
 		free(b.sb[i].member_ent);
 	free(b.sb);

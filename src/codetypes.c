@@ -165,3 +165,109 @@ int codetypes__lookup(struct codetypes *ct, const char *function, struct func_ty
 	}
 	return found ? 0 : -ENOENT;
 }
+
+int codetypes__func_addr(struct codetypes *ct, const char *function, unsigned long long *addr)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (!ct || !function || !*function)
+		return -ENOENT;
+	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				Dwarf_Attribute at;
+				Dwarf_Addr lo;
+				const char *name;
+
+				if (dwarf_tag(&child) != DW_TAG_subprogram)
+					continue;
+				name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &at));
+				if (name && !strcmp(name, function) && dwarf_lowpc(&child, &lo) == 0) {
+					*addr = lo;
+					return 0;
+				}
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return -ENOENT;
+}
+
+/* The struct (through arrays, typedefs, qualifiers) a variable's type is, and its size. */
+static bool struct_of(Dwarf_Die *var, char *type, size_t len, Dwarf_Word *elem)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t, *cur = &t;
+	const char *typedef_name = NULL;
+
+	if (!dwarf_attr_integrate(var, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+		return false;
+	for (int depth = 0; depth < 16; depth++) {
+		int tag = dwarf_tag(cur);
+
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type) {
+			const char *name = dwarf_diename(cur);
+
+			if (!name)
+				name = typedef_name;
+			if (!name || dwarf_aggregate_size(cur, elem) != 0 || !*elem)
+				return false;
+			snprintf(type, len, "%s", name);
+			return true;
+		}
+		if (tag == DW_TAG_typedef)
+			typedef_name = dwarf_diename(cur);
+		if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type && tag != DW_TAG_typedef &&
+		    tag != DW_TAG_array_type && tag != DW_TAG_atomic_type)
+			return false;
+		if (!dwarf_attr_integrate(cur, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+			return false;
+		cur = &t;
+	}
+	return false;
+}
+
+int codetypes__global_at(struct codetypes *ct, unsigned long long addr, char *type, size_t len,
+			 unsigned long long *offset)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (!ct)
+		return -ENOENT;
+	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				Dwarf_Attribute at;
+				Dwarf_Op *ops;
+				size_t nops;
+				Dwarf_Word total, elem;
+				Dwarf_Die ty;
+
+				if (dwarf_tag(&child) != DW_TAG_variable ||
+				    !dwarf_attr(&child, DW_AT_location, &at) ||
+				    dwarf_getlocation(&at, &ops, &nops) != 0 || nops != 1 ||
+				    ops[0].atom != DW_OP_addr)
+					continue;
+				if (addr < ops[0].number)
+					continue;
+				if (!dwarf_attr_integrate(&child, DW_AT_type, &at) ||
+				    !dwarf_formref_die(&at, &ty) || dwarf_aggregate_size(&ty, &total) != 0)
+					continue;
+				if (addr >= ops[0].number + total)
+					continue;
+				if (!struct_of(&child, type, len, &elem))
+					return -ENOENT;
+				*offset = (addr - ops[0].number) % elem;
+				return 0;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return -ENOENT;
+}

@@ -29,4 +29,15 @@ void codetypes__close(struct codetypes *ct);
 /* The struct types FUNCTION works on (all its definitions merged); 0 or -ENOENT. */
 int codetypes__lookup(struct codetypes *ct, const char *function, struct func_types *out);
 
+/* Link-time entry address of FUNCTION (DW_AT_low_pc); 0 or -ENOENT. */
+int codetypes__func_addr(struct codetypes *ct, const char *function, unsigned long long *addr);
+
+/*
+ * The global variable covering link-time address ADDR whose type is a struct
+ * or an array of structs: the struct's name and the offset of ADDR inside
+ * the element it falls in.  0 or -ENOENT.
+ */
+int codetypes__global_at(struct codetypes *ct, unsigned long long addr, char *type, size_t len,
+			 unsigned long long *offset);
+
 #endif

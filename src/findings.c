@@ -397,9 +397,9 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 	}
 
 	/*
-	 * Entities below min_samples are "thin": skipped when other entities had
-	 * enough data to decide, reported as inconclusive when none had.
-	 * An unknown 'when' (something not measured) is always inconclusive.
+	 * Per entity: 'when' false is a pass; unknown is inconclusive (naming
+	 * what was not measured); true fires only with min_samples met, else
+	 * the entity is "thin" and the rule inconclusive.
 	 */
 	for (int idx = -1; idx < fb->nr_ents; idx++) {
 		struct ectx c = { .fb = fb, .idx = idx };
@@ -409,39 +409,39 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 
 		if (r->scope == SCOPE_RUN ? idx != -1 : (idx < 0 || fb->ents[idx].scope != r->scope))
 			continue;
+		/* a condition already false is a pass, whatever the amount of data */
+		v = expr__eval(r->when.e, lookup, &c);
+		if (v.known && v.v == 0) {
+			decided++;
+			continue;
+		}
+		if (!v.known)
+			explain_missing(fb, c.missing, why, sizeof(why));
+		/* firing needs enough data: below min_samples the entity is thin */
 		for (int i = 0; i < r->nr_min_samples && !why[0]; i++) {
 			double have;
+			char tw[256] = "";
 
 			if (factbase__get(fb, idx, r->min_samples[i].name, &have, NULL))
-				snprintf(why, sizeof(why), "%s was not measured", r->min_samples[i].name);
+				snprintf(tw, sizeof(tw), "%s was not measured", r->min_samples[i].name);
 			else if (have < r->min_samples[i].min)
-				snprintf(why, sizeof(why), "only %.0f %s (needs %.0f)", have,
+				snprintf(tw, sizeof(tw), "only %.0f %s (needs %.0f)", have,
 					 r->min_samples[i].name, r->min_samples[i].min);
 			else if (have < 4 * r->min_samples[i].min)
 				low = true;
+			if (tw[0]) {
+				if (!nr_thin++)
+					snprintf(thin_why, sizeof(thin_why), "%s", tw);
+				if (first_thin == -2)
+					first_thin = idx;
+				goto next;
+			}
 		}
-		if (why[0]) {
-			if (!nr_thin++)
-				snprintf(thin_why, sizeof(thin_why), "%s", why);
-			if (first_thin == -2)
-				first_thin = idx;
-			continue;
-		}
-		if (r->inconclusive_when.e) {
-			v = expr__eval(r->inconclusive_when.e, lookup, &c);
-			if (expr_value__true(v))
+		if (!why[0] && r->inconclusive_when.e) {
+			struct ectx c2 = { .fb = fb, .idx = idx };
+
+			if (expr_value__true(expr__eval(r->inconclusive_when.e, lookup, &c2)))
 				snprintf(why, sizeof(why), "%s", r->inconclusive_when.src);
-			c.mlen = 0;
-			c.missing[0] = '\0';
-		}
-		if (!why[0]) {
-			v = expr__eval(r->when.e, lookup, &c);
-			if (!v.known)
-				explain_missing(fb, c.missing, why, sizeof(why));
-			else
-				decided++;
-			if (v.known && v.v == 0)
-				continue;
 		}
 		if (why[0]) {
 			if (!inconclusive++) {
@@ -460,13 +460,14 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 			fill_evidence(f, r, fb, idx, thin);
 			set_gain(f, r, fb, idx);
 		}
+next:;
 	}
 	if (fired) {
 		for (int i = start; i < fs->nr; i++)
 			fs->f[i].count = fired;
 		return;
 	}
-	if (!inconclusive && !decided && nr_thin) {
+	if (!inconclusive && nr_thin) {
 		inconclusive = nr_thin;
 		first_inc = first_thin;
 		snprintf(first_missing, sizeof(first_missing), "not enough data: %s", thin_why);
@@ -501,11 +502,20 @@ int ruleset__eval_facts(const struct ruleset *rs, const struct factbase *fb, str
 int ruleset__eval(const struct ruleset *rs, const struct report *r, struct findings **out)
 {
 	struct factbase *fb = NULL;
+	const char *dump;
 	int err;
 
 	err = factbase__from_report(r, &fb);
 	if (err)
 		return err;
+	dump = getenv("MEMADVISE_RECORD_FACTS");
+	if (dump && *dump) {
+		struct json_object *o = factbase__to_json(fb);
+
+		if (json_object_to_file_ext(dump, o, JSON_C_TO_STRING_PRETTY))
+			pr_warn("cannot record the facts to '%s'", dump);
+		json_object_put(o);
+	}
 	err = ruleset__eval_facts(rs, fb, out);
 	factbase__free(fb);
 	return err;
