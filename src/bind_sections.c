@@ -43,6 +43,7 @@ struct binder {
 		int64_t stride;
 		double stride_samples;
 		uint64_t hot_off[64];	/* member offsets the accesses hit */
+		double hot_samples[64];	/* ... and the samples on each */
 		int nr_hot;
 		const struct addr_ip *top; /* the IP with most samples on it */
 		int *member_ent;	/* entity of each member, -1 until created */
@@ -551,12 +552,15 @@ static void bind_addr(struct binder *b)
 			sb->stride_samples = (double)ip->decoded;
 		}
 		if (mi >= 0) {
-			bool seen = false;
+			int k;
 
-			for (int k = 0; k < sb->nr_hot; k++)
-				seen |= sb->hot_off[k] == sb->s->members[mi].offset;
-			if (!seen && sb->nr_hot < 64)
+			for (k = 0; k < sb->nr_hot; k++)
+				if (sb->hot_off[k] == sb->s->members[mi].offset)
+					break;
+			if (k == sb->nr_hot && sb->nr_hot < 64)
 				sb->hot_off[sb->nr_hot++] = sb->s->members[mi].offset;
+			if (k < 64)
+				sb->hot_samples[k] += (double)ip->decoded;
 			ment = member_entity(b, sb, mi);
 			if (ment >= 0) {
 				double prev = 0;
@@ -665,6 +669,15 @@ static void bind_addr(struct binder *b)
 		if (!sb->addr_samples)
 			continue;
 		factbase__set(fb, sb->ent, "struct.stride", (double)sb->stride, t);
+		/* hot members: those with a real share of the accesses (not set-up code) */
+		for (int k = 0; k < sb->nr_hot; k++) {
+			if (sb->hot_samples[k] < 0.02 * sb->addr_samples) {
+				sb->hot_off[k] = sb->hot_off[sb->nr_hot - 1];
+				sb->hot_samples[k] = sb->hot_samples[sb->nr_hot - 1];
+				sb->nr_hot--;
+				k--;
+			}
+		}
 		for (int k = 0; k < sb->nr_hot; k++) {
 			int mi = member_at(sb->s, (int64_t)sb->hot_off[k]);
 			uint64_t li = b->line ? sb->hot_off[k] / b->line : 0;

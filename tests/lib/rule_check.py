@@ -30,7 +30,7 @@ HW_TIERS = ("precise", "counting")
 
 
 def run(binary, args, tag):
-    out = os.path.join(TMP, tag + ".json")
+    out = os.path.join(TMP, tag.replace("/", "_") + ".json")
     cmd = [MA, "run", "-j", "-o", out, "--", os.path.join(EXAMPLES, binary)] + [str(a) for a in args]
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=600)
     if p.returncode != 0:
@@ -95,12 +95,15 @@ def main():
             lab = yaml.safe_load(f)
         if isinstance(lab, dict) and lab.get("rule") == rule:
             labels.append((os.path.basename(path), lab))
+    # tests/labels: labels for rules the examples do not label, and
+    # corrections (same 'workload') where a measurement contradicts a label
     extra = os.path.join(TOP, "tests", "labels")
     for path in sorted(glob.glob(os.path.join(extra, "*.yaml"))):
         with open(path) as f:
             lab = yaml.safe_load(f)
         if isinstance(lab, dict) and lab.get("rule") == rule:
-            labels.append((os.path.basename(path), lab))
+            labels = [(n, l) for n, l in labels if l.get("workload") != lab.get("workload")]
+            labels.append(("tests/labels/" + os.path.basename(path), lab))
     if not labels:
         print("no calibration workload is labelled with rule %s" % rule)
         return 1
