@@ -462,15 +462,24 @@ static void region_label(const struct addr_ip *ip, char *buf, size_t len)
 		snprintf(buf, len, "file %.180s", n);
 }
 
+/* Size of the mapping an IP's addresses mostly fell in (anonymous ones have no name). */
 static double region_size_named(const struct addr_profile *a, const char *name)
 {
-	double best = 0;
+	bool anon = !name[0] || !strcmp(name, "anon");
+	uint64_t best_samples = 0;
+	double size = 0;
 
-	for (int i = 0; i < a->nr_regions; i++)
-		if (!strcmp(a->regions[i].name, name) &&
-		    (double)(a->regions[i].end - a->regions[i].start) > best)
-			best = (double)(a->regions[i].end - a->regions[i].start);
-	return best;
+	for (int i = 0; i < a->nr_regions; i++) {
+		const struct addr_region *g = &a->regions[i];
+
+		if (anon ? g->kind != MAPK_ANON : strcmp(g->name, name))
+			continue;
+		if (g->samples >= best_samples) {
+			best_samples = g->samples;
+			size = (double)(g->end - g->start);
+		}
+	}
+	return size;
 }
 
 static void bind_addr(struct binder *b)
@@ -524,6 +533,7 @@ static void bind_addr(struct binder *b)
 				factbase__set(fb, idx, "line.threads", ip->nr_threads, t);
 				factbase__set(fb, idx, "line.stride", (double)llabs(ip->stride), t);
 				factbase__set(fb, idx, "line.stride_frac", ip->stride_frac, t);
+				factbase__set(fb, idx, "line.stride_monotonic", ip->stride_monotonic, t);
 				factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
 				factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
 				factbase__set(fb, idx, "line.writes", ip->op.write, t);
@@ -535,7 +545,7 @@ static void bind_addr(struct binder *b)
 				region_label(ip, fb->ents[idx].region, sizeof(fb->ents[0].region));
 				factbase__set(fb, idx, "line.cas", insn_has(ip, "cmpxchg"), t);
 				factbase__set(fb, idx, "line.nt_store", insn_has(ip, "movnt"), t);
-				if (ip->top_region[0] && region_size_named(a, ip->top_region) > 0)
+				if (region_size_named(a, ip->top_region) > 0)
 					factbase__set(fb, idx, "line.region_bytes",
 						      region_size_named(a, ip->top_region), t);
 			}
@@ -604,6 +614,7 @@ static void bind_addr(struct binder *b)
 		factbase__set(fb, idx, "line.addr_samples", 0, t);
 		factbase__set(fb, idx, "line.stride", 0, t);
 		factbase__set(fb, idx, "line.stride_frac", 0, t);
+		factbase__set(fb, idx, "line.stride_monotonic", 0, t);
 		factbase__set(fb, idx, "line.lines", 0, t);
 		factbase__set(fb, idx, "line.pages", 0, t);
 		factbase__set(fb, idx, "line.writes", 0, t);
@@ -816,7 +827,8 @@ static void bind_line_defaults(struct binder *b)
 {
 	struct factbase *fb = b->fb;
 	static const char *const addr_zero[] = {
-		"line.addr_samples", "line.stride", "line.stride_frac", "line.lines", "line.pages",
+		"line.addr_samples", "line.stride", "line.stride_frac", "line.stride_monotonic",
+		"line.lines", "line.pages",
 		"line.writes", "line.locked", "line.cas", "line.nt_store", "line.false_sharing",
 		"line.true_sharing_threads",
 	};

@@ -196,6 +196,8 @@ const struct metric_def metric__registry[] = {
 	{ "line.addr_samples", L, EV_ADDR, "count", "samples with a data address" },
 	{ "line.stride", L, EV_ADDR, "bytes", "dominant stride of its data addresses" },
 	{ "line.stride_frac", L, EV_ADDR, "ratio", "share of deltas that are stride multiples" },
+	{ "line.stride_monotonic", L, EV_ADDR, "ratio",
+	  "share of address deltas going the stride's way (0.5: random order)" },
 	{ "line.lines", L, EV_ADDR, "count", "distinct cache lines it touched" },
 	{ "line.pages", L, EV_ADDR, "count", "distinct 4 KiB pages it touched" },
 	{ "line.writes", L, EV_ADDR, "bool", "the sampled access is a store" },

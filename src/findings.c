@@ -409,6 +409,20 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 
 		if (r->scope == SCOPE_RUN ? idx != -1 : (idx < 0 || fb->ents[idx].scope != r->scope))
 			continue;
+		/* the data cannot decide for this entity: inconclusive, whatever 'when' says */
+		if (r->inconclusive_when.e) {
+			struct ectx c2 = { .fb = fb, .idx = idx };
+
+			if (expr_value__true(expr__eval(r->inconclusive_when.e, lookup, &c2))) {
+				if (!inconclusive++) {
+					first_inc = idx;
+					snprintf(first_missing, sizeof(first_missing), "%s",
+						 r->inconclusive_why ? r->inconclusive_why
+								     : r->inconclusive_when.src);
+				}
+				continue;
+			}
+		}
 		/* a condition already false is a pass, whatever the amount of data */
 		v = expr__eval(r->when.e, lookup, &c);
 		if (v.known && v.v == 0) {
@@ -436,12 +450,6 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 					first_thin = idx;
 				goto next;
 			}
-		}
-		if (!why[0] && r->inconclusive_when.e) {
-			struct ectx c2 = { .fb = fb, .idx = idx };
-
-			if (expr_value__true(expr__eval(r->inconclusive_when.e, lookup, &c2)))
-				snprintf(why, sizeof(why), "%s", r->inconclusive_when.src);
 		}
 		if (why[0]) {
 			if (!inconclusive++) {

@@ -261,7 +261,7 @@ static bool valid_id(const char *id)
 enum key {
 	K_ID, K_TITLE, K_PAPER, K_SEVERITY, K_REQUIRES, K_FOR_EACH, K_WHEN, K_INCONCLUSIVE_WHEN,
 	K_MIN_SAMPLES, K_EVIDENCE, K_MESSAGE, K_ADVICE, K_FIX, K_GAIN, K_EXAMPLE, K_EXPLAIN,
-	K__COUNT,
+	K_INCONCLUSIVE_WHY, K__COUNT,
 };
 
 static const struct {
@@ -284,6 +284,7 @@ static const struct {
 	[K_GAIN] = { "gain", false },
 	[K_EXAMPLE] = { "example", true },
 	[K_EXPLAIN] = { "explain", false },
+	[K_INCONCLUSIVE_WHY] = { "inconclusive_why", false },
 };
 
 static int parse_requires(struct pctx *p, yaml_node_t *n, struct rule *r)
@@ -465,6 +466,16 @@ static int parse_rule(struct pctx *p, yaml_node_t *root, struct rule *r)
 		goto out;
 	if (val[K_EXPLAIN] && (err = scalar(p, "explain", val[K_EXPLAIN], &r->explain)))
 		goto out;
+	if (val[K_INCONCLUSIVE_WHY]) {
+		if (!val[K_INCONCLUSIVE_WHEN]) {
+			err = perr(p, node_line(val[K_INCONCLUSIVE_WHY]),
+				   "'inconclusive_why' without 'inconclusive_when'");
+			goto out;
+		}
+		if ((err = nonempty_scalar(p, "inconclusive_why", val[K_INCONCLUSIVE_WHY],
+					   &r->inconclusive_why)))
+			goto out;
+	}
 out:
 	free(s);
 	free(lines);
@@ -594,6 +605,7 @@ void rule__release(struct rule *r)
 	free(r->title);
 	free(r->paper);
 	free(r->explain);
+	free(r->inconclusive_why);
 	for (int i = 0; i < r->nr_requires; i++) {
 		for (int j = 0; j < r->requires[i].nr_alt; j++)
 			free(r->requires[i].alt[j]);

@@ -43,6 +43,7 @@ struct rule {
 	} *requires;
 	int nr_requires;
 	struct rule_expr when, inconclusive_when, gain;
+	char *inconclusive_why;	/* said when inconclusive_when holds */
 	struct {
 		char *name;
 		double min;

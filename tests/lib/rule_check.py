@@ -29,9 +29,9 @@ TMP = os.environ.get("MA_TMP", "/tmp")
 HW_TIERS = ("precise", "counting")
 
 
-def run(binary, args, tag):
+def run(binary, args, tag, opts=()):
     out = os.path.join(TMP, tag.replace("/", "_") + ".json")
-    cmd = [MA, "run", "-j", "-o", out, "--", os.path.join(EXAMPLES, binary)] + [str(a) for a in args]
+    cmd = [MA, "run", "-j", "-o", out] + [str(o) for o in opts] + ["--", os.path.join(EXAMPLES, binary)] + [str(a) for a in args]
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=600)
     if p.returncode != 0:
         raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr[-400:]))
@@ -115,8 +115,9 @@ def main():
             failed.append("%s: examples/bin/%s is not built (make examples)" % (name, binary))
             continue
         hw = str(lab.get("tier", "")) in HW_TIERS
-        bad = run(binary, lab["bad"], name + "-bad")
-        good = run(binary, lab["good"], name + "-good")
+        opts = lab.get("run_options", [])
+        bad = run(binary, lab["bad"], name + "-bad", opts)
+        good = run(binary, lab["good"], name + "-good", opts)
         fb = findings(bad, rule)
         fg = findings(good, rule)
         fired_b = [f for f in fb if f["status"] == "fired"]

@@ -14,7 +14,7 @@ if ! diff -u "$MA_TMP/code" "$MA_TMP/man" > "$MA_TMP/diff"; then
 	exit 1
 fi
 # every key the parser accepts is documented under KEYS
-for k in id title paper severity requires for-each when inconclusive_when min_samples \
+for k in id title paper severity requires for-each when inconclusive_when inconclusive_why min_samples \
 	evidence message advice fix gain example explain; do
 	kk=$(printf '%s' "$k" | sed 's/-/\\\\-/g')
 	grep -q "^\.B $kk\$" "$page" || { echo "key '$k' is not documented in memadvise-rules.5"; exit 1; }
