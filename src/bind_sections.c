@@ -522,6 +522,14 @@ static void bind_addr(struct binder *b)
 			bool first = factbase__get(fb, idx, "line.addr_samples", &prev, NULL) != 0;
 
 			factbase__set(fb, idx, "line.addr_samples", prev + (double)ip->decoded, t);
+			if (!first) { /* the footprint of the line: the widest of its accesses */
+				double v;
+
+				if (!factbase__get(fb, idx, "line.pages", &v, NULL) && v < ip->pages)
+					factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
+				if (!factbase__get(fb, idx, "line.lines", &v, NULL) && v < ip->lines)
+					factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
+			}
 			if (!fb->have[EV_HOTSPOTS] || factbase__get(fb, idx, "line.samples", &have, NULL)) {
 				/* no profile line: the address samples give the share */
 				factbase__set(fb, idx, "line.samples", (prev + ip->decoded) * to_samples, t);

@@ -123,9 +123,13 @@ def main():
         fired_b = [f for f in fb if f["status"] == "fired"]
         fired_g = [f for f in fg if f["status"] == "fired"]
         if hw:
-            # this machine cannot decide: never a guess
+            # this machine cannot decide: inconclusive on BAD, never a guess
             if fired_g:
                 failed.append("%s (tier %s): fired on GOOD: %s" % (name, lab["tier"], fired_g[0]["message"]))
+            want = lab.get("expect_here", "inconclusive")
+            if (fb[0]["status"] if fb else "quiet") != want:
+                failed.append("%s (tier %s): BAD is %s here, expected %s" % (
+                    name, lab["tier"], fb[0]["status"] if fb else "quiet", want))
             print("%s: tier %s, here: bad %s, good %s" % (name, lab["tier"],
                   fb[0]["status"] if fb else "quiet", fg[0]["status"] if fg else "quiet"))
             checked += 1
@@ -151,7 +155,8 @@ def main():
     if failed:
         print("%s: %d of %d workloads failed" % (rule, len(failed), len(labels)))
         return 1
-    print("%s: fires on BAD and is quiet on GOOD for %d workload(s)" % (rule, checked))
+    print("%s: %d workload(s) as labelled (fired on BAD and quiet on GOOD, or inconclusive"
+          " where this machine lacks the tier)" % (rule, checked))
     return 0
 
 
