@@ -80,25 +80,33 @@ static void bind_machine(struct factbase *fb)
 			      !strcmp(mode, "always") ? 2 : !strcmp(mode, "madvise") ? 1 : 0, TIER_STATIC);
 }
 
-/* The machine profile 'memadvise calibrate' writes: its latencies for gain estimates. */
+/*
+ * The machine profile 'memadvise calibrate' writes (machine_profile.h: the
+ * same file and keys): latencies per level and the costs of a TLB miss, a
+ * page fault, a contended line and the atomic variants, for gain estimates.
+ */
 static void bind_machine_profile(struct factbase *fb)
 {
 	static const struct {
 		const char *key, *name;
 	} keys[] = {
-		{ "lat_l1_ns", "machine.lat_l1_ns" },
-		{ "lat_l2_ns", "machine.lat_l2_ns" },
-		{ "lat_llc_ns", "machine.lat_llc_ns" },
-		{ "lat_mem_ns", "machine.lat_mem_ns" },
 		{ "tlb_miss_ns", "machine.tlb_miss_ns" },
-		{ "fault_ns", "machine.fault_ns" },
+		{ "page_fault_ns", "machine.fault_ns" },
 		{ "false_sharing_ns", "machine.false_sharing_ns" },
-		{ "atomic_ns", "machine.atomic_ns" },
-		{ "cas_ns", "machine.cas_ns" },
+		{ "atomic_add_ns", "machine.atomic_ns" },
+		{ "atomic_cas_ns", "machine.cas_ns" },
 		{ "branch_miss_ns", "machine.branch_miss_ns" },
 	};
+	static const struct {
+		const char *level, *name;
+	} levels[] = {
+		{ "L1d", "machine.lat_l1_ns" },
+		{ "L2", "machine.lat_l2_ns" },
+		{ "L3", "machine.lat_llc_ns" },
+		{ "DRAM", "machine.lat_mem_ns" },
+	};
 	char path[512];
-	struct json_object *o, *lat, *v;
+	struct json_object *o, *v, *lv;
 	int found = 0;
 
 	if (bind__machine_profile_path(path, sizeof(path)))
@@ -108,16 +116,29 @@ static void bind_machine_profile(struct factbase *fb)
 		factbase__mark(fb, EV_MACHINE, false, "the machine profile could not be read");
 		return;
 	}
-	/* accept the latencies at the top level or under "rules" */
-	lat = o;
-	if (json_object_object_get_ex(o, "rules", &v) && json_object_is_type(v, json_type_object))
-		lat = v;
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		if (json_object_object_get_ex(lat, keys[i].key, &v) &&
+		if (json_object_object_get_ex(o, keys[i].key, &v) &&
 		    (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) &&
 		    json_object_get_double(v) > 0) {
-			factbase__set(fb, -1, keys[i].name, json_object_get_double(v), TIER_COUNTING);
+			factbase__set(fb, -1, keys[i].name, json_object_get_double(v), TIER_SOFTWARE);
 			found++;
+		}
+	}
+	if (json_object_object_get_ex(o, "levels", &lv) && json_object_is_type(lv, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(lv); i++) {
+			struct json_object *e = json_object_array_get_idx(lv, i), *n, *lat;
+
+			if (!json_object_object_get_ex(e, "name", &n) ||
+			    !json_object_object_get_ex(e, "latency_ns", &lat) ||
+			    json_object_get_double(lat) <= 0)
+				continue;
+			for (size_t k = 0; k < ARRAY_SIZE(levels); k++) {
+				if (strcmp(json_object_get_string(n), levels[k].level))
+					continue;
+				factbase__set(fb, -1, levels[k].name, json_object_get_double(lat),
+					      TIER_SOFTWARE);
+				found++;
+			}
 		}
 	}
 	json_object_put(o);
@@ -126,14 +147,12 @@ static void bind_machine_profile(struct factbase *fb)
 
 int bind__machine_profile_path(char *buf, size_t len)
 {
-	const char *env = getenv("MEMADVISE_MACHINE");
+	const char *env = getenv("MEMADVISE_PROFILE");
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 
-	if (env && *env) {
+	if (env && *env)
 		snprintf(buf, len, "%s", env);
-		return access(buf, R_OK) ? -ENOENT : 0;
-	}
-	if (xdg && *xdg)
+	else if (xdg && *xdg)
 		snprintf(buf, len, "%s/memadvise/machine.json", xdg);
 	else if (home && *home)
 		snprintf(buf, len, "%s/.cache/memadvise/machine.json", home);

@@ -10,7 +10,7 @@
 
 /*
  * Where the machine profile of 'memadvise calibrate' is read from:
- * $MEMADVISE_MACHINE, else $XDG_CACHE_HOME/memadvise/machine.json, else
+ * $MEMADVISE_PROFILE, else $XDG_CACHE_HOME/memadvise/machine.json, else
  * ~/.cache/memadvise/machine.json.  0 when it exists, -ENOENT otherwise.
  */
 int bind__machine_profile_path(char *buf, size_t len);

@@ -677,6 +677,50 @@ static void bind_addr(struct binder *b)
 		region_label(ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
 	}
 
+	/* regions: the data-address samples that fell in each, and its hottest access */
+	for (int i = 0; i < fb->nr_ents; i++) {
+		struct entity *e = &fb->ents[i];
+		const struct addr_ip *best = NULL;
+		double n = 0;
+		bool anon;
+
+		if (e->scope != SCOPE_REGION || !e->region_len)
+			continue;
+		for (int k = 0; k < a->nr_regions; k++)
+			if (a->regions[k].start < e->region_start + e->region_len &&
+			    a->regions[k].end > e->region_start)
+				n += (double)a->regions[k].samples;
+		factbase__set(fb, i, "region.addr_samples", n, t);
+		if (!n)
+			continue;
+		anon = !strncmp(e->region, "anon", 4) || !strncmp(e->region, "heap", 4);
+		for (int k = 0; k < a->nr_ips; k++) {
+			const struct addr_ip *ip = &a->ips[k];
+
+			if (!ip->decoded || ip->op.skip != AS_OK)
+				continue;
+			if (anon ? !(ip->region[MAPK_ANON] + ip->region[MAPK_HEAP]) :
+				   strcmp(ip->top_region, e->region))
+				continue;
+			if (!best || ip->decoded > best->decoded)
+				best = ip;
+		}
+		if (best) {
+			struct sbind *sb;
+			int mi;
+
+			base_function(best->loc.function, e->function, sizeof(e->function));
+			snprintf(e->file, sizeof(e->file), "%s", best->loc.file);
+			e->line = best->loc.line;
+			sb = attribute(b, best, &mi);
+			if (sb) {
+				snprintf(e->struct_name, sizeof(e->struct_name), "%s", sb->s->name);
+				if (mi >= 0 && sb->s->members[mi].name)
+					snprintf(e->member, sizeof(e->member), "%s", sb->s->members[mi].name);
+			}
+		}
+	}
+
 	/* struct facts from what was attributed */
 	for (int i = 0; i < b->nr_sb; i++) {
 		struct sbind *sb = &b->sb[i];
