@@ -693,6 +693,23 @@ static void bind_addr(struct binder *b)
 		factbase__set(fb, i, "region.addr_samples", n, t);
 		if (!n)
 			continue;
+		/*
+		 * An IP knows the kind of mapping its addresses fell in, not which
+		 * one: name the code only when one mapping of that kind was hit.
+		 */
+		{
+			int same = 0;
+
+			for (int k = 0; k < a->nr_regions; k++)
+				if (a->regions[k].samples &&
+				    (!strncmp(e->region, "anon", 4) || !strncmp(e->region, "heap", 4)
+					     ? a->regions[k].kind == MAPK_ANON ||
+						       a->regions[k].kind == MAPK_HEAP
+					     : !strcmp(a->regions[k].name, e->region)))
+					same++;
+			if (same != 1)
+				continue;
+		}
 		anon = !strncmp(e->region, "anon", 4) || !strncmp(e->region, "heap", 4);
 		for (int k = 0; k < a->nr_ips; k++) {
 			const struct addr_ip *ip = &a->ips[k];

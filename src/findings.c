@@ -121,6 +121,7 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 	for (const char *s = t; *s; s++) {
 		const char *end;
 		char name[128], num[64];
+		bool percent = false;
 		double v;
 
 		if (s[0] == '{' && s[1] == '{') {
@@ -135,10 +136,16 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 				  (*end >= 'A' && *end <= 'Z') || (*end >= '0' && *end <= '9');
 		     end++)
 			;
+		if (*end == '%' && end[1] == '}') {
+			percent = true;
+			end++;
+		}
 		if (*end != '}' || (size_t)(end - s - 1) >= sizeof(name))
 			goto literal;
 		memcpy(name, s + 1, end - s - 1);
 		name[end - s - 1] = '\0';
+		if (percent)
+			name[end - s - 2] = '\0';
 		s = end;
 		if (!strcmp(name, "struct")) {
 			sbuf_printf(&out, &len, &cap, "%s", INHERIT(fb, idx, struct_name)[0]
@@ -202,7 +209,10 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 			else
 				sbuf_printf(&out, &len, &cap, "(CLS / sizeof(elem))");
 		} else if (!factbase__get(fb, idx, name, &v, NULL)) {
-			fmt_num(v, num, sizeof(num));
+			if (percent)
+				snprintf(num, sizeof(num), "%.0f%%", 100 * v);
+			else
+				fmt_num(v, num, sizeof(num));
 			sbuf_printf(&out, &len, &cap, "%s", num);
 		} else {
 			sbuf_printf(&out, &len, &cap, "?");

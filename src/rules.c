@@ -226,10 +226,14 @@ static int check_template(struct pctx *p, const char *key, const char *t, int li
 				(*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9');
 		     e++)
 			;
+		if (*e == '%' && e[1] == '}')
+			e++; /* {name%}: a ratio printed as a percentage */
 		if (*e != '}' || (size_t)(e - s - 1) >= sizeof(name))
 			continue;
 		memcpy(name, s + 1, e - s - 1);
 		name[e - s - 1] = '\0';
+		if (name[e - s - 2] == '%')
+			name[e - s - 2] = '\0';
 		for (int i = 0; template_labels[i]; i++)
 			if (!strcmp(name, template_labels[i]))
 				label = true;

@@ -10,6 +10,7 @@ awk '/^\.SH METRIC NAMESPACE/{on=1; next} /^\.SH/{on=0} on && prev==".TP" && /^\
 [ -s "$MA_TMP/code" ] || { echo "the registry is empty"; exit 1; }
 if ! diff -u "$MA_TMP/code" "$MA_TMP/man" > "$MA_TMP/diff"; then
 	grep '^[-+][a-z]' "$MA_TMP/diff" | sed 's/^-/only in the code: /; s/^+/only in the man page: /'
+	echo "regenerate: scripts/gen-rules-metrics.py .output/memadvise man/memadvise-rules.5"
 	echo "memadvise-rules.5 and the metric registry differ"
 	exit 1
 fi
