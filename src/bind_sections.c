@@ -96,56 +96,67 @@ static void bind_layout(struct binder *b)
 	factbase__mark(b->fb, EV_LAYOUT, true, NULL);
 	b->sb = xcalloc(layout__nr_structs(b->layout) + 1, sizeof(*b->sb));
 	layout__for_each_struct(b->layout, i, s) {
-		struct entity e = { .scope = SCOPE_STRUCT, .parent = -1 };
-		struct layout_reorg reorg;
 		struct sbind *sb;
-		int idx;
 
 		if (!s->name || !s->size || s->kind == MA_KIND_UNION || system_decl(s->decl_file))
 			continue;
-		snprintf(e.struct_name, sizeof(e.struct_name), "%s", s->name);
-		snprintf(e.decl_file, sizeof(e.decl_file), "%s", s->decl_file ? s->decl_file : "");
-		e.decl_line = (int)s->decl_line;
-		e.decl_text = print_decl(s, b->line);
-		if (!layout__reorganize(b->layout, s, NULL, &reorg, NULL)) {
-			e.snippet = print_decl(reorg.s, b->line);
-			idx = factbase__add(b->fb, &e);
-			if (idx < 0) {
-				layout_reorg__free(&reorg);
-				free(e.snippet);
-				free(e.decl_text);
-				continue;
-			}
-			factbase__set(b->fb, idx, "struct.packed_size", reorg.new_size, TIER_STATIC);
-			factbase__set(b->fb, idx, "struct.packed_lines", reorg.new_cachelines, TIER_STATIC);
-			layout_reorg__free(&reorg);
-		} else {
-			idx = factbase__add(b->fb, &e);
-			if (idx < 0) {
-				free(e.decl_text);
-				continue;
-			}
-		}
-		factbase__set(b->fb, idx, "struct.size", s->size, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.align", s->align, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.declared_align", s->declared_align, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.members", s->nr_members, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.holes", s->nr_holes, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.hole_bytes", s->sum_holes, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.padding", s->padding > 0 ? s->padding : 0, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.lines", s->cachelines, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.max_lines_spanned", s->max_lines_spanned,
-			      TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.line_aligned", s->line_aligned, TIER_STATIC);
-		if (s->array_period)
-			factbase__set(b->fb, idx, "struct.array_straddling",
-				      (double)s->array_straddling / s->array_period, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.straddlers", s->nr_straddling, TIER_STATIC);
-		factbase__set(b->fb, idx, "struct.sync_members", s->nr_sync, TIER_STATIC);
 		sb = &b->sb[b->nr_sb++];
 		sb->s = s;
-		sb->ent = idx;
+		sb->ent = -1;
 	}
+}
+
+/*
+ * The entity of a struct, made on first use: a program's debug info can hold
+ * thousands of structs, and only those hot code works on can fire a rule.
+ */
+static int struct_entity(struct binder *b, struct sbind *sb)
+{
+	const struct ma_struct *s = sb->s;
+	struct entity e = { .scope = SCOPE_STRUCT, .parent = -1 };
+	struct layout_reorg reorg;
+	bool reorganized;
+	int idx;
+
+	if (sb->ent >= 0)
+		return sb->ent;
+	snprintf(e.struct_name, sizeof(e.struct_name), "%s", s->name);
+	snprintf(e.decl_file, sizeof(e.decl_file), "%s", s->decl_file ? s->decl_file : "");
+	e.decl_line = (int)s->decl_line;
+	e.decl_text = print_decl(s, b->line);
+	reorganized = !layout__reorganize(b->layout, s, NULL, &reorg, NULL);
+	if (reorganized)
+		e.snippet = print_decl(reorg.s, b->line);
+	idx = factbase__add(b->fb, &e);
+	if (idx < 0) {
+		free(e.snippet);
+		free(e.decl_text);
+		if (reorganized)
+			layout_reorg__free(&reorg);
+		return idx;
+	}
+	sb->ent = idx;
+	if (reorganized) {
+		factbase__set(b->fb, idx, "struct.packed_size", reorg.new_size, TIER_STATIC);
+		factbase__set(b->fb, idx, "struct.packed_lines", reorg.new_cachelines, TIER_STATIC);
+		layout_reorg__free(&reorg);
+	}
+	factbase__set(b->fb, idx, "struct.size", s->size, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.align", s->align, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.declared_align", s->declared_align, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.members", s->nr_members, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.holes", s->nr_holes, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.hole_bytes", s->sum_holes, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.padding", s->padding > 0 ? s->padding : 0, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.lines", s->cachelines, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.max_lines_spanned", s->max_lines_spanned, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.line_aligned", s->line_aligned, TIER_STATIC);
+	if (s->array_period)
+		factbase__set(b->fb, idx, "struct.array_straddling",
+			      (double)s->array_straddling / s->array_period, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.straddlers", s->nr_straddling, TIER_STATIC);
+	factbase__set(b->fb, idx, "struct.sync_members", s->nr_sync, TIER_STATIC);
+	return idx;
 }
 
 static struct sbind *sbind_find(struct binder *b, const char *name)
@@ -173,9 +184,11 @@ static int member_at(const struct ma_struct *s, int64_t off)
 static int member_entity(struct binder *b, struct sbind *sb, int mi)
 {
 	const struct ma_member *m = &sb->s->members[mi];
-	struct entity e = { .scope = SCOPE_MEMBER, .parent = sb->ent };
+	struct entity e = { .scope = SCOPE_MEMBER, .parent = struct_entity(b, sb) };
 	int idx;
 
+	if (e.parent < 0)
+		return e.parent;
 	if (!sb->member_ent) {
 		sb->member_ent = xcalloc(sb->s->nr_members, sizeof(int));
 		for (int i = 0; i < sb->s->nr_members; i++)
@@ -745,9 +758,11 @@ static void bind_addr(struct binder *b)
 		uint64_t lines_mask = 0;
 		int nr_lines = 0;
 
-		factbase__set(fb, sb->ent, "struct.addr_samples", sb->addr_samples, t);
 		if (!sb->addr_samples)
+			continue; /* not worked on: no entity, no rule can fire on it */
+		if (struct_entity(b, sb) < 0)
 			continue;
+		factbase__set(fb, sb->ent, "struct.addr_samples", sb->addr_samples, t);
 		factbase__set(fb, sb->ent, "struct.stride", (double)sb->stride, t);
 		/* hot members: those with a real share of the accesses (not set-up code) */
 		for (int k = 0; k < sb->nr_hot; k++) {
@@ -802,42 +817,50 @@ static void bind_struct_heat(struct binder *b)
 	const struct profile *p = b->r->profile;
 	bool addr = fb->have[EV_ADDR];
 	double addr_total = addr ? (double)b->r->addr->decoded : 0;
-	double to_samples = 1;
+	double to_samples = 1, hot_samples[32];
+	struct func_types hot_ft[32];
+	int nr_hot_ft = 0;
 
 	if (!fb->have[EV_HOTSPOTS] && !addr)
 		return;
 	if (addr && b->period_ns > 0)
 		to_samples = b->r->addr->period_ns / b->period_ns;
+	/* the types of the hot functions, looked up once */
+	for (int k = 0; !addr && p && b->ct && k < p->nr_funcs && nr_hot_ft < 32; k++) {
+		char fn[128];
+
+		if (p->funcs[k].ev || p->funcs[k].tid || p->funcs[k].share < 0.05)
+			continue;
+		base_function(p->funcs[k].function, fn, sizeof(fn));
+		if (codetypes__lookup(b->ct, fn, &hot_ft[nr_hot_ft]))
+			continue;
+		hot_samples[nr_hot_ft++] = (double)p->funcs[k].samples;
+	}
 	for (int i = 0; i < b->nr_sb; i++) {
 		struct sbind *sb = &b->sb[i];
 		enum tier t = addr ? b->r->addr->tier : TIER_SOFTWARE;
 
 		if (addr) {
+			if (!sb->addr_samples || struct_entity(b, sb) < 0)
+				continue;
 			sb->samples = sb->addr_samples * to_samples;
 			factbase__set(fb, sb->ent, "struct.share", sb->addr_samples / addr_total, t);
 			factbase__set(fb, sb->ent, "struct.hot", sb->addr_samples >= 0.02 * addr_total, t);
 		} else if (p && b->ct) {
 			/* parameters of hot functions (main's locals name everything) */
-			for (int k = 0; k < p->nr_funcs; k++) {
-				struct func_types ft;
-
-				if (p->funcs[k].ev || p->funcs[k].tid || p->funcs[k].share < 0.05)
-					continue;
-				char fn[128];
-
-				base_function(p->funcs[k].function, fn, sizeof(fn));
-				if (codetypes__lookup(b->ct, fn, &ft))
-					continue;
-				for (int j = 0; j < ft.nr; j++)
-					if (ft.t[j].param && !strcmp(ft.t[j].name, sb->s->name))
-						sb->samples += (double)p->funcs[k].samples;
-			}
+			for (int k = 0; k < nr_hot_ft; k++)
+				for (int j = 0; j < hot_ft[k].nr; j++)
+					if (hot_ft[k].t[j].param && !strcmp(hot_ft[k].t[j].name, sb->s->name))
+						sb->samples += hot_samples[k];
+			if (!sb->samples || struct_entity(b, sb) < 0)
+				continue;
 			if (b->total_samples)
 				factbase__set(fb, sb->ent, "struct.share", sb->samples / b->total_samples, t);
 			factbase__set(fb, sb->ent, "struct.hot",
 				      sb->samples >= 0.05 * b->total_samples && sb->samples > 0, t);
 		}
-		factbase__set(fb, sb->ent, "struct.samples", sb->samples, t);
+		if (sb->ent >= 0)
+			factbase__set(fb, sb->ent, "struct.samples", sb->samples, t);
 	}
 }
 
@@ -934,6 +957,10 @@ void bind__sections(const struct report *r, struct factbase *fb)
 	bind_profile(&b);
 	bind_addr(&b);
 	bind_struct_heat(&b);
+	/* nothing sampled: every struct, for rules on static layout alone */
+	if (!fb->have[EV_HOTSPOTS] && !fb->have[EV_ADDR])
+		for (int i = 0; i < b.nr_sb; i++)
+			struct_entity(&b, &b.sb[i]);
 	bind_sim(&b);
 	bind_watch(&b);
 	bind_line_defaults(&b);

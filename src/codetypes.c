@@ -12,9 +12,18 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
+#define CACHE_SIZE 64
+
 struct codetypes {
 	int fd;
 	Dwarf *dw;
+	/* the last functions looked up: sampled IPs repeat them */
+	struct {
+		char name[128];
+		int ret;
+		struct func_types ft;
+	} cache[CACHE_SIZE];
+	int nr_cache, next_cache;
 };
 
 struct codetypes *codetypes__open(const char *path)
@@ -124,15 +133,35 @@ static void walk(Dwarf_Die *die, struct func_types *out, int depth)
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out);
+
 int codetypes__lookup(struct codetypes *ct, const char *function, struct func_types *out)
+{
+	int ret, slot;
+
+	memset(out, 0, sizeof(*out));
+	if (!ct || !function || !*function)
+		return -ENOENT;
+	for (int i = 0; i < ct->nr_cache; i++) {
+		if (!strcmp(ct->cache[i].name, function)) {
+			*out = ct->cache[i].ft;
+			return ct->cache[i].ret;
+		}
+	}
+	ret = lookup_uncached(ct, function, out);
+	slot = ct->nr_cache < CACHE_SIZE ? ct->nr_cache++ : ct->next_cache++ % CACHE_SIZE;
+	snprintf(ct->cache[slot].name, sizeof(ct->cache[0].name), "%s", function);
+	ct->cache[slot].ret = ret;
+	ct->cache[slot].ft = *out;
+	return ret;
+}
+
+static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	bool found = false;
 
-	memset(out, 0, sizeof(*out));
-	if (!ct || !function || !*function)
-		return -ENOENT;
 	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
 
