@@ -6,6 +6,8 @@
  * than the L1d associativity each access misses L1d; a stride of
  * 4096 + 64 spreads the elements over different sets. --sweep lengths
  * 1..N shows the knee, which is the L1d associativity.
+ *
+ * Labels: assoc_conflict
  */
 #include <getopt.h>
 

@@ -6,6 +6,8 @@
  * Every byte read is summed into the checksum, so the read loop cannot be
  * optimised away (the 640 GB/s artefact of that project). --stride reads
  * one word every N bytes (the strided-multiplication experiment).
+ *
+ * Labels: none (measurement workload)
  */
 #include <getopt.h>
 #include <immintrin.h>
@@ -66,7 +68,8 @@ static __attribute__((noinline)) uint64_t do_copy(uint64_t *dst, const uint64_t 
 	return dst[words / 2];
 }
 
-static __attribute__((noinline)) uint64_t do_mix(uint64_t *a, size_t words, int rd, int wr, uint64_t v)
+static __attribute__((noinline)) uint64_t do_mix(uint64_t *a, size_t words, int rd, int wr,
+						 uint64_t v)
 {
 	const size_t lw = EX_CLS / sizeof(uint64_t);
 	uint64_t s = 0;

@@ -33,6 +33,15 @@ static inline uint64_t ex_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* CPU time of the calling thread: excludes time spent descheduled or stolen by the host. */
+static inline uint64_t ex_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static inline void ex_die(const char *prog, const char *msg)
 {
 	fprintf(stderr, "%s: error: %s\n", prog, msg);

@@ -10,6 +10,8 @@
  * ordinary increments, which today's store buffers mostly hide.
  * --storage global uses the file-scope arrays shared_counters and
  * padded_counters (symbols for watchpoints) instead of heap memory.
+ *
+ * Labels: false_sharing, false_sharing_global
  */
 #include <getopt.h>
 
@@ -36,7 +38,7 @@ struct worker_arg {
 	int cpu;
 	int plain;
 	pthread_barrier_t *start;
-	uint64_t ns;
+	uint64_t ns, cpu_ns;
 };
 
 static __attribute__((noinline)) void count_up(struct counters *c, long iters, int plain)
@@ -55,13 +57,15 @@ static __attribute__((noinline)) void count_up(struct counters *c, long iters, i
 static void *worker(void *p)
 {
 	struct worker_arg *a = p;
-	uint64_t t0;
+	uint64_t t0, c0;
 
 	ex_pin(a->cpu);
 	pthread_barrier_wait(a->start);
 	t0 = ex_now_ns();
+	c0 = ex_thread_cpu_ns();
 	count_up(a->c, a->iters, a->plain);
 	a->ns = ex_now_ns() - t0;
+	a->cpu_ns = ex_thread_cpu_ns() - c0;
 	return NULL;
 }
 
@@ -91,7 +95,8 @@ int main(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "threads", required_argument, NULL, 't' }, { "layout", required_argument, NULL, 'l' },
 		{ "storage", required_argument, NULL, 's' }, { "iters", required_argument, NULL, 'i' },
-		{ "op", required_argument, NULL, 'o' },	     { "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
+		{ "op", required_argument, NULL, 'o' },	     { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c, nthreads = 2, padded = 0, global = 0, plain = 0;
 	long iters = 20000000;
@@ -103,7 +108,9 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "t:l:s:i:o:h", lopts, NULL)) != -1) {
 		switch (c) {
-		case 't': nthreads = (int)ex_parse_long("false_sharing", "--threads", optarg, 1, MAX_THREADS); break;
+		case 't':
+			nthreads = (int)ex_parse_long("false_sharing", "--threads", optarg, 1, MAX_THREADS);
+			break;
 		case 'l':
 			if (!strcmp(optarg, "padded"))
 				padded = 1;
@@ -162,10 +169,12 @@ int main(int argc, char **argv)
 	for (int t = 1; t < nthreads; t++)
 		pthread_join(tid[t], NULL);
 
-	uint64_t slowest = 0, sum = 0;
+	uint64_t slowest = 0, slowest_cpu = 0, sum = 0;
 	for (int t = 0; t < nthreads; t++) {
 		if (args[t].ns > slowest)
 			slowest = args[t].ns;
+		if (args[t].cpu_ns > slowest_cpu)
+			slowest_cpu = args[t].cpu_ns;
 		if (slot[t]->count != iters) {
 			fprintf(stderr, "false_sharing: error: counter %d is %ld, expected %ld\n", t,
 				slot[t]->count, iters);
@@ -173,10 +182,12 @@ int main(int argc, char **argv)
 		}
 		sum += (uint64_t)slot[t]->count;
 	}
-	fprintf(stderr, "result layout=%s storage=%s op=%s threads=%d ns=%llu ns_per_inc=%.3f\n",
+	fprintf(stderr, "result layout=%s storage=%s op=%s threads=%d ns=%llu ns_per_inc=%.3f "
+		"cpu_ns_per_inc=%.3f\n",
 		padded ? "padded" : "shared", global ? "global" : "heap", plain ? "plain" : "atomic",
 		nthreads,
-		(unsigned long long)slowest, (double)slowest / (double)iters);
+		(unsigned long long)slowest, (double)slowest / (double)iters,
+		(double)slowest_cpu / (double)iters);
 	printf("checksum %llu\n", (unsigned long long)sum);
 	free(heap);
 	return 0;

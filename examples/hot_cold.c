@@ -5,6 +5,8 @@
  * its cold buyer fields in the same 64-byte object, so the loop moves a
  * whole line per order. --layout split keeps { price, paid } in one array
  * and the cold fields in another, four orders per line.
+ *
+ * Labels: hot_cold
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -132,7 +134,8 @@ int main(int argc, char **argv)
 			t[r - 1] = (double)(ex_now_ns() - t0) / (double)n;
 	}
 	double med = ex_median(t, reps);
-	fprintf(stderr, "result layout=%s orders=%ld bytes_per_order=%zu ns_per_order=%.3f min=%.3f max=%.3f\n",
+	fprintf(stderr,
+		"result layout=%s orders=%ld bytes_per_order=%zu ns_per_order=%.3f min=%.3f max=%.3f\n",
 		split ? "split" : "mixed", n, split ? sizeof(*hot) : sizeof(*orders), med, t[0],
 		t[reps - 1]);
 	printf("checksum %.2f\n", total);

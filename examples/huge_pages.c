@@ -5,6 +5,8 @@
  * madvise(MADV_HUGEPAGE) (section 7.5, Fig 7.9: "38% faster for the 512MB
  * working set size"). The result line reports how much of the array the
  * kernel really backed with huge pages (AnonHugePages).
+ *
+ * Labels: huge_pages
  */
 #include <getopt.h>
 

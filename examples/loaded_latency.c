@@ -6,6 +6,8 @@
  * buffer while the other threads stream reads through their own buffers,
  * waiting --delay iterations of an empty loop between cache lines. Small
  * delays mean high injected bandwidth and, through queueing, higher latency.
+ *
+ * Labels: none (measurement workload)
  */
 #include <getopt.h>
 
@@ -82,7 +84,8 @@ int main(int argc, char **argv)
 		{ "ws", required_argument, NULL, 'w' },	     { "ms", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
-	char delays_buf[256] = "0,2,8,15,50,100,200,300,400,500,700,1000,1300,1700,2500,3500,5000,9000,20000";
+	char delays_buf[256] = "0,2,8,15,50,100,200,300,400,500,700,1000,1300,1700,2500,3500,"
+			       "5000,9000,20000";
 	int c, ninj = ex_nr_cpus() - 1, ms = 200;
 	uint64_t ws = 256u << 20, sum = 0;
 

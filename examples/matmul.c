@@ -8,6 +8,8 @@
  *	vector      tiled with SSE2 (or AVX2 when the CPU has it) in the inner loop
  * Inputs are small integers, so every variant computes the same exact
  * result and prints the same checksum.
+ *
+ * Labels: matmul
  */
 #include <getopt.h>
 #include <immintrin.h>

@@ -4,6 +4,8 @@
  * row-wise (inner loop walks a row: sequential) or column-wise (inner loop
  * walks a column: stride of one row), with normal stores or non-temporal
  * stores (movnti, SSE2) that bypass the caches.
+ *
+ * Labels: matrix_init_order, matrix_init_nt
  */
 #include <getopt.h>
 #include <immintrin.h>

@@ -13,6 +13,8 @@
  *	--placement coloured  pages picked from a larger pool so that every
  *	                      colour holds the same number, then moved into one
  *	                      contiguous range with mremap (page colouring)
+ *
+ * Labels: page_conflict
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -45,7 +47,8 @@ static long sysfs_long(const char *path)
 	return v;
 }
 
-static __attribute__((noinline)) uint64_t read_pages(volatile unsigned char *buf, long pages, int passes)
+static __attribute__((noinline)) uint64_t read_pages(volatile unsigned char *buf, long pages,
+						     int passes)
 {
 	uint64_t v = 0;
 

@@ -6,6 +6,8 @@
  *	                 minor fault each time (first touch in the hot loop)
  *	--buffer reuse   one buffer, faulted in once and reused by every batch
  *	--buffer populate  like fresh, but MAP_POPULATE takes the faults in mmap
+ *
+ * Labels: page_faults
  */
 #include <getopt.h>
 #include <sys/resource.h>
@@ -101,7 +103,8 @@ int main(int argc, char **argv)
 	uint64_t ns = ex_now_ns() - t0;
 	long faults = minor_faults() - f0;
 
-	fprintf(stderr, "result buffer=%s size=%llu batches=%d minor_faults=%ld ns=%llu ns_per_batch=%.0f\n",
+	fprintf(stderr,
+		"result buffer=%s size=%llu batches=%d minor_faults=%ld ns=%llu ns_per_batch=%.0f\n",
 		modes[mode], (unsigned long long)size, batches, faults, (unsigned long long)ns,
 		(double)ns / batches);
 	printf("checksum %llu\n", (unsigned long long)sum);

@@ -12,6 +12,8 @@
  *	--affinity same | different | none | one (one thread doing one share)
  * --sweep MIN:MAX runs every power-of-two L; comparing global/same with
  * global/different over L gives the contention threshold of the study.
+ *
+ * Labels: page_stride
  */
 #include <getopt.h>
 
@@ -101,7 +103,7 @@ static long run(long pages, int nthreads, enum op op, enum aff aff, int global, 
 	long total = 0;
 
 	for (long i = 0; i < pages * regions; i++) {
-		struct page_slot *s = slot_of(mem, i);
+		struct page_slot *s = slot_of(mem + (i / pages) * pages * EX_PAGE, i % pages);
 
 		pthread_mutex_init(&s->lock, NULL);
 		s->data = 0;
@@ -127,7 +129,7 @@ static long run(long pages, int nthreads, enum op op, enum aff aff, int global, 
 	uint64_t ns = ex_now_ns() - t0;
 
 	for (long i = 0; i < pages * regions; i++)
-		total += slot_of(mem, i)->data;
+		total += slot_of(mem + (i / pages) * pages * EX_PAGE, i % pages)->data;
 	for (int t = 0; t < nt; t++)
 		total += args[t].sum;
 	*ns_per_touch = (double)ns / (double)touches;

@@ -7,6 +7,8 @@
  * in memory order (seq) or in a random order (random) taken from an index
  * array, so the loads of different elements overlap and the cost is the
  * number of lines moved: two per element for struct foo, one when packed.
+ *
+ * Labels: struct_span, struct_holes
  */
 #include <getopt.h>
 
@@ -29,7 +31,8 @@ struct foo_packed {
 _Static_assert(sizeof(struct foo) == 72, "struct foo spans two lines");
 _Static_assert(sizeof(struct foo_packed) == 64, "struct foo_packed fits one line");
 
-static __attribute__((noinline)) long sum_split(const struct foo *arr, const uint32_t *order, long n)
+static __attribute__((noinline)) long sum_split(const struct foo *arr, const uint32_t *order,
+						long n)
 {
 	long total = 0;
 
@@ -41,8 +44,8 @@ static __attribute__((noinline)) long sum_split(const struct foo *arr, const uin
 	return total;
 }
 
-static __attribute__((noinline)) long sum_packed(const struct foo_packed *arr, const uint32_t *order,
-						 long n)
+static __attribute__((noinline)) long sum_packed(const struct foo_packed *arr,
+						 const uint32_t *order, long n)
 {
 	long total = 0;
 
@@ -152,7 +155,8 @@ int main(int argc, char **argv)
 		total = s;
 	}
 	double med = ex_median(t, reps);
-	fprintf(stderr, "result layout=%s order=%s ws=%llu elems=%llu ns_per_elem=%.3f min=%.3f max=%.3f\n",
+	fprintf(stderr,
+		"result layout=%s order=%s ws=%llu elems=%llu ns_per_elem=%.3f min=%.3f max=%.3f\n",
 		packed ? "packed" : "split", random ? "random" : "seq", (unsigned long long)ws,
 		(unsigned long long)n, med, t[0], t[reps - 1]);
 	printf("checksum %ld\n", total);

@@ -9,6 +9,8 @@
  * default (--offset varied), so the entries fall into all L1d sets and an
  * L1 set conflict cannot pass for a TLB miss; --offset zero puts all of them
  * at offset 0 as the original program did.
+ *
+ * Labels: tlb
  */
 #include <getopt.h>
 

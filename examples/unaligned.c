@@ -5,6 +5,8 @@
  * so the 'n' pointer of every element straddles two lines and 'val' sits in
  * the next line) - section 6.2.1, Fig 6.4. 'struct node' is packed so the
  * compiler accepts any placement.
+ *
+ * Labels: unaligned
  */
 #include <getopt.h>
 

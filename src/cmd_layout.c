@@ -212,7 +212,7 @@ int cmd_layout(int argc, char **argv)
 	int c, err, ret = MA_EXIT_ERROR, nr_hot = 0;
 	const char *path;
 
-	while ((c = getopt_long(argc, argv, "+C:c:RH:Psjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "C:c:RH:Psjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			split_list(optarg, &o.types, &o.nr_types);

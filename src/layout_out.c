@@ -39,7 +39,8 @@ static void split_decl(const struct ma_member *m, char *type, size_t tl, char *n
 	if (!paren)
 		paren = strstr(d, "(&");
 	if (m->name && !paren) {
-		/* The name starts after the type prefix: find it from the end of the prefix. */
+		/* The name follows the type, which may contain the same word
+		 * ("struct profile *profile"): take the last match. */
 		size_t nlen = strlen(m->name);
 		const char *p = d, *hit = NULL;
 
@@ -50,8 +51,6 @@ static void split_decl(const struct ma_member *m, char *type, size_t tl, char *n
 			if (start_ok && (e == 0 || e == '[' || e == ':' || e == ' '))
 				hit = p;
 			p += nlen;
-			if (hit)
-				break;
 		}
 		amp = hit;
 	}

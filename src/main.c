@@ -30,6 +30,7 @@ static const struct cmd cmds[] = {
 	{ "help", cmd_help, "show this help, or a command's help" },
 	{ "version", cmd_version, "print the version and built-in features" },
 	{ "layout", cmd_layout, "struct layouts from DWARF: holes, cache lines, atomics" },
+	{ "calibrate", cmd_calibrate, "measure this machine and compare it with the paper" },
 };
 
 static void usage(FILE *f)
