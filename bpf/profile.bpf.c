@@ -77,11 +77,10 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 262144);
-	__uint(map_flags, BPF_F_NO_PREALLOC);	/* grows with the pages touched */
-	__type(key, struct prof_page_key);
-	__type(value, struct prof_page_val);
-} fault_pages SEC(".maps");
+	__uint(max_entries, 16384);	/* 32 GiB of touched address space */
+	__type(key, struct prof_chunk_key);
+	__type(value, struct prof_chunk_val);
+} fault_chunks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -117,12 +116,19 @@ static __always_inline void stat_inc(__u32 idx)
 		*v += 1;
 }
 
-/* The tgid of the current task when it is one of the target's processes, else 0. */
-static __always_inline __u32 tracked_tgid(void)
+/*
+ * The tgid of the current task when it is one of the target's processes, else
+ * 0; *slot (when given) points to its 'procs' value (its mm).
+ */
+static __always_inline __u32 tracked_tgid(__u64 **slot)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u64 *known;
 
-	if (!tgid || !bpf_map_lookup_elem(&procs, &tgid))
+	if (!tgid)
+		return 0;
+	known = bpf_map_lookup_elem(&procs, &tgid);
+	if (!known)
 		return 0;
 	if (!active) {
 		/* A launched target counts from the moment execve switched its mm. */
@@ -133,17 +139,18 @@ static __always_inline __u32 tracked_tgid(void)
 			return 0;
 		active = 1;
 	}
+	if (slot)
+		*slot = known;
 	return tgid;
 }
 
 /* Remember the mm of a tracked process, for the khugepaged filter. */
-static __always_inline void note_mm(__u32 tgid)
+static __always_inline void note_mm(__u32 tgid, __u64 *known)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	__u64 mm = (__u64)BPF_CORE_READ(task, mm);
-	__u64 *known = bpf_map_lookup_elem(&procs, &tgid);
 
-	if (!known || *known == mm || !mm)
+	if (*known == mm || !mm)
 		return;
 	*known = mm;
 	bpf_map_update_elem(&mms, &mm, &tgid, BPF_ANY);
@@ -162,7 +169,7 @@ SEC("perf_event")
 int on_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = tracked_tgid();
+	__u32 tgid = tracked_tgid(NULL);
 	struct prof_hot_key hk = {};
 	struct prof_stack_key sk = {};
 	struct prof_hot_val *v, zero = {};
@@ -218,21 +225,32 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	return 0;
 }
 
-static __always_inline void count_fault(__u32 tgid, __u64 addr, __u64 ip, __u64 err, __u32 kernel)
+/* The chunk's entry, created empty on first use (NULL when the map is full). */
+static __always_inline struct prof_chunk_val *chunk_of(struct prof_chunk_key *ck)
+{
+	static const struct prof_chunk_val empty = {};
+	struct prof_chunk_val *cv = bpf_map_lookup_elem(&fault_chunks, ck);
+
+	if (cv)
+		return cv;
+	bpf_map_update_elem(&fault_chunks, ck, &empty, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&fault_chunks, ck);
+}
+
+static __always_inline void count_fault(__u32 tgid, __u64 *known, __u64 addr, __u64 ip,
+					__u64 ecode, __u32 kernel)
 {
 	struct prof_fault_site_key fk = { .tgid = tgid, .kernel = kernel, .ip = ip };
-	struct prof_page_key pk = { .tgid = tgid, .page = addr >> PROF_PAGE_SHIFT };
+	struct prof_chunk_key ck = { .tgid = tgid, .chunk = addr >> PROF_CHUNK_SHIFT };
 	struct prof_fault_val *fv, fzero = {};
-	struct prof_page_val *pv, pzero = {};
+	struct prof_chunk_val *cv;
 	struct prof_bucket *b;
-	bool write = err & 2;
+	bool write = ecode & 2;
 	__u32 idx;
 	__u64 now;
 
-	stat_inc(kernel ? PROF_ST_FAULTS_KERNEL : PROF_ST_FAULTS_USER);
-	if (write)
-		stat_inc(PROF_ST_FAULTS_WRITE);
-	note_mm(tgid);
+	/* totals are the sums of the sites (plus the stats when the map is full) */
+	note_mm(tgid, known);
 
 	fv = bpf_map_lookup_elem(&fault_sites, &fk);
 	if (!fv) {
@@ -244,21 +262,22 @@ static __always_inline void count_fault(__u32 tgid, __u64 addr, __u64 ip, __u64 
 		fv->last_addr = addr;
 		if (write)
 			__sync_fetch_and_add(&fv->writes, 1);
-		if (err & 16)
+		if (ecode & 16)
 			__sync_fetch_and_add(&fv->instr, 1);
 	} else {
-		stat_inc(PROF_ST_SITE_FULL);
+		stat_inc(kernel ? PROF_ST_SITE_FULL_KERNEL : PROF_ST_SITE_FULL);
+		if (write)
+			stat_inc(PROF_ST_SITE_FULL_WRITE);
 	}
 
-	pv = bpf_map_lookup_elem(&fault_pages, &pk);
-	if (!pv) {
-		bpf_map_update_elem(&fault_pages, &pk, &pzero, BPF_NOEXIST);
-		pv = bpf_map_lookup_elem(&fault_pages, &pk);
-	}
-	if (pv) {
-		__sync_fetch_and_add(&pv->count, 1);
+	cv = chunk_of(&ck);
+	if (cv) {
+		__u32 pg = (addr >> PROF_PAGE_SHIFT) & (PROF_CHUNK_PAGES - 1);
+
+		__sync_fetch_and_or(&cv->pages[(pg >> 6) & (PROF_CHUNK_PAGES / 64 - 1)], 1ULL << (pg & 63));
+		__sync_fetch_and_add(&cv->faults, 1);
 		if (write)
-			__sync_fetch_and_add(&pv->writes, 1);
+			__sync_fetch_and_add(&cv->writes, 1);
 	} else {
 		stat_inc(PROF_ST_PAGE_FULL);
 	}
@@ -280,10 +299,11 @@ static __always_inline void count_fault(__u32 tgid, __u64 addr, __u64 ip, __u64 
 SEC("tp_btf/page_fault_user")
 int BPF_PROG(on_fault_user, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
-	__u32 tgid = tracked_tgid();
+	__u64 *known = NULL;
+	__u32 tgid = tracked_tgid(&known);
 
-	if (tgid)
-		count_fault(tgid, address, BPF_CORE_READ(regs, ip), error_code, 0);
+	if (tgid && known)
+		count_fault(tgid, known, address, BPF_CORE_READ(regs, ip), error_code, 0);
 	return 0;
 }
 
@@ -292,13 +312,14 @@ int BPF_PROG(on_fault_user, unsigned long address, struct pt_regs *regs, unsigne
 SEC("tp_btf/page_fault_kernel")
 int BPF_PROG(on_fault_kernel, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
+	__u64 *known = NULL;
 	__u32 tgid;
 
 	if (address >= USER_ADDR_MAX)
 		return 0;
-	tgid = tracked_tgid();
-	if (tgid)
-		count_fault(tgid, address, user_ip(), error_code, 1);
+	tgid = tracked_tgid(&known);
+	if (tgid && known)
+		count_fault(tgid, known, address, user_ip(), error_code, 1);
 	return 0;
 }
 
@@ -307,12 +328,12 @@ int BPF_PROG(on_fault_kernel, unsigned long address, struct pt_regs *regs, unsig
 SEC("perf_event")
 int on_major(struct bpf_perf_event_data *ctx)
 {
-	__u32 tgid = tracked_tgid();
+	__u32 tgid = tracked_tgid(NULL);
 	bool kernel = ctx->regs.ip >> 63; /* a kernel address */
 	struct prof_fault_site_key fk = {};
-	struct prof_page_key pk = {};
+	struct prof_chunk_key ck = {};
 	struct prof_fault_val *fv, fzero = {};
-	struct prof_page_val *pv;
+	struct prof_chunk_val *cv;
 	struct prof_bucket *b;
 	__u64 now;
 	__u32 idx;
@@ -330,11 +351,11 @@ int on_major(struct bpf_perf_event_data *ctx)
 	}
 	if (fv)
 		__sync_fetch_and_add(&fv->major, 1);
-	pk.tgid = tgid;
-	pk.page = ctx->addr >> PROF_PAGE_SHIFT;
-	pv = bpf_map_lookup_elem(&fault_pages, &pk);
-	if (pv)
-		__sync_fetch_and_add(&pv->major, 1);
+	ck.tgid = tgid;
+	ck.chunk = ctx->addr >> PROF_CHUNK_SHIFT;
+	cv = bpf_map_lookup_elem(&fault_chunks, &ck);
+	if (cv)
+		__sync_fetch_and_add(&cv->major, 1);
 
 	/* before t0 is set (the target is being released): the first bucket */
 	now = bpf_ktime_get_ns();

@@ -49,18 +49,26 @@ struct prof_fault_val {
 	__u64 last_addr; /* the last faulting address (names the region) */
 };
 
-/* Page faults by page (address >> PROF_PAGE_SHIFT). */
-struct prof_page_key {
+/*
+ * Page faults by 2 MiB chunk of address space (address >> PROF_CHUNK_SHIFT):
+ * one bit per 4 KiB page that faulted, and the chunk's fault counts.  One
+ * entry per chunk instead of one per page: the per-page insert doubled the
+ * cost of a first-touch fault.
+ */
+#define PROF_CHUNK_SHIFT 21
+#define PROF_CHUNK_PAGES (1 << (PROF_CHUNK_SHIFT - PROF_PAGE_SHIFT))
+
+struct prof_chunk_key {
 	__u32 tgid;
 	__u32 _pad;
-	__u64 page;
+	__u64 chunk;
 };
 
-struct prof_page_val {
-	__u32 count;
-	__u32 writes;
-	__u32 major;
-	__u32 _pad;
+struct prof_chunk_val {
+	__u64 pages[PROF_CHUNK_PAGES / 64];	/* bit i: page i of the chunk faulted */
+	__u64 faults;
+	__u64 writes;
+	__u64 major;
 };
 
 /* Faults per time bucket, counted from t0_ns (set when the target starts). */
@@ -100,12 +108,12 @@ enum prof_stat {
 	PROF_ST_HOT_FULL,	/* hot map full: sample not aggregated by ip */
 	PROF_ST_STACK_ERR,	/* bpf_get_stackid failed (collision, no user stack) */
 	PROF_ST_STACK_FULL,	/* stack-count map full */
-	PROF_ST_FAULTS_USER,	/* page_fault_user events of the target */
-	PROF_ST_FAULTS_KERNEL,	/* page_fault_kernel on user addresses */
-	PROF_ST_FAULTS_WRITE,
 	PROF_ST_FAULTS_MAJOR,	/* major-faults software event samples */
-	PROF_ST_SITE_FULL,	/* fault-site map full */
-	PROF_ST_PAGE_FULL,	/* fault-page map full */
+	/* fault totals are sums over fault_sites, plus these when it was full: */
+	PROF_ST_SITE_FULL,	/* user-mode faults not in the site map */
+	PROF_ST_SITE_FULL_KERNEL, /* kernel-mode faults not in the site map */
+	PROF_ST_SITE_FULL_WRITE, /* of both, writes */
+	PROF_ST_PAGE_FULL,	/* fault-chunk map full */
 	PROF_ST_TIMELINE_LATE,	/* faults after the last time bucket */
 	PROF_ST_RB_DROP,	/* process events dropped (ring full) */
 	PROF_ST_PROCS_FULL,	/* process set full: child not followed */

@@ -340,7 +340,8 @@ static const char *est_str(const struct profile_event *e, double v, char *buf, s
 static void print_sums(FILE *f, const struct profile *p, const struct profile_hotsum *s, int n,
 		       bool lines, bool wide, int ev)
 {
-	int w = wide ? 60 : 36, shown = 0;
+	/* 30 columns of numbers, then 50: function + module, or line + function */
+	int w = wide ? 60 : lines ? 48 : 33, shown = 0;
 
 	for (int i = 0; i < n && shown < (wide ? 25 : TOP_TEXT); i++) {
 		char name[512], nbuf[80], lbuf[300], est[32];
@@ -550,7 +551,7 @@ void profile__print_text(const struct profile *p, FILE *f, bool wide)
 		fprintf(f, "%s)\n", p->nr_procs > 8 ? ", ..." : "");
 	}
 	fprintf(f, "\nLost: %" PRIu64 " samples (map full), %" PRIu64 " without stack, %" PRIu64
-		" unresolved;\n  %" PRIu64 " faults not by page, %" PRIu64 " not by site; %d attach failure%s\n",
+		" unresolved;\n  %" PRIu64 " faults not by address, %" PRIu64 " not by site; %d attach failure%s\n",
 		l->hot_full, l->stack_err, l->unresolved, l->page_full, l->site_full, l->attach_failed,
 		l->attach_failed == 1 ? "" : "s");
 }

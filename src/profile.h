@@ -118,8 +118,13 @@ struct profile_region {
 	enum profile_region_kind kind;
 	char perms[8];		  /* "rw-p" */
 	char path[256];		  /* file path or "[heap]"...; "" for anonymous */
-	uint64_t faults, writes, major;	/* faults on its pages (exact unless pages were lost) */
-	uint64_t pages_faulted;	  /* distinct pages that faulted */
+	/*
+	 * Faults on its pages.  Counted per 2 MiB chunk of address space: exact
+	 * when no other region shares a chunk with it, else the chunk's faults
+	 * are shared in proportion to each region's pages that faulted.
+	 */
+	uint64_t faults, writes, major;
+	uint64_t pages_faulted;	  /* distinct 4 KiB pages that faulted (exact) */
 	bool at_exit;		  /* seen in the snapshot at exit (else only earlier) */
 	/* Huge pages (from /proc/PID/smaps at exit; has_smaps false = unknown). */
 	bool has_smaps;
@@ -156,7 +161,7 @@ struct profile_loss {
 	uint64_t stack_err;	  /* samples without a user stack (collision or no stack) */
 	uint64_t stack_full;
 	uint64_t site_full;	  /* faults not aggregated by site: map full */
-	uint64_t page_full;	  /* faults not aggregated by page (region counts are low) */
+	uint64_t page_full;	  /* faults not aggregated by address (region counts are low) */
 	uint64_t timeline_late;	  /* faults after the last timeline bucket */
 	uint64_t proc_events;	  /* fork/exec/exit records dropped */
 	uint64_t procs_full;	  /* children not followed */

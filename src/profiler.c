@@ -42,20 +42,16 @@ _Static_assert(sizeof(struct prof_hot_val) == 24, "prof_hot_val layout");
 _Static_assert(sizeof(struct prof_stack_key) == 16, "prof_stack_key layout");
 _Static_assert(sizeof(struct prof_fault_site_key) == 16, "prof_fault_site_key layout");
 _Static_assert(sizeof(struct prof_fault_val) == 40, "prof_fault_val layout");
-_Static_assert(sizeof(struct prof_page_key) == 16, "prof_page_key layout");
-_Static_assert(sizeof(struct prof_page_val) == 16, "prof_page_val layout");
+_Static_assert(sizeof(struct prof_chunk_key) == 16, "prof_chunk_key layout");
+_Static_assert(sizeof(struct prof_chunk_val) == 88, "prof_chunk_val layout");
 _Static_assert(sizeof(struct prof_bucket) == 16, "prof_bucket layout");
 _Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
 _Static_assert(sizeof(struct prof_proc_event) == 40, "prof_proc_event layout");
 
-/* pmu.c may not be linked in every build: use it only when it is. */
-#pragma weak pmu__candidates
-#pragma weak pmu__hw_exposed
-#pragma weak pmu__init
-
 #define BUCKET_NS 10000000ULL	/* 10 ms timeline buckets ... */
 #define NR_BUCKETS 60000	/* ... for 10 minutes */
 #define MAPS_REFRESH_NS 100000000ULL
+#define MAX_SNAPS 16		/* memory-map snapshots kept per process */
 #define TOP_STACKS 20
 #define MAX_CPUS 1024
 
@@ -126,6 +122,19 @@ static void proc_snapshot(struct proc *p, bool smaps)
 	if (!smaps && p->nr_snaps && procmaps__same(p->snaps[p->nr_snaps - 1], m)) {
 		procmaps__free(m);
 		return;
+	}
+	if (p->nr_snaps == MAX_SNAPS) {
+		/*
+		 * A map that keeps changing: drop the second oldest snapshot (the
+		 * oldest has the start-up libraries), so that fds stay bounded.
+		 */
+		struct procmaps *old = p->snaps[1];
+
+		if (old == p->at_exit)
+			p->at_exit = NULL;
+		procmaps__free(old);
+		memmove(&p->snaps[1], &p->snaps[2], (MAX_SNAPS - 2) * sizeof(*p->snaps));
+		p->nr_snaps--;
 	}
 	p->snaps = xrealloc(p->snaps, (p->nr_snaps + 1) * sizeof(*p->snaps));
 	p->snaps[p->nr_snaps++] = m;
@@ -219,9 +228,7 @@ static const char *const hw_events[] = { "llc_miss", "l1d_miss", "dtlb_miss", "b
 /* Miss events on a machine with a PMU; returns how many attached. */
 static int open_pmu_sampling(struct prof_state *st, unsigned int freq, struct report *r)
 {
-	if (!pmu__hw_exposed || !pmu__candidates || !pmu__hw_exposed())
-		return 0;
-	if (pmu__init && pmu__init() < 0)
+	if (!pmu__hw_exposed() || pmu__init() < 0)
 		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(hw_events) && st->nr_evs < PROF_MAX_EVENTS; i++) {
 		struct pmu_event cand[4];
@@ -297,7 +304,7 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 	st->nr_evs++;
 	report__add_provenance(r, "sampling",
 			       "hot spots from cpu-clock at %u Hz (software tier): %s", freq,
-			       pmu__hw_exposed && pmu__hw_exposed() ?
+			       pmu__hw_exposed() ?
 			       "no miss event could be opened" :
 			       "no hardware PMU exposed (virtualized guest?)");
 	return 0;
@@ -490,6 +497,86 @@ static const struct procmaps *maps_for(struct prof_state *st, pid_t pid, uint64_
 	return NULL;
 }
 
+/*
+ * Reads a whole hash map in batches of 4096 (one syscall each, instead of two
+ * per entry: 100k fault pages took 0.3 s the slow way); falls back to
+ * get_next_key + lookup where batches are not supported.
+ */
+struct map_iter {
+	int fd;
+	size_t ksz, vsz;
+	char *keys, *vals;
+	__u32 n, i;
+	bool started, done, slow;
+	__u64 cursor;
+	char prev[64];
+};
+
+#define MAP_BATCH 4096
+
+static void map_iter_init(struct map_iter *it, int fd, size_t ksz, size_t vsz)
+{
+	memset(it, 0, sizeof(*it));
+	it->fd = fd;
+	it->ksz = ksz;
+	it->vsz = vsz;
+	it->keys = xcalloc(MAP_BATCH, ksz);
+	it->vals = xcalloc(MAP_BATCH, vsz);
+}
+
+static bool map_iter_next(struct map_iter *it, void *key, void *val)
+{
+	while (it->i == it->n) {
+		__u32 count = MAP_BATCH;
+		__u64 out = 0;
+		int err;
+
+		if (it->done)
+			goto end;
+		if (it->slow) {
+			if (bpf_map_get_next_key(it->fd, it->started ? it->prev : NULL, it->prev))
+				goto end;
+			it->started = true;
+			if (bpf_map_lookup_elem(it->fd, it->prev, val))
+				continue;
+			memcpy(key, it->prev, it->ksz);
+			return true;
+		}
+		err = bpf_map_lookup_batch(it->fd, it->started ? &it->cursor : NULL, &out, it->keys,
+					   it->vals, &count, NULL);
+		if (err && errno != ENOENT) {
+			if (!it->started && it->ksz <= sizeof(it->prev)) {
+				it->slow = true; /* no batch operations: one entry at a time */
+				continue;
+			}
+			goto end;
+		}
+		it->started = true;
+		it->cursor = out;
+		it->done = err != 0;
+		it->n = count;
+		it->i = 0;
+	}
+	memcpy(key, it->keys + it->i * it->ksz, it->ksz);
+	memcpy(val, it->vals + it->i * it->vsz, it->vsz);
+	it->i++;
+	return true;
+end:
+	free(it->keys);
+	free(it->vals);
+	it->keys = it->vals = NULL;
+	it->done = true;
+	it->n = it->i = 0;
+	return false;
+}
+
+/* qsort that accepts an empty (NULL) array. */
+static void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (base && n > 1)
+		qsort(base, n, size, cmp);
+}
+
 static int cmp_hot(const void *a, const void *b)
 {
 	const struct profile_hotspot *x = a, *y = b;
@@ -564,21 +651,19 @@ static void sum_add(struct profile_hotsum **arr, int *n, const struct profile_ho
 static void finish_hot(struct prof_state *st, struct profile *p, struct symbolizer *sym)
 {
 	int fd = bpf_map__fd(st->skel->maps.hot);
-	struct prof_hot_key k, next, *prev = NULL;
+	struct prof_hot_key k;
 	struct prof_hot_val v;
+	struct map_iter it;
 	pid_t first_tid = 0;
 	bool threads_differ = false;
 	int cap = 0;
 
 	for (int i = 0; i < st->nr_evs; i++)
 		p->events[p->nr_events++] = st->evs[i].info;
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	map_iter_init(&it, fd, sizeof(k), sizeof(v));
+	while (map_iter_next(&it, &k, &v)) {
 		struct profile_hotspot *h;
 
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &v))
-			continue;
 		if (p->nr_hot == cap) {
 			cap = cap ? cap * 2 : 256;
 			p->hot = xrealloc(p->hot, cap * sizeof(*p->hot));
@@ -598,7 +683,7 @@ static void finish_hot(struct prof_state *st, struct profile *p, struct symboliz
 			p->events[h->ev].est_events += h->est_events;
 		}
 	}
-	qsort(p->hot, p->nr_hot, sizeof(*p->hot), cmp_hot);
+	sort_array(p->hot, p->nr_hot, sizeof(*p->hot), cmp_hot);
 	/*
 	 * Lines for the addresses that matter (>= 0.2 % of their event's samples
 	 * and 10 samples); the others get them only from DWARF already loaded.
@@ -621,9 +706,9 @@ static void finish_hot(struct prof_state *st, struct profile *p, struct symboliz
 		sum_add(&p->lines, &p->nr_lines, h, 0, true);
 		sum_add(&p->thread_funcs, &p->nr_thread_funcs, h, h->tid, false);
 	}
-	qsort(p->funcs, p->nr_funcs, sizeof(*p->funcs), cmp_sum);
-	qsort(p->lines, p->nr_lines, sizeof(*p->lines), cmp_sum);
-	qsort(p->thread_funcs, p->nr_thread_funcs, sizeof(*p->thread_funcs), cmp_sum);
+	sort_array(p->funcs, p->nr_funcs, sizeof(*p->funcs), cmp_sum);
+	sort_array(p->lines, p->nr_lines, sizeof(*p->lines), cmp_sum);
+	sort_array(p->thread_funcs, p->nr_thread_funcs, sizeof(*p->thread_funcs), cmp_sum);
 	for (int i = 0; i < p->nr_funcs; i++)
 		if (p->events[p->funcs[i].ev].samples)
 			p->funcs[i].share = (double)p->funcs[i].samples /
@@ -674,18 +759,16 @@ static void finish_stacks(struct prof_state *st, struct profile *p, struct symbo
 {
 	int fd = bpf_map__fd(st->skel->maps.stack_counts);
 	int sfd = bpf_map__fd(st->skel->maps.stacks);
-	struct prof_stack_key k, next, *prev = NULL;
+	struct prof_stack_key k;
 	struct prof_stack_key *keys = NULL;
 	struct profile_stack *all = NULL;
 	int n = 0, cap = 0;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		struct prof_hot_val v;
+	struct prof_hot_val v;
+	struct map_iter it;
 
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &v))
-			continue;
+	map_iter_init(&it, fd, sizeof(k), sizeof(v));
+	while (map_iter_next(&it, &k, &v)) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			all = xrealloc(all, cap * sizeof(*all));
@@ -731,7 +814,7 @@ static void finish_stacks(struct prof_state *st, struct profile *p, struct symbo
 					    SYM_LINES_IF_LOADED, &s->frames[s->nr_frames++]);
 		p->nr_stacks++;
 	}
-	qsort(p->stacks, p->nr_stacks, sizeof(*p->stacks), cmp_stack);
+	sort_array(p->stacks, p->nr_stacks, sizeof(*p->stacks), cmp_stack);
 	free(all);
 	free(keys);
 }
@@ -831,17 +914,17 @@ static int cmp_site_loc(const void *a, const void *b)
 		return c;
 	if (x->loc.line != y->loc.line)
 		return x->loc.line < y->loc.line ? -1 : 1;
-	if (!x->loc.line && x->loc.ip != y->loc.ip) /* no line: keep addresses apart */
-		return x->loc.ip < y->loc.ip ? -1 : 1;
+	/* without a line, one site per function */
 	return strcmp(x->loc.function, y->loc.function);
 }
 
-/* One site per source line (several instructions of a line fault alike). */
+/* One site per source line (several instructions of a line fault alike), or per
+ * function where there is no line information. */
 static void merge_sites(struct profile *p)
 {
 	int out = 0;
 
-	qsort(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site_loc);
+	sort_array(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site_loc);
 	for (int i = 0; i < p->nr_sites; i++) {
 		struct profile_fault_site *d = out ? &p->sites[out - 1] : NULL;
 		const struct profile_fault_site *s = &p->sites[i];
@@ -876,29 +959,26 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 			  const uint64_t *stats)
 {
 	int fd = bpf_map__fd(st->skel->maps.fault_sites);
-	struct prof_fault_site_key k, next, *prev = NULL;
-	struct prof_page_key pk, pnext, *pprev = NULL;
+	struct prof_fault_site_key k;
+	struct prof_fault_val fv;
+	struct prof_chunk_key ck;
+	struct prof_chunk_val cv;
+	struct map_iter it;
 	uint64_t *site_addr = NULL;
 	int cap = 0, last = -1;
 
 	p->faults_measured = st->faults_ok;
 	p->major_measured = st->major_ok;
-	p->faults_user = stats[PROF_ST_FAULTS_USER];
-	p->faults_kernel = stats[PROF_ST_FAULTS_KERNEL];
-	p->faults = p->faults_user + p->faults_kernel;
-	p->writes = stats[PROF_ST_FAULTS_WRITE];
-	p->reads = p->faults - p->writes;
+	p->faults_user = stats[PROF_ST_SITE_FULL];
+	p->faults_kernel = stats[PROF_ST_SITE_FULL_KERNEL];
+	p->writes = stats[PROF_ST_SITE_FULL_WRITE];
 	p->major = stats[PROF_ST_FAULTS_MAJOR];
-	p->minor = p->faults > p->major ? p->faults - p->major : 0;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		struct prof_fault_val v;
+	map_iter_init(&it, fd, sizeof(k), sizeof(fv));
+	while (map_iter_next(&it, &k, &fv)) {
+		struct prof_fault_val v = fv;
 		struct profile_fault_site *s;
 
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &v))
-			continue;
 		if (p->nr_sites == cap) {
 			cap = cap ? cap * 2 : 64;
 			p->sites = xrealloc(p->sites, cap * sizeof(*p->sites));
@@ -914,10 +994,19 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		s->instr = v.instr;
 		s->major = v.major;
 		s->minor = v.count > v.major ? v.count - v.major : 0;
+		if (k.kernel)
+			p->faults_kernel += v.count;
+		else
+			p->faults_user += v.count;
+		p->writes += v.writes;
 		s->loc.ip = k.ip;
 		s->region = -1;
 		site_addr[p->nr_sites++] = v.last_addr;
 	}
+	p->faults = p->faults_user + p->faults_kernel;
+	p->reads = p->faults - p->writes;
+	p->minor = p->faults > p->major ? p->faults - p->major : 0;
+
 	/* lines for the sites that matter (>= 0.2 % of the faults and 50 faults) */
 	{
 		int *order = xcalloc(p->nr_sites ? p->nr_sites : 1, sizeof(int));
@@ -925,7 +1014,7 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		for (int i = 0; i < p->nr_sites; i++)
 			order[i] = i;
 		sort_sites = p->sites;
-		qsort(order, p->nr_sites, sizeof(int), cmp_site_idx);
+		sort_array(order, p->nr_sites, sizeof(int), cmp_site_idx);
 		for (int r = 0; r < p->nr_sites; r++) {
 			struct profile_fault_site *s = &p->sites[order[r]];
 			uint64_t ip = s->loc.ip;
@@ -939,37 +1028,72 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		free(order);
 	}
 
-	/* pages -> regions */
-	fd = bpf_map__fd(st->skel->maps.fault_pages);
-	while (bpf_map_get_next_key(fd, pprev, &pnext) == 0) {
-		struct prof_page_val v;
-		uint64_t addr;
-		int ri;
+	/*
+	 * Chunks -> regions: each page that faulted counts for the region holding
+	 * it; a chunk's fault counts go to its regions in proportion to their
+	 * pages (exact for a chunk inside one region, the usual case).
+	 */
+	fd = bpf_map__fd(st->skel->maps.fault_chunks);
+	map_iter_init(&it, fd, sizeof(ck), sizeof(cv));
+	while (map_iter_next(&it, &ck, &cv)) {
+		int ri_of[16], nr = 0, big = 0;
+		uint64_t np[16], total = 0, given[3] = { 0 };
+		const uint64_t cnt[3] = { cv.faults, cv.writes, cv.major };
 
-		pk = pnext;
-		pprev = &pk;
-		if (bpf_map_lookup_elem(fd, &pk, &v))
+		for (int w = 0; w < PROF_CHUNK_PAGES / 64; w++) {
+			for (uint64_t bits = cv.pages[w]; bits; bits &= bits - 1) {
+				uint64_t addr = (ck.chunk << PROF_CHUNK_SHIFT) +
+						((uint64_t)(w * 64 + __builtin_ctzll(bits)) << PROF_PAGE_SHIFT);
+				int ri, j;
+
+				if (last >= 0 && p->regions[last].pid == (pid_t)ck.tgid &&
+				    addr >= p->regions[last].start && addr < p->regions[last].end)
+					ri = last;
+				else
+					ri = region_of(p, (pid_t)ck.tgid, addr);
+				if (ri < 0)
+					continue;
+				last = ri;
+				p->regions[ri].pages_faulted++;
+				for (j = 0; j < nr && ri_of[j] != ri; j++)
+					;
+				if (j == nr) {
+					if (nr == (int)ARRAY_SIZE(ri_of))
+						continue;
+					ri_of[nr] = ri;
+					np[nr++] = 0;
+				}
+				np[j]++;
+				total++;
+			}
+		}
+		if (!total)
 			continue;
-		addr = pk.page << PROF_PAGE_SHIFT;
-		if (last >= 0 && p->regions[last].pid == (pid_t)pk.tgid &&
-		    addr >= p->regions[last].start && addr < p->regions[last].end)
-			ri = last;
-		else
-			ri = region_of(p, (pid_t)pk.tgid, addr);
-		if (ri < 0)
-			continue;
-		last = ri;
-		p->regions[ri].faults += v.count;
-		p->regions[ri].writes += v.writes;
-		p->regions[ri].major += v.major;
-		p->regions[ri].pages_faulted++;
+		for (int j = 0; j < nr; j++) {
+			struct profile_region *rg = &p->regions[ri_of[j]];
+			uint64_t part[3];
+
+			if (np[j] > np[big])
+				big = j;
+			for (int c = 0; c < 3; c++) {
+				part[c] = cnt[c] * np[j] / total;
+				given[c] += part[c];
+			}
+			rg->faults += part[0];
+			rg->writes += part[1];
+			rg->major += part[2];
+		}
+		/* rounding remainders to the chunk's biggest region */
+		p->regions[ri_of[big]].faults += cnt[0] - given[0];
+		p->regions[ri_of[big]].writes += cnt[1] - given[1];
+		p->regions[ri_of[big]].major += cnt[2] - given[2];
 	}
 	/* sort regions by faults, then name each site's region */
-	qsort(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
+	sort_array(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
 	for (int i = 0; i < p->nr_sites; i++)
 		p->sites[i].region = region_of(p, p->sites[i].pid, site_addr[i]);
 	merge_sites(p);
-	qsort(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site);
+	sort_array(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site);
 	free(site_addr);
 
 	/* timeline */
@@ -1035,10 +1159,15 @@ static int profile_finish(void *state, struct report *r)
 				ioctl(st->evs[e].fds[c], PERF_EVENT_IOC_DISABLE, 0);
 	if (st->rb)
 		ring_buffer__consume(st->rb);
-	/* a target that was not stopped at exit: take what is still there */
-	for (int i = 0; i < st->nr_procs; i++)
-		if (!st->procs[i].nr_snaps)
-			proc_snapshot(&st->procs[i], st->procs[i].pid == st->pid);
+	/* a target that was not stopped at exit (-p): take what is still there */
+	for (int i = 0; i < st->nr_procs; i++) {
+		struct proc *pr = &st->procs[i];
+
+		if (pr->pid == st->pid && !pr->at_exit)
+			proc_snapshot(pr, true);
+		else if (!pr->nr_snaps)
+			proc_snapshot(pr, false);
+	}
 
 	p = xcalloc(1, sizeof(*p));
 	sym = symbolizer__new();
@@ -1054,7 +1183,7 @@ static int profile_finish(void *state, struct report *r)
 	if (st->skel)
 		finish_faults(st, p, sym, stats);
 	else
-		qsort(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
+		sort_array(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
 	finish_thp(st, p);
 	symbolizer__free(sym);
 
@@ -1073,7 +1202,7 @@ static int profile_finish(void *state, struct report *r)
 	p->loss.hot_full = stats[PROF_ST_HOT_FULL];
 	p->loss.stack_err = stats[PROF_ST_STACK_ERR];
 	p->loss.stack_full = stats[PROF_ST_STACK_FULL];
-	p->loss.site_full = stats[PROF_ST_SITE_FULL];
+	p->loss.site_full = stats[PROF_ST_SITE_FULL] + stats[PROF_ST_SITE_FULL_KERNEL];
 	p->loss.page_full = stats[PROF_ST_PAGE_FULL];
 	p->loss.timeline_late = stats[PROF_ST_TIMELINE_LATE];
 	p->loss.proc_events = stats[PROF_ST_RB_DROP];
@@ -1084,7 +1213,7 @@ static int profile_finish(void *state, struct report *r)
 		report__add_provenance(r, "sampling", "%" PRIu64 " samples not aggregated by ip: map full",
 				       p->loss.hot_full);
 	if (p->loss.page_full)
-		report__add_provenance(r, "page_faults", "%" PRIu64 " faults not aggregated by page (map full): region counts are low",
+		report__add_provenance(r, "page_faults", "%" PRIu64 " faults not aggregated by address (map full): region counts are low",
 				       p->loss.page_full);
 	if (p->loss.site_full)
 		report__add_provenance(r, "page_faults", "%" PRIu64 " faults not aggregated by site: map full",

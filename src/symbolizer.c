@@ -193,6 +193,16 @@ static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct profile_loc *
 	free(scopes);
 }
 
+static bool is_system_path(const char *path)
+{
+	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
 static bool dwarf_loaded(struct symbolizer *s, const unsigned char *id, int len, bool add)
 {
 	for (int i = 0; i < s->nr_loaded; i++)
@@ -252,7 +262,13 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
 	if (id_len > 20)
 		id_len = 20;
-	lines = detail == SYM_LINES ||
+	/*
+	 * A system library's line is seldom what the user changes (its caller
+	 * is) and its DWARF costs 100 ms to decompress: not unless loaded.
+	 */
+	if (detail == SYM_LINES && name && is_system_path(name))
+		detail = SYM_LINES_IF_LOADED;
+	lines = detail == SYM_LINES || detail == SYM_LINES_ALWAYS ||
 		(detail == SYM_LINES_IF_LOADED && id_len > 0 && dwarf_loaded(s, id, id_len, false));
 	if (id_len > 0) {
 		h = cache_hash(id, id_len, rel);

@@ -25,8 +25,10 @@ void symbolizer__free(struct symbolizer *s);
  */
 enum sym_detail {
 	SYM_FUNCTION,		/* function (symbol table) only */
-	SYM_LINES,		/* function, file:line, inlined frames */
+	SYM_LINES,		/* function, file:line, inlined frames; system libraries
+				 * (/lib, /usr/lib) only when their DWARF is loaded */
 	SYM_LINES_IF_LOADED,	/* lines when the module's DWARF is already loaded */
+	SYM_LINES_ALWAYS,	/* lines wherever there is DWARF */
 };
 
 /*

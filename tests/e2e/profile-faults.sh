@@ -24,6 +24,7 @@ case "$site" in
 *) fail "top faulting site is '$site', expected touch_pages.c:$line main" ;;
 esac
 reg=$(json "$MA_TMP/r.json" "d['profile']['regions'][$P['sites'][0]['region']]")
-json "$MA_TMP/r.json" "(lambda r: r['kind'] == 'anon' and r['size'] == $n * 4096 and r['faults'] == $n and r['pages_faulted'] == $n)(d['profile']['regions'][$P['sites'][0]['region']])" |
+# distinct pages are exact; faults are apportioned within 2 MiB chunks shared with a neighbour
+json "$MA_TMP/r.json" "(lambda r: r['kind'] == 'anon' and r['size'] == $n * 4096 and r['pages_faulted'] == $n and abs(r['faults'] - $n) <= $n // 100)(d['profile']['regions'][$P['sites'][0]['region']])" |
 	grep -q True || fail "the site's region is not the $n-page anonymous mapping with $n faults: $reg"
 pass "faults: memadvise $ma, perf stat $pf; site touch_pages.c:$line; region anon $n pages"

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "procmaps.h"
+#include "profile.h"
+#include "symbolizer.h"
+
+static const char maps_text[] =
+	"55d0c0a00000-55d0c0a01000 r--p 00000000 fe:01 1234 /usr/bin/app\n"
+	"55d0c0a01000-55d0c0a02000 r-xp 00001000 fe:01 1234 /usr/bin/app\n"
+	"55d0c1000000-55d0c1021000 rw-p 00000000 00:00 0 [heap]\n"
+	"7f0000000000-7f0020000000 rw-p 00000000 00:00 0 \n"
+	"7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]\n";
+
+void test_profile__procmaps_parse(void)
+{
+	struct procmaps *m = procmaps__parse(42, maps_text);
+	const struct procmap *pm;
+
+	if (!ASSERT_NOT_NULL(m, "parse"))
+		return;
+	ASSERT_EQ(m->n, 5, "mappings");
+	pm = procmaps__find(m, 0x55d0c0a01800);
+	ASSERT_TRUE(pm && !strcmp(pm->path, "/usr/bin/app") && pm->offset == 0x1000, "text segment");
+	pm = procmaps__find(m, 0x7f0010000000);
+	ASSERT_TRUE(pm && pm->path[0] == '\0' && pm->end - pm->start == 512ULL << 20, "anon 512 MiB");
+	ASSERT_TRUE(procmaps__find(m, 0x1000) == NULL, "unmapped");
+	ASSERT_TRUE(procmaps__find(m, 0x7ffd00021000) == NULL, "end is exclusive");
+	procmaps__free(m);
+}
+
+void test_profile__smaps_fields(void)
+{
+	struct procmaps *m = procmaps__capture(getpid(), true);
+	bool any = false;
+
+	if (!ASSERT_NOT_NULL(m, "capture own smaps"))
+		return;
+	for (int i = 0; i < m->n; i++)
+		any |= m->v[i].has_smaps && m->v[i].rss > 0;
+	ASSERT_TRUE(any, "some mapping has Rss");
+	ASSERT_TRUE(m->len > 0 && strchr(m->text, '-'), "maps text rebuilt for libdwfl");
+	procmaps__free(m);
+}
+
+__attribute__((noinline)) static int marker_function(int x)
+{
+	return x * 3 + 1; /* MARKER */
+}
+
+void test_profile__symbolize_self(void)
+{
+	struct procmaps *m = procmaps__capture(getpid(), false);
+	struct symbolizer *s = symbolizer__new();
+	struct profile_loc loc, again;
+	uint64_t ip = (uint64_t)(uintptr_t)&marker_function;
+
+	ASSERT_EQ(marker_function(1), 4, "marker runs");
+	if (!ASSERT_NOT_NULL(m, "capture own maps"))
+		goto out;
+	ASSERT_OK(symbolizer__resolve(s, m, ip, false, SYM_LINES, &loc), "resolve");
+	ASSERT_STREQ(loc.function, "marker_function", "function");
+	ASSERT_TRUE(strstr(loc.file, "u-profile.c") != NULL, "file");
+	ASSERT_TRUE(loc.line > 0, "line");
+	ASSERT_TRUE(loc.rel != 0 && loc.rel < ip, "module-relative address (PIE)");
+	ASSERT_OK(symbolizer__resolve(s, m, ip, false, SYM_LINES, &again), "again");
+	ASSERT_EQ(symbolizer__cache_hits(s), 1, "second lookup from the build-id cache");
+	ASSERT_EQ(symbolizer__resolve(s, m, 0x10, false, SYM_LINES, &loc), -ENOENT, "unmapped");
+	ASSERT_STREQ(loc.module, "[unknown]", "unknown module");
+out:
+	symbolizer__free(s);
+	procmaps__free(m);
+}
+
+void test_profile__emitters(void)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	struct json_object *j, *x;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	p->nr_events = 1;
+	snprintf(p->events[0].name, sizeof(p->events[0].name), "cpu-clock");
+	snprintf(p->events[0].unit, sizeof(p->events[0].unit), "ns");
+	p->events[0].tier = TIER_SOFTWARE;
+	p->events[0].samples = 100;
+	p->funcs = calloc(1, sizeof(*p->funcs));
+	p->nr_funcs = 1;
+	snprintf(p->funcs[0].function, sizeof(p->funcs[0].function), "%s",
+		 "a_function_name_much_longer_than_the_column_it_is_printed_in");
+	snprintf(p->funcs[0].module, sizeof(p->funcs[0].module), "%s", "a_long_module_name.so.1.2.3");
+	p->funcs[0].samples = 100;
+	p->funcs[0].share = 1;
+	p->faults_measured = p->major_measured = true;
+	p->faults = p->minor = p->writes = 7;
+	p->regions = calloc(1, sizeof(*p->regions));
+	p->nr_regions = 1;
+	p->regions[0].start = 0x7f0000000000;
+	p->regions[0].end = p->regions[0].start + (512ULL << 20);
+	p->regions[0].size = 512ULL << 20;
+	p->regions[0].kind = REGION_ANON;
+	p->regions[0].large = p->regions[0].has_smaps = p->regions[0].aligned_2m = true;
+	p->regions[0].anon_huge = 512ULL << 20;
+	p->regions[0].thp_eligible = 1;
+
+	j = profile__to_json(p);
+	ASSERT_TRUE(json_object_object_get_ex(j, "page_faults", &x), "page_faults");
+	ASSERT_TRUE(json_object_object_get_ex(x, "total", &x) && json_object_get_int(x) == 7, "total");
+	ASSERT_TRUE(json_object_object_get_ex(j, "regions", &x) && json_object_array_length(x) == 1,
+		    "regions");
+	json_object_put(j);
+
+	f = open_memstream(&buf, &len);
+	profile__print_text(p, f, false);
+	fclose(f);
+	ASSERT_TRUE(strstr(buf, "cpu-clock") && strstr(buf, "512.0 MiB"), "text names event and region");
+	for (char *l = buf, *e; l && *l; l = e ? e + 1 : NULL) {
+		e = strchr(l, '\n');
+		ASSERT_TRUE((e ? e - l : (long)strlen(l)) <= 80, "80 columns");
+	}
+	free(buf);
+	profile__free(p);
+}
