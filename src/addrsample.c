@@ -28,10 +28,12 @@
 #define AS_VOTE_WINDOW 40	/* bytes tried before the IP without a symbol */
 #define AS_MAX_DELTAS 8192	/* per IP */
 #define AS_KEEP_IPS 200
+#define AS_LINE_IPS 30		/* IPs (with >= 1% of the samples) given source lines */
 #define AS_KEEP_REGIONS 64
 #define AS_KEEP_SHARED 64
 #define AS_LINE_THREADS 4	/* threads tracked per line internally */
 #define AS_MAPS_REFRESH_NS 10000000ULL
+#define AS_MAX_PROCS 64		/* processes (target and children) decoded */
 
 /* --- instruction decoding ------------------------------------------------ */
 
@@ -372,8 +374,13 @@ static void u64map__free(struct u64map *m)
 
 /* --- the collector ------------------------------------------------------- */
 
+struct aspace;
+
 struct ip_agg {
 	struct addr_ip out;
+	struct aspace *sp;	/* the process it was sampled in */
+	bool stale;		/* from an image the process exec'd away from */
+	uint64_t last_exact;	/* 0 = none */
 	bool decoded_once;
 	int64_t *deltas;
 	size_t nr_deltas;
@@ -396,13 +403,28 @@ struct code_page {
 	uint8_t *bytes; /* NULL: unreadable */
 };
 
+/* One process's address space: the target, or a child it forked or exec'd. */
+struct aspace {
+	pid_t pid;
+	struct addrsym *sym;
+	bool sym_failed;
+	uint64_t sym_refresh_ns;
+	struct code_page *pages;   /* code read once per page */
+	size_t nr_pages, cap_pages;
+	struct u64map page_idx;
+	struct u64map ip_idx;	   /* ip -> index into addrsample.ips + 1 */
+	struct map_entry *maps;
+	int nr_maps;
+	int *map_region;	   /* maps[i] -> index into regions */
+	uint64_t maps_read_ns;
+};
+
 struct addrsample {
 	pid_t pid;
 	unsigned int freq_hz;
 	struct evring *ring;
-	struct addrsym *sym;
-	bool sym_failed;
-	uint64_t sym_refresh_ns;
+	struct aspace *spaces[AS_MAX_PROCS];
+	int nr_spaces;
 	int line_size;
 	size_t page_size;
 
@@ -410,7 +432,6 @@ struct addrsample {
 
 	struct ip_agg *ips;
 	size_t nr_ips, cap_ips;
-	struct u64map ip_idx;	   /* ip -> index + 1 */
 	struct u64map last_ea;	   /* (ip index + 1) << 32 | tid -> index into eas + 1 */
 	uint64_t *eas;
 	size_t nr_eas, cap_eas;
@@ -421,16 +442,8 @@ struct addrsample {
 	size_t nr_lines, cap_lines;
 	struct u64map line_idx;
 
-	struct map_entry *maps;
-	int nr_maps;
-	int *map_region;	   /* maps[i] -> index into regions */
-	uint64_t maps_read_ns;
 	struct region_agg *regions;
 	size_t nr_regions, cap_regions;
-
-	struct code_page *pages;
-	size_t nr_pages, cap_pages;
-	struct u64map page_idx;
 };
 
 static void *grow(void *p, size_t *cap, size_t need, size_t sz)
@@ -443,23 +456,51 @@ static void *grow(void *p, size_t *cap, size_t need, size_t sz)
 	return xrealloc(p, *cap * sz);
 }
 
-static const uint8_t *code_page(struct addrsample *as, uint64_t page)
+static struct aspace *space_find(struct addrsample *as, pid_t pid, bool create)
+{
+	struct aspace *sp;
+
+	for (int i = as->nr_spaces - 1; i >= 0; i--)
+		if (as->spaces[i]->pid == pid)
+			return as->spaces[i];
+	if (!create || as->nr_spaces == AS_MAX_PROCS)
+		return NULL;
+	sp = xcalloc(1, sizeof(*sp));
+	sp->pid = pid;
+	as->spaces[as->nr_spaces++] = sp;
+	return sp;
+}
+
+static void space_free(struct aspace *sp)
+{
+	for (size_t i = 0; i < sp->nr_pages; i++)
+		free(sp->pages[i].bytes);
+	free(sp->pages);
+	u64map__free(&sp->page_idx);
+	u64map__free(&sp->ip_idx);
+	addrsym__free(sp->sym);
+	free(sp->maps);
+	free(sp->map_region);
+	free(sp);
+}
+
+static const uint8_t *code_page(struct addrsample *as, struct aspace *sp, uint64_t page)
 {
 	bool added;
-	uint32_t *v = u64map__get(&as->page_idx, page, &added);
+	uint32_t *v = u64map__get(&sp->page_idx, page, &added);
 	struct code_page *cp;
 
 	if (!added)
-		return as->pages[*v - 1].bytes;
-	as->pages = grow(as->pages, &as->cap_pages, as->nr_pages + 1, sizeof(*as->pages));
-	cp = &as->pages[as->nr_pages++];
-	*v = as->nr_pages;
+		return sp->pages[*v - 1].bytes;
+	sp->pages = grow(sp->pages, &sp->cap_pages, sp->nr_pages + 1, sizeof(*sp->pages));
+	cp = &sp->pages[sp->nr_pages++];
+	*v = sp->nr_pages;
 	cp->addr = page;
 	cp->bytes = xmalloc(as->page_size);
 	struct iovec local = { cp->bytes, as->page_size };
 	struct iovec remote = { (void *)(uintptr_t)page, as->page_size };
 
-	if (process_vm_readv(as->pid, &local, 1, &remote, 1, 0) != (ssize_t)as->page_size) {
+	if (process_vm_readv(sp->pid, &local, 1, &remote, 1, 0) != (ssize_t)as->page_size) {
 		free(cp->bytes);
 		cp->bytes = NULL;
 	}
@@ -467,14 +508,15 @@ static const uint8_t *code_page(struct addrsample *as, uint64_t page)
 }
 
 /* Copies the code bytes [from, to) into buf; false when a page is unreadable. */
-static bool read_code(struct addrsample *as, uint64_t from, uint64_t to, uint8_t *buf)
+static bool read_code(struct addrsample *as, struct aspace *sp, uint64_t from, uint64_t to,
+		      uint8_t *buf)
 {
 	uint64_t a = from;
 
 	while (a < to) {
 		uint64_t page = a & ~(uint64_t)(as->page_size - 1);
 		uint64_t end = page + as->page_size < to ? page + as->page_size : to;
-		const uint8_t *b = code_page(as, page);
+		const uint8_t *b = code_page(as, sp, page);
 
 		if (!b)
 			return false;
@@ -484,41 +526,41 @@ static bool read_code(struct addrsample *as, uint64_t from, uint64_t to, uint8_t
 	return true;
 }
 
-static void ensure_sym(struct addrsample *as, uint64_t ip)
+static void ensure_sym(struct aspace *sp, uint64_t ip)
 {
 	uint64_t now = now_ns(), s, z;
 
-	if (!as->sym && !as->sym_failed) {
-		as->sym = addrsym__new(as->pid);
-		as->sym_failed = !as->sym;
-		as->sym_refresh_ns = now;
+	if (!sp->sym && !sp->sym_failed) {
+		sp->sym = addrsym__new(sp->pid);
+		sp->sym_failed = !sp->sym;
+		sp->sym_refresh_ns = now;
 		return;
 	}
 	/* A module mapped after the last report (dlopen): report again, rarely. */
-	if (as->sym && addrsym__func(as->sym, ip, &s, &z) &&
-	    now - as->sym_refresh_ns > 100000000ULL) {
-		addrsym__refresh(as->sym);
-		as->sym_refresh_ns = now;
+	if (sp->sym && addrsym__func(sp->sym, ip, &s, &z) &&
+	    now - sp->sym_refresh_ns > 100000000ULL) {
+		addrsym__refresh(sp->sym);
+		sp->sym_refresh_ns = now;
 	}
 }
 
-static void decode_ip(struct addrsample *as, struct ip_agg *ia)
+static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
 {
 	uint64_t ip = ia->out.ip, fstart = 0, fsize = 0, from, insn;
 	uint8_t *buf;
 
 	ia->decoded_once = true;
-	ensure_sym(as, ip);
-	if (as->sym && !addrsym__func(as->sym, ip, &fstart, &fsize) &&
+	ensure_sym(sp, ip);
+	if (sp->sym && !addrsym__func(sp->sym, ip, &fstart, &fsize) &&
 	    (ip <= fstart || ip - fstart > AS_MAX_SWEEP))
 		fstart = 0;
 	from = fstart ? fstart : ip - AS_VOTE_WINDOW;
 	buf = xmalloc(ip - from + 16);
-	if (!read_code(as, from, ip, buf)) {
+	if (!read_code(as, sp, from, ip, buf)) {
 		/* The function start may be on an unreadable page: try the window. */
 		from = ip - AS_VOTE_WINDOW;
 		fstart = 0;
-		if (!read_code(as, from, ip, buf)) {
+		if (!read_code(as, sp, from, ip, buf)) {
 			ia->out.op.skip = AS_UNDECODABLE;
 			ia->out.op.insn = 0;
 			free(buf);
@@ -531,19 +573,19 @@ static void decode_ip(struct addrsample *as, struct ip_agg *ia)
 	free(buf);
 }
 
-static void read_maps(struct addrsample *as)
+static void read_maps(struct addrsample *as, struct aspace *sp)
 {
 	struct map_entry *m = NULL;
-	int n = procmap__read(as->pid, &m);
+	int n = procmap__read(sp->pid, &m);
 
-	as->maps_read_ns = now_ns();
+	sp->maps_read_ns = now_ns();
 	if (n < 0)
 		return;
-	free(as->maps);
-	free(as->map_region);
-	as->maps = m;
-	as->nr_maps = n;
-	as->map_region = xcalloc(n ? n : 1, sizeof(int));
+	free(sp->maps);
+	free(sp->map_region);
+	sp->maps = m;
+	sp->nr_maps = n;
+	sp->map_region = xcalloc(n ? n : 1, sizeof(int));
 	for (int i = 0; i < n; i++) {
 		size_t j;
 
@@ -564,20 +606,20 @@ static void read_maps(struct addrsample *as)
 				 m[i].path);
 			as->nr_regions++;
 		}
-		as->map_region[i] = (int)j;
+		sp->map_region[i] = (int)j;
 	}
 }
 
 /* Index of the region holding ea, -1 when unmapped. */
-static int find_region(struct addrsample *as, uint64_t ea)
+static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
 {
-	const struct map_entry *e = procmap__find(as->maps, as->nr_maps, ea);
+	const struct map_entry *e = procmap__find(sp->maps, sp->nr_maps, ea);
 
-	if (!e && now_ns() - as->maps_read_ns > AS_MAPS_REFRESH_NS) {
-		read_maps(as);
-		e = procmap__find(as->maps, as->nr_maps, ea);
+	if (!e && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
+		read_maps(as, sp);
+		e = procmap__find(sp->maps, sp->nr_maps, ea);
 	}
-	return e ? as->map_region[e - as->maps] : -1;
+	return e ? sp->map_region[e - sp->maps] : -1;
 }
 
 static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
@@ -619,14 +661,53 @@ static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
 	}
 }
 
+/*
+ * The target exec'd another program (sh -c, wrappers): code, symbols and
+ * maps change.  IPs seen so far belong to the old image and leave the
+ * report; code pages and the symboliser start afresh.
+ */
+static void new_image(struct addrsample *as, struct aspace *sp)
+{
+	for (size_t i = 0; i < sp->nr_pages; i++)
+		free(sp->pages[i].bytes);
+	sp->nr_pages = 0;
+	u64map__free(&sp->page_idx);
+	for (size_t i = 0; i < as->nr_ips; i++)
+		if (as->ips[i].sp == sp && !as->ips[i].stale) {
+			as->ips[i].stale = true;
+			as->tot.previous_images += as->ips[i].out.samples;
+		}
+	u64map__free(&sp->ip_idx);
+	/* the old symboliser stays with the stale IPs' space: a fresh space */
+	sp->pid = -sp->pid;
+}
+
+static void on_record(void *ctx, const struct perf_event_header *h)
+{
+	struct addrsample *as = ctx;
+	const uint32_t *c = (const void *)(h + 1);
+
+	struct aspace *sp;
+
+	if (h->type == PERF_RECORD_COMM && (h->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+	    (sp = space_find(as, (pid_t)c[0], false)))
+		new_image(as, sp);
+}
+
 static void on_sample(void *ctx, const struct perf_event_header *h)
 {
 	struct addrsample *as = ctx;
+
+	if (h->type != PERF_RECORD_SAMPLE) {
+		on_record(ctx, h);
+		return;
+	}
 	const uint64_t *p = (const void *)(h + 1);
 	uint64_t ip = p[0], abi = p[3], ea, key;
 	uint32_t pid = (uint32_t)p[1], tid = (uint32_t)(p[1] >> 32);
 	const uint64_t *regs = p + 4;
 	struct ip_agg *ia;
+	struct aspace *sp;
 	uint32_t *v, ipi;
 	bool added;
 	int reg;
@@ -636,23 +717,26 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		as->tot.no_regs++;
 		return;
 	}
-	if ((pid_t)pid != as->pid) {
-		as->tot.other_process++; /* a child process: another address space */
+	sp = space_find(as, (pid_t)pid, true);
+	if (!sp) {
+		as->tot.other_process++; /* too many processes */
 		return;
 	}
-	v = u64map__get(&as->ip_idx, ip, &added);
+	v = u64map__get(&sp->ip_idx, ip, &added);
 	if (added) {
 		as->ips = grow(as->ips, &as->cap_ips, as->nr_ips + 1, sizeof(*as->ips));
 		ia = &as->ips[as->nr_ips++];
 		memset(ia, 0, sizeof(*ia));
 		ia->out.ip = ip;
+		ia->out.pid = (int)pid;
+		ia->sp = sp;
 		*v = as->nr_ips;
 	}
 	ipi = *v - 1;
 	ia = &as->ips[ipi];
 	ia->out.samples++;
 	if (!ia->decoded_once)
-		decode_ip(as, ia);
+		decode_ip(as, sp, ia);
 	if (ia->out.op.skip != AS_OK) {
 		as->tot.skipped[ia->out.op.skip]++;
 		if (ia->out.op.skip == AS_UNDECODABLE && !ia->out.op.insn)
@@ -701,7 +785,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		*last = ea;
 	}
 	/* region */
-	reg = find_region(as, ea);
+	reg = find_region(as, sp, ea);
 	if (reg >= 0) {
 		as->regions[reg].r.samples++;
 		ia->out.region[as->regions[reg].r.kind]++;
@@ -709,8 +793,10 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 			      &added))++;
 	}
 	/* cache-line sharing: exact addresses only */
-	if (!ia->out.op.clobbers)
+	if (!ia->out.op.clobbers) {
+		ia->last_exact = ea;
 		note_line(as, ipi, (int)tid, ea, &ia->out.op);
+	}
 }
 
 struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable_on_exec,
@@ -726,6 +812,8 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 		.exclude_hv = 1,
 		.disabled = enable_on_exec,
 		.enable_on_exec = enable_on_exec,
+		.comm = 1,
+		.comm_exec = 1, /* to notice a second exec (sh -c PROG) */
 	};
 	struct addrsample *as;
 
@@ -765,8 +853,12 @@ int addrsample__poll(struct addrsample *as)
 
 void addrsample__at_exit(struct addrsample *as)
 {
+	struct aspace *sp;
+
 	evring__drain(as->ring, on_sample, as);
-	read_maps(as);
+	sp = space_find(as, as->pid, false);
+	if (sp)
+		read_maps(as, sp);
 }
 
 static int cmp_ip(const void *a, const void *b)
@@ -841,16 +933,31 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 				 r->name[0] ? r->name : "anon");
 		}
 	}
-	p->nr_ips = (int)as->nr_ips;
+	p->nr_ips = 0;
 	p->ips = xcalloc(as->nr_ips + 1, sizeof(*p->ips));
-	for (size_t i = 0; i < as->nr_ips; i++)
-		p->ips[i] = as->ips[i].out;
+	for (size_t i = 0; i < as->nr_ips; i++) {
+		if (as->ips[i].stale)
+			continue;
+		p->ips[p->nr_ips] = as->ips[i].out;
+		/* a global's name for the address (the rules point at struct.member) */
+		if (as->ips[i].sp->sym && as->ips[i].last_exact &&
+		    as->ips[i].out.samples * 100 >= as->tot.samples)
+			addrsym__data(as->ips[i].sp->sym, as->ips[i].last_exact, p->ips[p->nr_ips].object,
+				      sizeof(p->ips[p->nr_ips].object));
+		p->nr_ips++;
+	}
 	qsort(p->ips, p->nr_ips, sizeof(*p->ips), cmp_ip);
 	if (p->nr_ips > AS_KEEP_IPS)
 		p->nr_ips = AS_KEEP_IPS;
-	for (int i = 0; i < p->nr_ips && as->sym; i++)
-		addrsym__resolve(as->sym, p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip,
-				 &p->ips[i].loc);
+	for (int i = 0; i < p->nr_ips; i++) {
+		/* source lines where the samples are (loading DWARF is not free) */
+		bool lines = i < AS_LINE_IPS && p->ips[i].samples * 100 >= p->samples;
+		struct aspace *sp = space_find(as, p->ips[i].pid, false);
+
+		if (sp && sp->sym)
+			addrsym__resolve(sp->sym, p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip,
+					 lines, &p->ips[i].loc);
+	}
 
 	/* regions that were hit */
 	p->regions = xcalloc(as->nr_regions + 1, sizeof(*p->regions));
@@ -866,6 +973,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	p->shared = xcalloc(1, sizeof(*p->shared));
 	for (size_t i = 0; i < as->nr_lines; i++) {
 		const struct line_agg *la = &as->lines[i];
+		struct addrsym *wsym;
 		int writers = 0;
 		uint64_t seen = 0;
 		bool overlap = false;
@@ -883,6 +991,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 
 		memset(o, 0, sizeof(*o));
 		o->line = la->line;
+		wsym = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].sp->sym : NULL;
 		o->nr_threads = la->nr;
 		for (int k = 0; k < la->nr; k++) {
 			o->t[k].tid = la->t[k].tid;
@@ -890,6 +999,9 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 			o->t[k].writes = la->t[k].writes;
 			o->t[k].rmask = la->t[k].rmask;
 			o->t[k].wmask = la->t[k].wmask;
+			if (wsym && la->t[k].wmask && keep <= AS_KEEP_SHARED)
+				addrsym__data(wsym, la->line + __builtin_ctzll(la->t[k].wmask),
+					      o->t[k].object, sizeof(o->t[k].object));
 		}
 		o->ip = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].out.ip : 0;
 		o->false_sharing = !overlap;
@@ -906,12 +1018,12 @@ void addrsample__close(struct addrsample *as)
 	if (!as)
 		return;
 	evring__close(as->ring);
-	addrsym__free(as->sym);
+	for (int i = 0; i < as->nr_spaces; i++)
+		space_free(as->spaces[i]);
 	for (size_t i = 0; i < as->nr_ips; i++)
 		free(as->ips[i].deltas);
 	free(as->ips);
 	free(as->eas);
-	u64map__free(&as->ip_idx);
 	u64map__free(&as->last_ea);
 	u64map__free(&as->ip_lines);
 	u64map__free(&as->ip_pages);
@@ -919,14 +1031,8 @@ void addrsample__close(struct addrsample *as)
 	u64map__free(&as->all_pages);
 	u64map__free(&as->ip_region);
 	u64map__free(&as->line_idx);
-	u64map__free(&as->page_idx);
 	free(as->lines);
-	free(as->maps);
-	free(as->map_region);
 	free(as->regions);
-	for (size_t i = 0; i < as->nr_pages; i++)
-		free(as->pages[i].bytes);
-	free(as->pages);
 	free(as);
 }
 
@@ -985,6 +1091,7 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 	json_object_object_add(o, "lost", json_object_new_int64(p->lost));
 	json_object_object_add(o, "no_registers", json_object_new_int64(p->no_regs));
 	json_object_object_add(o, "other_process", json_object_new_int64(p->other_process));
+	json_object_object_add(o, "previous_images", json_object_new_int64(p->previous_images));
 	json_object_object_add(o, "unreadable_code", json_object_new_int64(p->unreadable));
 	json_object_object_add(o, "decoded", json_object_new_int64(p->decoded));
 	json_object_object_add(o, "approximate", json_object_new_int64(p->approx));
@@ -1003,6 +1110,7 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 		struct json_object *e = json_object_new_object(), *rg;
 
 		json_object_object_add(e, "ip", hex(ip->ip));
+		json_object_object_add(e, "pid", json_object_new_int(ip->pid));
 		json_object_object_add(e, "samples", json_object_new_int64(ip->samples));
 		if (ip->op.insn)
 			json_object_object_add(e, "insn", hex(ip->op.insn));
@@ -1011,6 +1119,8 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 		json_object_object_add(e, "status", json_object_new_string(skip_names[ip->op.skip]));
 		if (ip->loc.module[0])
 			json_object_object_add(e, "module", json_object_new_string(ip->loc.module));
+		if (ip->object[0])
+			json_object_object_add(e, "object", json_object_new_string(ip->object));
 		if (ip->loc.function[0])
 			json_object_object_add(e, "function", json_object_new_string(ip->loc.function));
 		if (ip->loc.file[0]) {
@@ -1086,6 +1196,9 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 			json_object_object_add(x, "writes", json_object_new_int64(l->t[k].writes));
 			mask_ranges(l->t[k].wmask, buf, sizeof(buf));
 			json_object_object_add(x, "write_bytes", json_object_new_string(buf));
+			if (l->t[k].object[0])
+				json_object_object_add(x, "write_object",
+						       json_object_new_string(l->t[k].object));
 			mask_ranges(l->t[k].rmask, buf, sizeof(buf));
 			json_object_object_add(x, "read_bytes", json_object_new_string(buf));
 			json_object_array_add(t, x);
@@ -1161,7 +1274,9 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 			char m[24];
 
 			mask_ranges(l->t[k].wmask, m, sizeof(m));
-			fprintf(f, " tid %d %s%s", l->t[k].tid, m[0] ? m : "-",
+			fprintf(f, " tid %d %s%s%.30s%s%s", l->t[k].tid, m[0] ? m : "-",
+				l->t[k].object[0] ? " (" : "", l->t[k].object,
+				l->t[k].object[0] ? ")" : "",
 				k + 1 < l->nr_threads && k < 2 ? "," : "");
 		}
 		fprintf(f, "\n");

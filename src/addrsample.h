@@ -83,8 +83,10 @@ double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride);
 /* One sampled IP. */
 struct addr_ip {
 	uint64_t ip;		/* sampled IP (just after the access) */
+	int pid;		/* process (the target, or a child of it) */
 	struct mem_operand op;	/* the decoded access before it */
 	struct addrsym_loc loc; /* of op.insn */
+	char object[96];	/* global variable at the last exact address, "" if none */
 	uint64_t samples;	/* samples at this IP */
 	uint64_t decoded;	/* samples with an effective address */
 	uint64_t approx;	/* ... of which approximate (base/index overwritten) */
@@ -118,6 +120,7 @@ struct addr_line {
 		int tid;
 		uint64_t reads, writes;
 		uint64_t rmask, wmask; /* bytes of the line accessed (bit = offset) */
+		char object[96];       /* global written first in wmask ("" if none) */
 	} t[AS_MAX_THREADS_PER_LINE];
 	uint64_t ip;		/* the IP that wrote it most */
 	bool false_sharing;	/* writers touched different bytes */
@@ -129,7 +132,8 @@ struct addr_profile {
 	uint64_t period_ns;
 	int line_size;
 	uint64_t samples, lost, no_regs, unreadable, decoded, approx;
-	uint64_t other_process;	/* samples in child processes (not decoded) */
+	uint64_t other_process;	/* samples in processes beyond the first 64 (not decoded) */
+	uint64_t previous_images; /* samples before the process exec'd again */
 	uint64_t skipped[AS_SKIP__COUNT];
 	uint64_t reads, writes;
 	uint64_t lines, pages;	/* distinct over all IPs */

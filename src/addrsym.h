@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <elfutils/libdw.h>
 
 struct addrsym;
 
@@ -30,9 +31,25 @@ struct addrsym *addrsym__new(pid_t pid);
 int addrsym__refresh(struct addrsym *s);
 /* Function start and size from the symbol tables: 0 or -ENOENT. */
 int addrsym__func(struct addrsym *s, uint64_t ip, uint64_t *start, uint64_t *size);
-/* Full location; fields it cannot fill are left empty.  0 or -ENOENT. */
-int addrsym__resolve(struct addrsym *s, uint64_t ip, struct addrsym_loc *loc);
+/*
+ * Location; fields it cannot fill are left empty.  Source lines need the
+ * module's DWARF (about 100 ms for libc's debug info): ask for them
+ * (lines=true) only where the address carries weight.  0 or -ENOENT.
+ */
+int addrsym__resolve(struct addrsym *s, uint64_t ip, bool lines, struct addrsym_loc *loc);
+/*
+ * Names the global variable holding addr: "counters.b", "table[3].key",
+ * "buf+12" (no DWARF).  0, or -ENOENT when addr is in no object symbol.
+ */
+int addrsym__data(struct addrsym *s, uint64_t addr, char *buf, size_t len);
 void addrsym__free(struct addrsym *s);
+
+/* DWARF helpers (also used by the watchpoint resolver). */
+bool addrsym__peel_type(Dwarf_Die *type);	/* skips typedefs and qualifiers */
+bool addrsym__die_type(Dwarf_Die *die, Dwarf_Die *type);
+bool addrsym__var_type(Dwarf *dw, const char *name, Dwarf_Die *type);
+bool addrsym__member_offset(Dwarf_Die *member, uint64_t *off);
+bool addrsym__find_member(Dwarf_Die *type, const char *name, uint64_t *off, Dwarf_Die *mtype);
 
 /* Memory regions from /proc/PID/maps. */
 enum map_kind { MAPK_HEAP, MAPK_STACK, MAPK_ANON, MAPK_FILE, MAPK_OTHER,

@@ -369,6 +369,11 @@ int cmd_run(int argc, char **argv)
 	else if (target__exe(t))
 		snprintf(r->target.exe, sizeof(r->target.exe), "%s", target__exe(t));
 
+	/* a --watch that names nothing is a usage error, found before the program runs */
+	if (o.nr_watch && !o.no_sample && watch__check(r->target.exe[0] ? r->target.exe : NULL,
+						       o.watch, o.nr_watch))
+		goto out;
+
 	err = event_set__open(es, target__pid(t), !o.pid);
 	if (err) {
 		if (err != -ENOENT && err != -EINVAL)

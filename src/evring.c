@@ -166,13 +166,13 @@ uint64_t evring__drain(struct evring *er, evring_sample_fn fn, void *ctx)
 
 			if (h->size < sizeof(*h))
 				break; /* corrupt: resynchronise at head */
-			if (h->type == PERF_RECORD_SAMPLE) {
-				fn(ctx, h);
-				n++;
-			} else if (h->type == PERF_RECORD_LOST) {
+			if (h->type == PERF_RECORD_LOST) {
 				const uint64_t *p = (const void *)(h + 1);
 
 				er->lost += p[1];
+			} else {
+				fn(ctx, h);
+				n++;
 			}
 			tail += h->size;
 		}

@@ -15,7 +15,11 @@
 
 struct evring;
 
-/* Called for every PERF_RECORD_SAMPLE; rec points at the record header. */
+/*
+ * Called for every record but PERF_RECORD_LOST (which is counted): samples,
+ * and COMM/MMAP records when the attr asked for them.  rec points at the
+ * header.
+ */
 typedef void (*evring_sample_fn)(void *ctx, const struct perf_event_header *rec);
 
 /*
@@ -31,7 +35,7 @@ struct evring *evring__open(struct perf_event_attr *attr, pid_t pid, int pages_o
  * later follow by inheritance.  Returns the number of threads added.
  */
 int evring__add_threads(struct evring *er, struct perf_event_attr *attr, pid_t pid);
-/* Drains every ring; returns the number of samples delivered. */
+/* Drains every ring; returns the number of records delivered. */
 uint64_t evring__drain(struct evring *er, evring_sample_fn fn, void *ctx);
 int evring__enable(struct evring *er, bool on);
 /* The same ioctl on every CPU's event; 0 or the first -errno. */

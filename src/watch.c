@@ -69,83 +69,6 @@ static int find_symbol(Elf *elf, const char *name, GElf_Sym *out)
 	return found;
 }
 
-/* Skips typedefs and qualifiers. */
-static bool peel(Dwarf_Die *type)
-{
-	for (int i = 0; i < 16; i++) {
-		int tag = dwarf_tag(type);
-		Dwarf_Attribute a;
-
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-		    tag != DW_TAG_volatile_type && tag != DW_TAG_atomic_type &&
-		    tag != DW_TAG_restrict_type)
-			return true;
-		if (!dwarf_attr_integrate(type, DW_AT_type, &a) || !dwarf_formref_die(&a, type))
-			return false;
-	}
-	return false;
-}
-
-static bool die_type(Dwarf_Die *die, Dwarf_Die *type)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type) &&
-	       peel(type);
-}
-
-static bool find_var_type(Dwarf *dw, const char *name, Dwarf_Die *type)
-{
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
-
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do {
-				const char *n;
-
-				if (dwarf_tag(&child) != DW_TAG_variable)
-					continue;
-				n = dwarf_diename(&child);
-				if (n && !strcmp(n, name) && die_type(&child, type))
-					return true;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
-	}
-	return false;
-}
-
-static bool member_offset(Dwarf_Die *m, uint64_t *off)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word w;
-
-	if (!dwarf_attr(m, DW_AT_data_member_location, &a))
-		return *off = 0, true; /* union members */
-	if (dwarf_formudata(&a, &w))
-		return false;
-	*off = w;
-	return true;
-}
-
-static bool find_member(Dwarf_Die *type, const char *name, uint64_t *off, Dwarf_Die *mtype)
-{
-	Dwarf_Die child;
-
-	if (dwarf_child(type, &child))
-		return false;
-	do {
-		const char *n = dwarf_diename(&child);
-
-		if (dwarf_tag(&child) == DW_TAG_member && n && !strcmp(n, name))
-			return member_offset(&child, off) && die_type(&child, mtype);
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
-}
-
 static void fill(struct watch_spec *s, const char *name, uint64_t addr, uint64_t size,
 		 bool link_time, bool rw, int member_off)
 {
@@ -226,8 +149,8 @@ int watch__resolve(const char *exe, const char *expr, struct watch_spec *out, in
 	}
 	size = sym.st_size;
 	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	if (npath > 1 || (dw && find_var_type(dw, path[0], &type))) {
-		if (!dw || !find_var_type(dw, path[0], &type)) {
+	if (npath > 1 || (dw && addrsym__var_type(dw, path[0], &type))) {
+		if (!dw || !addrsym__var_type(dw, path[0], &type)) {
 			snprintf(err, err_len, "no debug information for '%s' in %s (build with -g)",
 				 path[0], exe);
 			rc = -ENOENT;
@@ -239,7 +162,8 @@ int watch__resolve(const char *exe, const char *expr, struct watch_spec *out, in
 			int tag = dwarf_tag(&type);
 
 			if ((tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-			     tag != DW_TAG_class_type) || !find_member(&type, path[i], &moff, &mt)) {
+			     tag != DW_TAG_class_type) ||
+			    !addrsym__find_member(&type, path[i], &moff, &mt)) {
 				snprintf(err, err_len, "'%s' has no member '%s'", path[i - 1], path[i]);
 				rc = -ENOENT;
 				goto out;
@@ -252,7 +176,7 @@ int watch__resolve(const char *exe, const char *expr, struct watch_spec *out, in
 		if (dwarf_aggregate_size(&type, &sz) == 0)
 			size = sz;
 	}
-	if (npath == 1 && dw && find_var_type(dw, path[0], &type) &&
+	if (npath == 1 && dw && addrsym__var_type(dw, path[0], &type) &&
 	    (dwarf_tag(&type) == DW_TAG_structure_type || dwarf_tag(&type) == DW_TAG_class_type)) {
 		Dwarf_Die child;
 
@@ -266,7 +190,7 @@ int watch__resolve(const char *exe, const char *expr, struct watch_spec *out, in
 				char name[128];
 
 				if (dwarf_tag(&child) != DW_TAG_member || !mn ||
-				    !member_offset(&child, &moff) || !die_type(&child, &mt) ||
+				    !addrsym__member_offset(&child, &moff) || !addrsym__die_type(&child, &mt) ||
 				    dwarf_aggregate_size(&mt, &sz))
 					continue;
 				if (n == max)
@@ -401,7 +325,7 @@ static void on_hit(void *ctx, const struct perf_event_header *h)
 	const uint64_t *p = (const void *)(h + 1);
 	struct watch_point *pt = &ps->w->rep.pts[ps->idx];
 
-	if (h->size < sizeof(*h) + 3 * sizeof(uint64_t))
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 3 * sizeof(uint64_t))
 		return;
 	ps->w->rep.total_hits++;
 	note_hit(pt, (int)(p[1] >> 32), p[0]);
@@ -549,7 +473,8 @@ static void resolve_ips(struct watch *w)
 	for (int i = 0; i < w->rep.nr; i++)
 		for (int k = 0; k < w->rep.pts[i].nr_ips; k++)
 			/* the IP is after the access: ip - 1 is inside the accessing instruction */
-			addrsym__resolve(w->sym, w->rep.pts[i].ips[k].ip - 1, &w->rep.pts[i].ips[k].loc);
+			addrsym__resolve(w->sym, w->rep.pts[i].ips[k].ip - 1, true,
+					 &w->rep.pts[i].ips[k].loc);
 }
 
 void watch__at_exit(struct watch *w)
@@ -799,6 +724,25 @@ void watch__set_exprs(const char *const *exprs, int n)
 	nr_watch_exprs = n;
 }
 
+int watch__check(const char *exe, const char *const *exprs, int n)
+{
+	struct watch_spec specs[WATCH_MAX];
+
+	for (int i = 0; i < n; i++) {
+		char err[200] = "";
+		int rc = watch__resolve(exe, exprs[i], specs, WATCH_MAX, err, sizeof(err));
+
+		if (rc < 0) {
+			pr_err("cannot watch '%s': %s", exprs[i], err);
+			pr_hint(rc == -EINVAL ? "use VAR, VAR.member, VAR.member:rw or 0xADDR/LEN"
+					      : "name a global variable of the program (built with -g "
+						"for members), e.g. --watch counters.hits");
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static bool w_wanted(const struct run_ctx *ctx)
 {
 	return nr_watch_exprs > 0 && ctx->sample;
@@ -817,8 +761,6 @@ static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
 					: 0;
 
 		if (got < 0) {
-			pr_err("cannot watch '%s': %s", watch_exprs[i], err);
-			pr_hint("give a global variable of the program, e.g. --watch counters.hits");
 			report__add_provenance(r, "watchpoints", "'%s' not watched: %s",
 					       watch_exprs[i], err);
 			continue;

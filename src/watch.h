@@ -86,6 +86,9 @@ void watch_report__free(struct watch_report *w);
 /* Groups points by cache line and decides sharing (pure; used by finish). */
 void watch_report__lines(struct watch_report *w, int line_size);
 
+/* Checks that every expression resolves in exe; prints error + hint. 0 or -errno. */
+int watch__check(const char *exe, const char *const *exprs, int n);
+
 /* Expressions given with run --watch (kept, not copied). */
 void watch__set_exprs(const char *const *exprs, int n);
 

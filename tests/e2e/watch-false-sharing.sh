@@ -2,7 +2,7 @@
 # Two threads write adjacent members of a global struct.  Watchpoints on the
 # struct's members see each thread write its own member of one cache line
 # (false sharing at tier watchpoint); software address sampling sees the
-# same line written by both threads at different bytes.
+# same line written by both threads at different bytes, and names the members.
 . "$MA_TOP/tests/lib.sh"
 need_root
 [ -d /sys/bus/event_source/devices/breakpoint ] || skip "no breakpoint PMU (hardware watchpoints)"
@@ -26,7 +26,8 @@ ok = (w["tier"] == "watchpoint" and len(ta) == 1 and len(tb) == 1 and ta != tb a
       and line[0]["false_sharing"] and a["hits"] > 0 and b["hits"] > 0
       and a["ips"][0].get("file", "").endswith("fshare.c"))
 sw = d.get("data_addresses", {}).get("shared_lines", [])
-sw_fs = [l for l in sw if l["kind"] == "false-sharing" and len(l["threads"]) >= 2]
+sw_fs = [l for l in sw if l["kind"] == "false-sharing" and len(l["threads"]) >= 2
+         and {t.get("write_object") for t in l["threads"]} == {"counters.a", "counters.b"}]
 ok = ok and len(sw_fs) >= 1
 sw = d.get("data_addresses", {}).get("shared_lines", [])
 sw_fs = [l for l in sw if l["kind"] == "false-sharing" and len(l["threads"]) >= 2]

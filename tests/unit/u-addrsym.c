@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "addrsym.h"
 #include "harness.h"
@@ -28,4 +30,30 @@ void test_addrsym__parse_maps(void)
 	ASSERT_TRUE(procmap__find(m, n, 0x1000) == NULL, "below everything");
 out:
 	free(m);
+}
+
+struct ut_inner {
+	short s;
+	int v[4];
+};
+
+struct ut_global {
+	long a;
+	struct ut_inner in[2];
+} ut_global_var;
+
+void test_addrsym__data_names_members(void)
+{
+	struct addrsym *s = addrsym__new(getpid());
+	char buf[96];
+
+	if (!ASSERT_NOT_NULL(s, "symboliser on this process"))
+		return;
+	ASSERT_OK(addrsym__data(s, (uintptr_t)&ut_global_var.a, buf, sizeof(buf)), "a");
+	ASSERT_STREQ(buf, "ut_global_var.a", "first member");
+	ASSERT_OK(addrsym__data(s, (uintptr_t)&ut_global_var.in[1].v[2] + 1, buf, sizeof(buf)),
+		  "inside an array element");
+	ASSERT_STREQ(buf, "ut_global_var.in[1].v[2]", "nested path");
+	ASSERT_ERR(addrsym__data(s, (uintptr_t)buf, buf, sizeof(buf)), "a stack address");
+	addrsym__free(s);
 }
