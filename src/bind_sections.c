@@ -519,12 +519,10 @@ static void bind_addr(struct binder *b)
 	/* address samples in units of profile samples (for gains over run.sample_period_ns) */
 	to_samples = b->period_ns > 0 ? a->period_ns / b->period_ns : 1;
 
-	/* every member of a struct with sampled accesses starts unwritten by threads */
 	for (int i = 0; i < a->nr_ips; i++) {
 		const struct addr_ip *ip = &a->ips[i];
 		struct sbind *sb;
 		int mi, idx, ment;
-		double have = 0;
 
 		if (!ip->decoded || ip->op.skip != AS_OK)
 			continue;
@@ -543,12 +541,19 @@ static void bind_addr(struct binder *b)
 				if (!factbase__get(fb, idx, "line.lines", &v, NULL) && v < ip->lines)
 					factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
 			}
-			if (!fb->have[EV_HOTSPOTS] || factbase__get(fb, idx, "line.samples", &have, NULL)) {
-				/* no profile line: the address samples give the share */
-				factbase__set(fb, idx, "line.samples", (prev + ip->decoded) * to_samples, t);
-				if (a->decoded)
-					factbase__set(fb, idx, "line.share",
-						      (prev + ip->decoded) / (double)a->samples, t);
+			/*
+			 * The profile charges a sample to the line of the IP after the
+			 * stalled access (skid); the address samples decode the access
+			 * itself: the line's share is the larger of the two.
+			 */
+			{
+				double share = (prev + ip->decoded) / (double)a->samples, ps = 0;
+
+				if (factbase__get(fb, idx, "line.share", &ps, NULL) || ps < share) {
+					factbase__set(fb, idx, "line.share", share, t);
+					factbase__set(fb, idx, "line.samples",
+						      (prev + ip->decoded) * to_samples, t);
+				}
 			}
 			if (first) { /* the IP with most samples describes the line */
 				factbase__set(fb, idx, "line.threads", ip->nr_threads, t);
