@@ -659,12 +659,27 @@ void findings__print_text(const struct findings *fs, FILE *f, bool wide)
 		wrap(f, x->message, 2, width);
 		print_where(f, x);
 		fprintf(f, "  evidence (%s tier, %s confidence):\n", tier__name(x->tier), x->confidence);
-		for (int j = 0; j < x->nr_ev; j++) {
-			if (x->ev[j].known)
+		{
+			char unmeasured[512] = "";
+			size_t off = 0;
+
+			for (int j = 0; j < x->nr_ev; j++) {
+				if (!x->ev[j].known) {
+					if (off < sizeof(unmeasured))
+						off += snprintf(unmeasured + off, sizeof(unmeasured) - off,
+								"%s%s", off ? ", " : "", x->ev[j].name);
+					continue;
+				}
 				fmt_num(x->ev[j].value, num, sizeof(num));
-			fprintf(f, "    %-30s %12s %s\n", x->ev[j].name,
-				x->ev[j].known ? num : "not measured",
-				x->ev[j].known ? tier__name(x->ev[j].tier) : "");
+				fprintf(f, "    %-30s %12s %s\n", x->ev[j].name, num,
+					tier__name(x->ev[j].tier));
+			}
+			if (unmeasured[0]) {
+				char line[600];
+
+				snprintf(line, sizeof(line), "(not measured: %s)", unmeasured);
+				wrap(f, line, 4, width);
+			}
 		}
 		wrap(f, x->advice, 2, width);
 		fprintf(f, "  fix:\n");
