@@ -330,9 +330,6 @@ int cmd_run(int argc, char **argv)
 		cmd = sim_run__argv(sim);
 	}
 
-	/* A malformed rule file is an error before anything runs. */
-	if (!o.no_advice && ruleset__load_default(&rules))
-		return MA_EXIT_ERROR;
 	if (o.events)
 		err = event_set__parse(&es, o.events);
 	else
@@ -342,6 +339,9 @@ int cmd_run(int argc, char **argv)
 		pr_hint("separate names with commas, e.g. -e page_faults,cycles");
 		return MA_EXIT_ERROR;
 	}
+	/* A malformed rule file is an error before anything runs. */
+	if (!o.no_advice && ruleset__load_default(&rules))
+		goto out;
 
 	r = report__new();
 	if (o.pid) {
