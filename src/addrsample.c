@@ -22,8 +22,9 @@
 #include "log.h"
 #include "sysinfo.h"
 #include "util.h"
+#include "watch.h"
 
-#define AS_DEFAULT_HZ 4000
+#define AS_DEFAULT_HZ 2000
 #define AS_MAX_SWEEP 16384	/* bytes of a function swept linearly */
 #define AS_VOTE_WINDOW 40	/* bytes tried before the IP without a symbol */
 #define AS_MAX_DELTAS 8192	/* per IP */
@@ -156,6 +157,13 @@ int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct me
 			if (op->index < 0 || op->index == AS_IP)
 				op->skip = AS_UNSUPPORTED;
 		}
+		op->cas = in->id == X86_INS_CMPXCHG || in->id == X86_INS_CMPXCHG8B ||
+			  in->id == X86_INS_CMPXCHG16B;
+		op->atomic = in->detail->x86.prefix[0] == X86_PREFIX_LOCK ||
+			     (in->id == X86_INS_XCHG && op->write);
+		/* a locked instruction or a CAS owns the line for writing, even if it fails */
+		if (op->atomic || op->cas)
+			op->read = op->write = true;
 		if (op->skip == AS_OK && !cs_regs_access(h, in, rr, &nr, rw, &nw))
 			for (int i = 0; i < nw; i++) {
 				int f = reg_family(rw[i]);
@@ -376,8 +384,11 @@ static void u64map__free(struct u64map *m)
 
 struct aspace;
 
+#define AS_SET_WORDS 16		/* bitmap of L1D set indexes (up to 1024 sets) */
+
 struct ip_agg {
 	struct addr_ip out;
+	uint64_t sets[AS_SET_WORDS];
 	struct aspace *sp;	/* the process it was sampled in */
 	bool stale;		/* from an image the process exec'd away from */
 	uint64_t last_exact;	/* 0 = none */
@@ -392,6 +403,7 @@ struct line_agg {
 	bool more;
 	struct { int tid; uint64_t reads, writes, rmask, wmask; } t[AS_LINE_THREADS];
 	uint32_t last_writer_ip; /* ip index + 1 */
+	bool proposed;		 /* handed to the watchpoints (--watch auto) */
 };
 
 struct region_agg {
@@ -426,6 +438,7 @@ struct addrsample {
 	struct aspace *spaces[AS_MAX_PROCS];
 	int nr_spaces;
 	int line_size;
+	int l1_sets;
 	size_t page_size;
 
 	struct addr_profile tot; /* counters only */
@@ -622,6 +635,36 @@ static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
 	return e ? sp->map_region[e - sp->maps] : -1;
 }
 
+/* A line written by two threads: watch the bytes each wrote (--watch auto). */
+static void propose_line(struct addrsample *as, struct aspace *sp, struct line_agg *la)
+{
+	int writers = 0, props = 0, prev = -1;
+
+	for (int j = 0; j < la->nr; j++)
+		writers += la->t[j].writes > 0;
+	if (writers < 2 || sp->pid <= 0)
+		return;
+	la->proposed = true;
+	for (int j = 0; j < la->nr && props < 2; j++) {
+		uint64_t m = la->t[j].wmask;
+		char name[96] = "";
+		int off, len = 0;
+
+		if (!m)
+			continue;
+		off = __builtin_ctzll(m);
+		while (off + len < 64 && (m >> (off + len) & 1))
+			len++;
+		if (off == prev)
+			continue; /* the same bytes: one watchpoint shows both threads */
+		if (sp->sym)
+			addrsym__data(sp->sym, la->line + off, name, sizeof(name));
+		watch__propose(sp->pid, la->line + off, len, name);
+		prev = off;
+		props++;
+	}
+}
+
 static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
 		      const struct mem_operand *op)
 {
@@ -655,6 +698,8 @@ static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
 		la->t[k].writes++;
 		la->t[k].wmask |= mask;
 		la->last_writer_ip = ipi + 1;
+		if (!la->proposed && watch__auto())
+			propose_line(as, as->ips[ipi].sp, la);
 	} else {
 		la->t[k].reads++;
 		la->t[k].rmask |= mask;
@@ -753,7 +798,28 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	if (ia->out.op.clobbers) {
 		ia->out.approx++;
 		as->tot.approx++;
+	} else {
+		unsigned int sz = ia->out.op.size, set;
+
+		/* alignment, line splits and the L1D set (exact addresses only) */
+		if (sz && (ea & (as->line_size - 1)) + sz > (unsigned int)as->line_size) {
+			ia->out.line_splits++;
+			as->tot.line_splits++;
+		}
+		if (sz && (sz & (sz - 1)) == 0 && sz <= 64 && (ea & (sz - 1))) {
+			ia->out.misaligned++;
+			as->tot.misaligned++;
+		}
+		set = (unsigned int)((ea / as->line_size) % as->l1_sets);
+		if (!(ia->sets[set / 64] >> (set % 64) & 1)) {
+			ia->sets[set / 64] |= 1ULL << (set % 64);
+			ia->out.l1_sets++;
+		}
 	}
+	if (ia->out.op.atomic)
+		as->tot.atomic++;
+	if (ia->out.op.cas)
+		as->tot.cas++;
 	/* distinct lines and pages, per IP and overall */
 	if (u64map__get(&as->ip_lines, (ea >> 6) | ((uint64_t)(ipi + 1) << 42), &added), added)
 		ia->out.lines++;
@@ -829,6 +895,13 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 	as->line_size = sysinfo__cacheline();
 	if (as->line_size <= 0 || as->line_size > 64 || (as->line_size & (as->line_size - 1)))
 		as->line_size = 64;
+	{
+		struct cache_level c[8];
+		int n = sysinfo__caches(c, 8);
+		const struct cache_level *l1 = n > 0 ? sysinfo__cache(c, n, 1) : NULL;
+
+		as->l1_sets = l1 && l1->sets > 0 && l1->sets <= AS_SET_WORDS * 64 ? l1->sets : 64;
+	}
 	as->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	as->ring = evring__open(&attr, pid, 6, why, why_len);
 	if (!as->ring) {
@@ -904,6 +977,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	p->tier = TIER_SW_ADDR;
 	snprintf(p->event, sizeof(p->event), "cpu-clock");
 	p->line_size = as->line_size;
+	p->l1_sets = as->l1_sets;
 	p->lost = evring__lost(as->ring);
 
 	/* per-IP results: stride, top region, location */
@@ -1087,6 +1161,11 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 	json_object_object_add(o, "method", json_object_new_string(
 		"effective address of the instruction before the sampled IP, from user registers"));
 	json_object_object_add(o, "line_size", json_object_new_int(p->line_size));
+	json_object_object_add(o, "l1d_sets", json_object_new_int(p->l1_sets));
+	json_object_object_add(o, "line_splits", json_object_new_int64(p->line_splits));
+	json_object_object_add(o, "misaligned", json_object_new_int64(p->misaligned));
+	json_object_object_add(o, "atomic", json_object_new_int64(p->atomic));
+	json_object_object_add(o, "cas", json_object_new_int64(p->cas));
 	json_object_object_add(o, "samples", json_object_new_int64(p->samples));
 	json_object_object_add(o, "lost", json_object_new_int64(p->lost));
 	json_object_object_add(o, "no_registers", json_object_new_int64(p->no_regs));
@@ -1135,6 +1214,11 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 			json_object_object_add(e, "distinct_lines", json_object_new_int64(ip->lines));
 			json_object_object_add(e, "distinct_pages", json_object_new_int64(ip->pages));
 			json_object_object_add(e, "threads", json_object_new_int(ip->nr_threads));
+			json_object_object_add(e, "l1d_sets", json_object_new_int(ip->l1_sets));
+			json_object_object_add(e, "line_splits", json_object_new_int64(ip->line_splits));
+			json_object_object_add(e, "misaligned", json_object_new_int64(ip->misaligned));
+			json_object_object_add(e, "atomic", json_object_new_boolean(ip->op.atomic));
+			json_object_object_add(e, "cas", json_object_new_boolean(ip->op.cas));
 			if (ip->stride_deltas) {
 				json_object_object_add(e, "stride_bytes", json_object_new_int64(ip->stride));
 				json_object_object_add(e, "stride_fraction",
@@ -1232,6 +1316,12 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 		p->skipped[AS_SEGMENT], p->skipped[AS_UNSUPPORTED] + p->skipped[AS_UNDECODABLE]);
 	fprintf(f, "  distinct lines %s, pages %s\n", fmt_count(p->lines, b1, sizeof(b1)),
 		fmt_count(p->pages, b2, sizeof(b2)));
+	if (p->line_splits || p->misaligned)
+		fprintf(f, "  line-splitting accesses %" PRIu64 ", misaligned %" PRIu64 "\n",
+			p->line_splits, p->misaligned);
+	if (p->atomic)
+		fprintf(f, "  samples at locked instructions %" PRIu64 " (compare-and-swap %" PRIu64
+			")\n", p->atomic, p->cas);
 	for (int i = 0; i < p->nr_ips && shown < 10; i++) {
 		const struct addr_ip *ip = &p->ips[i];
 		char where[256], stride[16];
@@ -1257,13 +1347,13 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 		n = fprintf(f, "  %7" PRIu64 " %4.0f%% %7s %6s %4s  ", ip->samples,
 			    ip->decoded ? 100.0 * ip->top_region_samples / ip->decoded : 0.0, stride,
 			    fmt_count(ip->lines, b1, sizeof(b1)),
-			    ip->op.write ? (ip->op.read ? "rw" : "w") : "r");
+			    ip->op.atomic ? "rwL" : ip->op.write ? (ip->op.read ? "rw" : "w") : "r");
 		fprintf(f, "%.*s%s\n", width - n - 2 > 0 ? width - n - 2 : 10, where,
 			ip->approx * 2 > ip->decoded ? " ~" : "");
 	}
 	if (shown)
-		fprintf(f, "  in-rg: share in the most hit mapping; ~: base register overwritten,"
-			"\n  address approximate\n");
+		fprintf(f, "  in-rg: share in the most hit mapping; acc L: locked (atomic);\n"
+			"  ~: base register overwritten, address approximate\n");
 	for (int i = 0; i < p->nr_shared && i < 5; i++) {
 		const struct addr_line *l = &p->shared[i];
 

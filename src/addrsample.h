@@ -52,6 +52,8 @@ struct mem_operand {
 	uint8_t size;	     /* access size in bytes */
 	bool read, write;
 	bool clobbers;	     /* writes its own base or index: EA is approximate */
+	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */
+	bool cas;	     /* cmpxchg: a compare-and-swap (retry loops, R13) */
 	char text[64];	     /* "mov r12, qword ptr [r12]" */
 };
 
@@ -91,6 +93,9 @@ struct addr_ip {
 	uint64_t decoded;	/* samples with an effective address */
 	uint64_t approx;	/* ... of which approximate (base/index overwritten) */
 	uint64_t lines, pages;	/* distinct cache lines / 4 KiB pages touched */
+	int l1_sets;		/* distinct L1D sets of those lines (conflicts, R7) */
+	uint64_t line_splits;	/* accesses crossing a cache line (R6) */
+	uint64_t misaligned;	/* accesses not aligned to their size */
 	uint64_t region[MAPK__COUNT];
 	uint64_t top_region_samples; /* samples in the most hit mapping */
 	char top_region[200];	     /* its name ("[heap]", "anon", path) */
@@ -131,6 +136,8 @@ struct addr_profile {
 	char event[48];
 	uint64_t period_ns;
 	int line_size;
+	int l1_sets;		/* sets of this machine's L1D (the set index used) */
+	uint64_t line_splits, misaligned, atomic, cas; /* samples */
 	uint64_t samples, lost, no_regs, unreadable, decoded, approx;
 	uint64_t other_process;	/* samples in processes beyond the first 64 (not decoded) */
 	uint64_t previous_images; /* samples before the process exec'd again */

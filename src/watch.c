@@ -290,6 +290,8 @@ struct watch {
 	struct watch_report rep;
 	struct addrsym *sym;
 	bool resolved;
+	bool auto_mode;		/* fill free slots with what sampling proposes */
+	int next_proposal;
 };
 
 static void note_hit(struct watch_point *p, int tid, uint64_t ip)
@@ -331,6 +333,97 @@ static void on_hit(void *ctx, const struct perf_event_header *h)
 	note_hit(pt, (int)(p[1] >> 32), p[0]);
 }
 
+/* Opens watchpoint i on pid (and, attached, on its running threads). 0 or -errno. */
+static int arm_point(struct watch *w, int i, const struct watch_spec *spec, pid_t pid,
+		     bool launched, uint64_t bias)
+{
+	struct point_state *ps = &w->ps[i];
+	struct watch_point *pt = &w->rep.pts[i];
+	char err[160] = "";
+
+	pt->spec = *spec;
+	pt->pid = pid;
+	ps->w = w;
+	ps->idx = i;
+	ps->link_addr = spec->addr;
+	if (spec->link_time && !w->pending_bias)
+		pt->spec.addr = spec->addr + bias;
+	ps->attr = (struct perf_event_attr){
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(struct perf_event_attr),
+		.bp_type = spec->rw ? HW_BREAKPOINT_RW : HW_BREAKPOINT_W,
+		/* until the PIE base is known: the link-time address, unmapped */
+		.bp_addr = pt->spec.addr,
+		.bp_len = spec->len,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+		.disabled = launched,
+		.enable_on_exec = launched,
+	};
+	ps->ring = evring__open(&ps->attr, pid, 4, err, sizeof(err));
+	if (!ps->ring) {
+		snprintf(pt->why, sizeof(pt->why), "%s", err);
+		return -ENOSPC;
+	}
+	if (!launched)
+		evring__add_threads(ps->ring, &ps->attr, pid);
+	pt->armed = !(spec->link_time && w->pending_bias);
+	if (pt->armed)
+		pt->armed_after_ns = now_ns() - w->t_open;
+	return 0;
+}
+
+/* --- automatic placement: lines that sampling saw written by two threads --- */
+
+static struct {
+	pid_t pid;
+	struct watch_spec spec;
+} proposals[WATCH_MAX];
+static int nr_proposals;
+static bool auto_wanted;
+
+bool watch__auto(void)
+{
+	return auto_wanted;
+}
+
+void watch__propose(pid_t pid, uint64_t addr, int len, const char *name)
+{
+	struct watch_spec *sp;
+
+	if (!auto_wanted || nr_proposals == WATCH_MAX)
+		return;
+	for (int i = 0; i < nr_proposals; i++)
+		if (proposals[i].pid == pid && proposals[i].spec.addr == addr)
+			return;
+	sp = &proposals[nr_proposals].spec;
+	memset(sp, 0, sizeof(*sp));
+	if (name && *name)
+		snprintf(sp->name, sizeof(sp->name), "%.127s", name);
+	else
+		snprintf(sp->name, sizeof(sp->name), "0x%" PRIx64, addr);
+	sp->addr = addr;
+	sp->len = fit_len(addr, len > 0 ? (uint64_t)len : 8);
+	sp->member_off = -1;
+	sp->member_size = len;
+	sp->automatic = true;
+	proposals[nr_proposals++].pid = pid;
+}
+
+/* Arms what sampling proposed, in the slots left. */
+static void arm_proposals(struct watch *w)
+{
+	while (w->auto_mode && w->next_proposal < nr_proposals && w->rep.nr < WATCH_MAX) {
+		int i = w->rep.nr++;
+
+		arm_point(w, i, &proposals[w->next_proposal].spec, proposals[w->next_proposal].pid,
+			  false, 0);
+		w->next_proposal++;
+	}
+}
+
 struct watch *watch__open(pid_t pid, const char *exe, const struct watch_spec *specs, int n,
 			  bool launched, char *why, size_t why_len)
 {
@@ -362,42 +455,9 @@ struct watch *watch__open(pid_t pid, const char *exe, const struct watch_spec *s
 		w->pending_bias = false;
 	}
 	w->rep.nr = n;
-	for (int i = 0; i < n; i++) {
-		struct point_state *ps = &w->ps[i];
-		struct watch_point *pt = &w->rep.pts[i];
-		char err[160] = "";
-
-		pt->spec = specs[i];
-		ps->w = w;
-		ps->idx = i;
-		ps->link_addr = specs[i].addr;
-		if (specs[i].link_time && !w->pending_bias)
-			pt->spec.addr = specs[i].addr + bias;
-		ps->attr = (struct perf_event_attr){
-			.type = PERF_TYPE_BREAKPOINT,
-			.size = sizeof(struct perf_event_attr),
-			.bp_type = specs[i].rw ? HW_BREAKPOINT_RW : HW_BREAKPOINT_W,
-			/* until the PIE base is known: the link-time address, unmapped */
-			.bp_addr = pt->spec.addr,
-			.bp_len = specs[i].len,
-			.sample_period = 1,
-			.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR,
-			.exclude_kernel = 1,
-			.exclude_hv = 1,
-			.disabled = launched,
-			.enable_on_exec = launched,
-		};
-		ps->ring = evring__open(&ps->attr, pid, 4, err, sizeof(err));
-		if (!ps->ring) {
-			snprintf(pt->why, sizeof(pt->why), "%s", err);
-			continue;
-		}
-		if (!launched)
-			evring__add_threads(ps->ring, &ps->attr, pid);
-		pt->armed = !(specs[i].link_time && w->pending_bias);
-		armed++;
-	}
-	if (!armed) {
+	for (int i = 0; i < n; i++)
+		armed += !arm_point(w, i, &specs[i], pid, launched, bias);
+	if (n && !armed) {
 		snprintf(why, why_len, "no watchpoint could be placed: %s", w->rep.pts[0].why);
 		watch__close(w);
 		errno = ENOSPC;
@@ -438,6 +498,7 @@ static void place(struct watch *w)
 				 strerror(-rc));
 		else
 			pt->armed = true;
+		pt->armed_after_ns = w->rep.armed_after_ns;
 	}
 }
 
@@ -457,6 +518,7 @@ static void drain(struct watch *w)
 int watch__poll(struct watch *w)
 {
 	place(w);
+	arm_proposals(w);
 	drain(w);
 	return 0;
 }
@@ -471,7 +533,7 @@ static void resolve_ips(struct watch *w)
 		return;
 	w->resolved = true;
 	for (int i = 0; i < w->rep.nr; i++)
-		for (int k = 0; k < w->rep.pts[i].nr_ips; k++)
+		for (int k = 0; k < w->rep.pts[i].nr_ips && w->rep.pts[i].pid == w->pid; k++)
 			/* the IP is after the access: ip - 1 is inside the accessing instruction */
 			addrsym__resolve(w->sym, w->rep.pts[i].ips[k].ip - 1, true,
 					 &w->rep.pts[i].ips[k].loc);
@@ -611,6 +673,12 @@ struct json_object *watch_report__to_json(const struct watch_report *w)
 		if (p->spec.member_off >= 0)
 			json_object_object_add(e, "member_offset", json_object_new_int(p->spec.member_off));
 		json_object_object_add(e, "armed", json_object_new_boolean(p->armed));
+		json_object_object_add(e, "placed", json_object_new_string(
+			p->spec.automatic ? "auto" : "user"));
+		json_object_object_add(e, "pid", json_object_new_int(p->pid));
+		if (p->armed)
+			json_object_object_add(e, "armed_after_ns",
+					       json_object_new_int64(p->armed_after_ns));
 		if (!p->armed) {
 			json_object_object_add(e, "reason", json_object_new_string(p->why));
 			json_object_array_add(a, e);
@@ -681,6 +749,9 @@ void watch_report__print_text(const struct watch_report *w, FILE *f, bool wide)
 			fprintf(f, "  %-.30s not watched: %.40s\n", p->spec.name, p->why);
 			continue;
 		}
+		if (p->spec.automatic)
+			fprintf(f, "  (placed at %.0f ms on a line sampled as written by 2 threads)\n",
+				p->armed_after_ns / 1e6);
 		fprintf(f, "  %-.30s %#" PRIx64 "/%d %s: %" PRIu64 " hits,", p->spec.name,
 			p->spec.addr, p->spec.len, p->spec.rw ? "rw" : "w", p->hits);
 		for (int k = 0; k < p->nr_threads && k < 3; k++)
@@ -722,6 +793,11 @@ void watch__set_exprs(const char *const *exprs, int n)
 {
 	watch_exprs = exprs;
 	nr_watch_exprs = n;
+	auto_wanted = false;
+	nr_proposals = 0;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(exprs[i], "auto"))
+			auto_wanted = true;
 }
 
 int watch__check(const char *exe, const char *const *exprs, int n)
@@ -730,7 +806,11 @@ int watch__check(const char *exe, const char *const *exprs, int n)
 
 	for (int i = 0; i < n; i++) {
 		char err[200] = "";
-		int rc = watch__resolve(exe, exprs[i], specs, WATCH_MAX, err, sizeof(err));
+		int rc;
+
+		if (!strcmp(exprs[i], "auto"))
+			continue;
+		rc = watch__resolve(exe, exprs[i], specs, WATCH_MAX, err, sizeof(err));
 
 		if (rc < 0) {
 			pr_err("cannot watch '%s': %s", exprs[i], err);
@@ -756,6 +836,8 @@ static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
 	struct watch *w;
 
 	for (int i = 0; i < nr_watch_exprs; i++) {
+		if (!strcmp(watch_exprs[i], "auto"))
+			continue;
 		int got = n < WATCH_MAX ? watch__resolve(ctx->exe, watch_exprs[i], specs + n,
 							 WATCH_MAX - n, err, sizeof(err))
 					: 0;
@@ -771,7 +853,7 @@ static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
 					       WATCH_MAX, watch_exprs[i]);
 		n += got;
 	}
-	if (!n)
+	if (!n && !auto_wanted)
 		return -EINVAL;
 	w = watch__open(ctx->pid, ctx->exe, specs, n, !ctx->attached, err, sizeof(err));
 	if (!w) {
@@ -780,6 +862,7 @@ static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
 		report__add_provenance(r, "watchpoints", "%s", err);
 		return -e;
 	}
+	w->auto_mode = auto_wanted;
 	*state = w;
 	return 0;
 }

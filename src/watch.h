@@ -33,6 +33,7 @@ struct watch_spec {
 	bool rw;	 /* reads and writes (else writes only) */
 	int member_off;	 /* offset inside the symbol, -1 when not a member */
 	int member_size; /* the member's declared size (may exceed len) */
+	bool automatic;	 /* proposed by data-address sampling (--watch auto) */
 };
 
 /*
@@ -48,7 +49,9 @@ int watch__load_bias(pid_t pid, const char *exe, uint64_t *bias);
 
 struct watch_point {
 	struct watch_spec spec;	 /* addr is the run-time address */
+	int pid;		 /* process watched (with its threads) */
 	bool armed;
+	uint64_t armed_after_ns; /* from the start of the run */
 	char why[128];		 /* why not armed */
 	uint64_t hits;
 	int nr_threads;
@@ -89,7 +92,15 @@ void watch_report__lines(struct watch_report *w, int line_size);
 /* Checks that every expression resolves in exe; prints error + hint. 0 or -errno. */
 int watch__check(const char *exe, const char *const *exprs, int n);
 
-/* Expressions given with run --watch (kept, not copied). */
+/*
+ * --watch auto: data-address sampling proposes the bytes that threads write
+ * on a line written by two or more threads; the free watchpoint slots take
+ * them while the program runs.
+ */
+bool watch__auto(void);
+void watch__propose(pid_t pid, uint64_t addr, int len, const char *name);
+
+/* Expressions given with run --watch (kept, not copied); "auto" as above. */
 void watch__set_exprs(const char *const *exprs, int n);
 
 /* Standalone use: specs to watch in pid (a corked child when launched). */

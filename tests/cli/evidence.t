@@ -7,3 +7,4 @@ run --help | exit 0 | --sim |
 run --watch no_such_var -- true | exit 2 |  | ^error: cannot watch 'no_such_var': no global variable
 run --watch x..y -- true | exit 2 |  | ^error: cannot watch 'x..y': bad name
 run --watch 0x1003/4 -- true | exit 2 |  | unaligned|bad address
+run --help | exit 0 | watch auto|.auto. watches | 

@@ -143,3 +143,23 @@ void test_addrsample__stride_none(void)
 	ASSERT_NEAR(frac, 0.0, 1e-9, "no fraction");
 	ASSERT_EQ(addrsample__stride(noise, 6, &frac), 1, "co-prime deltas: stride 1");
 }
+
+void test_addrsample__atomics(void)
+{
+	static const uint8_t cas[] = { 0xf0, 0x48, 0x0f, 0xb1, 0x37 };	/* lock cmpxchg [rdi], rsi */
+	static const uint8_t ladd[] = { 0xf0, 0x83, 0x00, 0x01 };	/* lock add dword [rax], 1 */
+	static const uint8_t xchg[] = { 0x48, 0x87, 0x08 };		/* xchg [rax], rcx */
+	static const uint8_t plain[] = { 0x83, 0x00, 0x01 };		/* add dword [rax], 1 */
+	struct mem_operand op;
+
+	ASSERT_OK(addrsample__decode(cas, sizeof(cas), 0x1000, &op), "cas decodes");
+	ASSERT_TRUE(op.atomic && op.cas, "lock cmpxchg: atomic compare-and-swap");
+	ASSERT_TRUE(op.read && op.write, "a CAS is a read-modify-write");
+	ASSERT_EQ(op.base, AS_DI, "cas base");
+	ASSERT_OK(addrsample__decode(ladd, sizeof(ladd), 0x1000, &op), "lock add decodes");
+	ASSERT_TRUE(op.atomic && !op.cas, "lock add: atomic, no CAS");
+	ASSERT_OK(addrsample__decode(xchg, sizeof(xchg), 0x1000, &op), "xchg decodes");
+	ASSERT_TRUE(op.atomic, "xchg with memory is implicitly locked");
+	ASSERT_OK(addrsample__decode(plain, sizeof(plain), 0x1000, &op), "add decodes");
+	ASSERT_FALSE(op.atomic, "no lock prefix");
+}
