@@ -562,6 +562,17 @@ static void bind_addr(struct binder *b)
 				factbase__set(fb, idx, "line.stride_monotonic", ip->stride_monotonic, t);
 				factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
 				factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
+				/*
+				 * Sets and line splits are counted on exact addresses only: a
+				 * load that overwrites its own base (a pointer chase) leaves
+				 * them unknown, not 0.
+				 */
+				if (ip->decoded > ip->approx) {
+					factbase__set(fb, idx, "line.l1_sets", ip->l1_sets, t);
+					factbase__set(fb, idx, "line.split_frac",
+						      (double)ip->line_splits /
+							      (double)(ip->decoded - ip->approx), t);
+				}
 				factbase__set(fb, idx, "line.writes", ip->op.write, t);
 				factbase__set(fb, idx, "line.access_size", ip->op.size, t);
 				factbase__set(fb, idx, "line.locked",
@@ -643,6 +654,8 @@ static void bind_addr(struct binder *b)
 		factbase__set(fb, idx, "line.stride_monotonic", 0, t);
 		factbase__set(fb, idx, "line.lines", 0, t);
 		factbase__set(fb, idx, "line.pages", 0, t);
+		factbase__set(fb, idx, "line.l1_sets", 0, t);
+		factbase__set(fb, idx, "line.split_frac", 0, t);
 		factbase__set(fb, idx, "line.writes", 0, t);
 		factbase__set(fb, idx, "line.locked", 0, t);
 		factbase__set(fb, idx, "line.cas", 0, t);
@@ -925,7 +938,7 @@ static void bind_line_defaults(struct binder *b)
 	struct factbase *fb = b->fb;
 	static const char *const addr_zero[] = {
 		"line.addr_samples", "line.stride", "line.stride_frac", "line.stride_monotonic",
-		"line.lines", "line.pages",
+		"line.lines", "line.pages", "line.l1_sets", "line.split_frac",
 		"line.writes", "line.locked", "line.cas", "line.nt_store", "line.false_sharing",
 		"line.true_sharing_threads",
 	};

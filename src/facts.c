@@ -210,6 +210,7 @@ const struct metric_def metric__registry[] = {
 	  "threads writing the same bytes of the line it writes" },
 	{ "line.nt_store", L, EV_ADDR, "bool", "the sampled access is a non-temporal store" },
 	{ "line.split_frac", L, EV_ADDR, "ratio", "share of its accesses crossing a line boundary" },
+	{ "line.l1_sets", L, EV_ADDR, "count", "distinct L1d sets of the cache lines it touched" },
 	{ "line.region_bytes", L, EV_ADDR, "bytes", "size of the mapping its addresses fall in" },
 	{ "line.branch_misses", L, EV_COUNTERS, "count",
 	  "mispredictions sampled at the line (hardware PMU)" },
