@@ -317,6 +317,16 @@ int BPF_PROG(on_fault_kernel, unsigned long address, struct pt_regs *regs, unsig
 
 	if (address >= USER_ADDR_MAX)
 		return 0;
+	/*
+	 * With page faults disabled (copy_from_user_nofault: our own user-stack
+	 * walks, probe reads) the fault is not handled, only failed: perf does
+	 * not count it and neither do we.
+	 */
+	if (bpf_get_current_task_btf()->pagefault_disabled) {
+		if (tracked_tgid(NULL))
+			stat_inc(PROF_ST_FAULTS_NOFAULT);
+		return 0;
+	}
 	tgid = tracked_tgid(&known);
 	if (tgid && known)
 		count_fault(tgid, known, address, user_ip(), error_code, 1);

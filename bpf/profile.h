@@ -118,6 +118,7 @@ enum prof_stat {
 	PROF_ST_RB_DROP,	/* process events dropped (ring full) */
 	PROF_ST_PROCS_FULL,	/* process set full: child not followed */
 	PROF_ST_THP_EVENTS,	/* huge_memory events on the target's mm */
+	PROF_ST_FAULTS_NOFAULT,	/* kernel-mode faults with page faults disabled (not counted) */
 	PROF_ST__COUNT,
 };
 

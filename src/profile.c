@@ -138,6 +138,7 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "tid", json_object_new_int(h->tid));
 		jadd(x, "event", json_object_new_int(h->ev));
 		loc_json(x, &h->loc);
+		jadd(x, "charged_ip", jaddr(h->charged_ip));
 		jadd(x, "samples", ju64(h->samples));
 		jadd(x, "kernel_samples", ju64(h->kernel_samples));
 		jadd(x, "est_events", json_object_new_double(h->est_events));
@@ -177,6 +178,7 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "total", ju64(p->faults));
 		jadd(x, "user_mode", ju64(p->faults_user));
 		jadd(x, "kernel_mode", ju64(p->faults_kernel));
+		jadd(x, "unhandled_not_counted", ju64(p->faults_unhandled));
 		jadd(x, "reads", ju64(p->reads));
 		jadd(x, "writes", ju64(p->writes));
 		if (p->major_measured) {
@@ -282,7 +284,7 @@ struct json_object *profile__to_json(const struct profile *p)
 	jadd(x, "samples_stack_map_full", ju64(p->loss.stack_full));
 	jadd(x, "samples_unresolved", ju64(p->loss.unresolved));
 	jadd(x, "faults_site_map_full", ju64(p->loss.site_full));
-	jadd(x, "faults_page_map_full", ju64(p->loss.page_full));
+	jadd(x, "faults_address_map_full", ju64(p->loss.page_full));
 	jadd(x, "faults_after_timeline", ju64(p->loss.timeline_late));
 	jadd(x, "process_events_lost", ju64(p->loss.proc_events));
 	jadd(x, "processes_not_followed", ju64(p->loss.procs_full));
@@ -390,7 +392,9 @@ static void print_hot(const struct profile *p, FILE *f, bool wide)
 			int nd = 0;
 
 			fprintf(f, "  Threads differ: hottest functions per thread\n");
-			for (int i = 0; i < p->nr_thread_funcs && nd < (int)ARRAY_SIZE(done); i++) {
+			int max = wide ? (int)ARRAY_SIZE(done) : 8;
+
+			for (int i = 0; i < p->nr_thread_funcs && nd < max; i++) {
 				const struct profile_hotsum *t = &p->thread_funcs[i];
 				bool seen = false;
 				char nb[64];

@@ -58,11 +58,17 @@ struct profile_event {
 	double est_events;	  /* sum of periods */
 };
 
-/* A hot code address of one thread (raw, per ip). */
+/*
+ * A hot code address of one thread (raw, per ip).  loc.ip is the sampled ip;
+ * loc's function and line are those of charged_ip: for events that interrupt
+ * after the stalled instruction retired (cpu-clock, non-precise counters) the
+ * instruction before the sampled one, else the sampled one.
+ */
 struct profile_hotspot {
 	pid_t pid, tid;
 	int ev;			  /* index into events[] */
 	struct profile_loc loc;
+	uint64_t charged_ip;
 	uint64_t samples;
 	uint64_t kernel_samples;  /* samples in kernel mode on behalf of this ip (faults, syscalls) */
 	double est_events;
@@ -99,7 +105,7 @@ struct profile_fault_site {
 	bool kernel_mode;	  /* taken in kernel mode (copy to/from user): loc is the syscall site */
 	struct profile_loc loc;
 	uint64_t count, reads, writes, instr, major, minor;
-	int region;		  /* index into regions[] of most of its pages? -1 unknown */
+	int region;		  /* index into regions[] of its last faulting address, -1 unknown */
 };
 
 enum profile_region_kind {
@@ -184,6 +190,9 @@ struct profile {
 	bool faults_measured;
 	bool major_measured;		/* major-faults event attached */
 	uint64_t faults, faults_user, faults_kernel, reads, writes, major, minor;
+	uint64_t faults_unhandled;	/* kernel-mode faults with page faults disabled
+					 * (failed user-memory probes, e.g. stack walks):
+					 * not in faults, as perf does not count them */
 	struct profile_fault_site *sites; int nr_sites;
 	uint64_t bucket_ns;
 	struct profile_bucket *timeline; int nr_buckets; /* trailing empty buckets dropped */

@@ -87,7 +87,7 @@ struct prof_state {
 	int attach_failed;
 	struct proc *procs;
 	int nr_procs;
-	uint64_t t0, last_refresh, t_end;
+	uint64_t t0, t_open, last_refresh, t_end;
 };
 
 static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
@@ -379,7 +379,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	bpf_map_update_elem(bpf_map__fd(st->skel->maps.procs), &tgid, &zero, BPF_ANY);
 	if (ctx->attached)
 		st->skel->bss->active = 1;
-	st->t0 = now_ns();
+	st->t0 = st->t_open = now_ns();
 	st->skel->bss->t0_ns = st->t0;
 	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.events), on_proc_event, st, NULL);
 	if (!st->rb) {
@@ -419,10 +419,10 @@ static void profile_started(void *state)
 
 	if (!st || !st->skel)
 		return;
-	if (!st->attached) {
-		st->t0 = now_ns();
-		st->skel->bss->t0_ns = st->t0;
-	}
+	/*
+	 * t0 stays the time of open (a few ms earlier): moving it now would
+	 * bucket the faults of the exec, already counted, on another origin.
+	 */
 	st->last_refresh = 0;
 }
 
@@ -695,8 +695,16 @@ static void finish_hot(struct prof_state *st, struct profile *p, struct symboliz
 		enum sym_detail d = i < 200 && h->samples >= 10 && h->samples * 500 >= total ?
 				    SYM_LINES : SYM_LINES_IF_LOADED;
 
-		if (symbolizer__resolve(sym, maps_for(st, h->pid, ip), ip, false, d, &h->loc) < 0)
+		const struct procmaps *m = maps_for(st, h->pid, ip);
+
+		h->charged_ip = ip;
+		/* skid: charge the instruction before, unless most samples were
+		 * kernel-mode ones (their user ip is the faulting instruction) */
+		if (!p->events[h->ev].precise && h->kernel_samples * 2 <= h->samples)
+			symbolizer__prev_insn(sym, m, ip, &h->charged_ip);
+		if (symbolizer__resolve(sym, m, h->charged_ip, false, d, &h->loc) < 0)
 			p->loss.unresolved += h->samples;
+		h->loc.ip = ip;
 	}
 
 	for (int i = 0; i < p->nr_hot; i++) {
@@ -973,6 +981,7 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	p->faults_kernel = stats[PROF_ST_SITE_FULL_KERNEL];
 	p->writes = stats[PROF_ST_SITE_FULL_WRITE];
 	p->major = stats[PROF_ST_FAULTS_MAJOR];
+	p->faults_unhandled = stats[PROF_ST_FAULTS_NOFAULT];
 
 	map_iter_init(&it, fd, sizeof(k), sizeof(fv));
 	while (map_iter_next(&it, &k, &fv)) {
@@ -1099,8 +1108,9 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	/* timeline */
 	{
 		int tfd = bpf_map__fd(st->skel->maps.timeline);
-		uint64_t dur = (st->t_end > st->t0 ? st->t_end - st->t0 : 0);
-		int n = (int)(dur / BUCKET_NS) + 1;
+		/* faults before started() were bucketed from the t0 set at open */
+		uint64_t dur = (st->t_end > st->t_open ? st->t_end - st->t_open : 0);
+		int n = (int)(dur / BUCKET_NS) + 2;
 
 		if (n > NR_BUCKETS)
 			n = NR_BUCKETS;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "symbolizer.h"
 
+#include <capstone/capstone.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -33,6 +34,8 @@ struct space {
 };
 
 struct symbolizer {
+	csh cs;			/* capstone handle, 0 until needed */
+	bool cs_failed;
 	struct { unsigned char id[20]; int len; } *loaded; /* modules whose DWARF was read */
 	int nr_loaded;
 	struct space *spaces;
@@ -84,6 +87,8 @@ void symbolizer__free(struct symbolizer *s)
 			dwfl_end(s->spaces[i].dwfl);
 	free(s->spaces);
 	free(s->loaded);
+	if (s->cs)
+		cs_close(&s->cs);
 	for (int i = 0; i < CACHE_BUCKETS; i++) {
 		struct cache_entry *e = s->cache[i], *n;
 
@@ -315,4 +320,85 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 		s->cache[h] = e;
 	}
 	return 0;
+}
+
+/* The bytes of the module's file at vaddr [A, A + LEN) from an executable section. */
+static const unsigned char *code_bytes(Elf *elf, uint64_t a, size_t len)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (a < sh.sh_addr || a + len > sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || a - sh.sh_addr + len > d->d_size)
+			return NULL;
+		return (const unsigned char *)d->d_buf + (a - sh.sh_addr);
+	}
+	return NULL;
+}
+
+int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+			  uint64_t *prev)
+{
+#if defined(__x86_64__)
+	const unsigned char *code;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	GElf_Off off;
+	GElf_Sym sym;
+	cs_insn *insn;
+	uint64_t a, last = 0;
+	size_t size;
+	Elf *elf;
+	Dwfl *dwfl;
+	int ret = -ENOENT;
+
+	if (!maps || !ip)
+		return -ENOENT;
+	current_maps = maps;
+	dwfl = space_dwfl(s, maps);
+	mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
+	if (!mod || !dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL))
+		return -ENOENT;
+	if (!off || off > 65536)
+		return -ENOENT;
+	elf = dwfl_module_getelf(mod, &bias);
+	if (!elf)
+		return -ENOENT;
+	a = ip - off - bias;	/* the function's start, as in the file */
+	code = code_bytes(elf, a, off);
+	if (!code)
+		return -ENOENT;
+	if (!s->cs && !s->cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &s->cs) != CS_ERR_OK)
+		s->cs_failed = true;
+	if (s->cs_failed)
+		return -ENOTSUP;
+	insn = cs_malloc(s->cs);
+	size = off;
+	{
+		uint64_t addr = a;
+
+		while (size && cs_disasm_iter(s->cs, &code, &size, &addr, insn)) {
+			if (addr == a + off) { /* this instruction ends at ip */
+				last = insn->address;
+				ret = 0;
+				break;
+			}
+		}
+	}
+	cs_free(insn, 1);
+	if (!ret)
+		*prev = last + bias;
+	return ret;
+#else
+	(void)s; (void)maps; (void)ip; (void)prev;
+	return -ENOTSUP;
+#endif
 }

@@ -39,6 +39,16 @@ enum sym_detail {
  */
 int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 			bool return_addr, enum sym_detail detail, struct profile_loc *loc);
+/*
+ * The instruction before IP in its function (decoded from the function's
+ * start in the module's file).  A timer or non-precise counter interrupt
+ * is taken after the instruction that stalled retires, so the sampled IP is
+ * usually the next one: charging the previous one puts samples on the line
+ * that did the work (docs/platform.md, item 6).  0 or -errno (-ENOENT at a
+ * function's first instruction or when IP is not an instruction boundary).
+ */
+int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+			  uint64_t *prev);
 /* Lookups answered from the build-id cache (for tests). */
 uint64_t symbolizer__cache_hits(const struct symbolizer *s);
 

@@ -17,7 +17,7 @@ ma=$(json "$MA_TMP/r.json" "$P['total']")
 python3 -c "import sys; a,b=$ma,$pf; sys.exit(0 if abs(a-b)<=0.01*b and a>=$n else 1)" ||
 	fail "profile faults=$ma, perf page-faults=$pf (need within 1% and >= $n)"
 json "$MA_TMP/r.json" "$P['reads'] + $P['writes'] == $P['total'] and $P['minor'] + $P['major'] == $P['total'] and sum($P['timeline']) == $P['total']" |
-	grep -q True || fail "reads+writes, minor+major or the timeline do not add up to the total"
+	grep -q True || fail "reads+writes, minor+major or the timeline do not add up to the total: $(json "$MA_TMP/r.json" "($P['total'], $P['reads'], $P['writes'], $P['minor'], $P['major'], sum($P['timeline']))")"
 site=$(json "$MA_TMP/r.json" "'%s:%d %s %d' % ($P['sites'][0]['file'].split('/')[-1], $P['sites'][0]['line'], $P['sites'][0]['function'], $P['sites'][0]['writes'])")
 case "$site" in
 "touch_pages.c:$line main "*) ;;
