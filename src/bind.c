@@ -93,6 +93,7 @@ static void bind_machine_profile(struct factbase *fb)
 		{ "tlb_miss_ns", "machine.tlb_miss_ns" },
 		{ "page_fault_ns", "machine.fault_ns" },
 		{ "false_sharing_ns", "machine.false_sharing_ns" },
+		{ "no_sharing_ns", "machine.no_sharing_ns" },
 		{ "atomic_add_ns", "machine.atomic_ns" },
 		{ "atomic_cas_ns", "machine.cas_ns" },
 		{ "branch_miss_ns", "machine.branch_miss_ns" },

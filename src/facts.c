@@ -128,6 +128,7 @@ const struct metric_def metric__registry[] = {
 	{ "machine.tlb_miss_ns", R, EV_MACHINE, "ns", "TLB-miss penalty" },
 	{ "machine.fault_ns", R, EV_MACHINE, "ns", "cost of one minor page fault" },
 	{ "machine.false_sharing_ns", R, EV_MACHINE, "ns", "cost of one contended-line write" },
+	{ "machine.no_sharing_ns", R, EV_MACHINE, "ns", "the same write on a line of its own" },
 	{ "machine.atomic_ns", R, EV_MACHINE, "ns", "one atomic add" },
 	{ "machine.cas_ns", R, EV_MACHINE, "ns", "one compare-and-swap loop iteration" },
 	{ "machine.branch_miss_ns", R, EV_MACHINE, "ns", "one branch misprediction" },

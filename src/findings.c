@@ -323,8 +323,17 @@ static void set_gain(struct finding *f, const struct rule *r, const struct factb
 		return;
 	f->gain_known = true;
 	f->gain_s = v.v;
-	if (!factbase__get(fb, -1, "run.wall_s", &wall, NULL) && wall > 0)
-		f->gain_share = v.v / wall > 1 ? 1 : v.v / wall;
+	/* gains are CPU time (samples of all threads): share of the CPU time, else of the wall */
+	if (!factbase__get(fb, -1, "counter.task_clock", &wall, NULL) && wall > 0)
+		wall /= 1e9;
+	else if (factbase__get(fb, -1, "run.wall_s", &wall, NULL))
+		wall = 0;
+	if (wall > 0) {
+		/* sampling noise aside, a fix cannot save more than the run took */
+		if (f->gain_s > wall)
+			f->gain_s = wall;
+		f->gain_share = f->gain_s / wall;
+	}
 }
 
 /* Why the names in LIST (comma-separated) have no value: their evidence kinds. */
@@ -686,7 +695,8 @@ void findings__print_text(const struct findings *fs, FILE *f, bool wide)
 		print_code(f, x->fix, 4);
 		if (x->gain_known)
 			snprintf(head, sizeof(head), "paper: section %s; estimated gain (an estimate): "
-				 "~%.3g s (%.0f%% of the run)", x->paper, x->gain_s, 100 * x->gain_share);
+				 "~%.3g s of CPU time (%.0f%% of the run's)", x->paper, x->gain_s,
+				 100 * x->gain_share);
 		else
 			snprintf(head, sizeof(head), "paper: section %s; estimated gain: unknown (run "
 				 "'memadvise calibrate' for latencies)", x->paper);
