@@ -853,15 +853,38 @@ const struct rule *ruleset__find(const struct ruleset *rs, const char *id)
 	return NULL;
 }
 
-static bool example_exists(const char *examples_dir, const char *name)
+/*
+ * 0 when NAME is an example for rule ID: a label examples/labels/NAME.yaml
+ * whose 'rule' is ID, or a program examples/NAME.c; else -ENOENT, or
+ * -EINVAL with the label's rule in OTHER.
+ */
+static int example_check(const char *examples_dir, const char *name, const char *id, char *other,
+			 size_t len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], *text, *line;
+	size_t n;
+	int ret = 0;
 
 	snprintf(path, sizeof(path), "%s/labels/%s.yaml", examples_dir, name);
-	if (access(path, F_OK) == 0)
-		return true;
-	snprintf(path, sizeof(path), "%s/%s.c", examples_dir, name);
-	return access(path, F_OK) == 0;
+	text = read_file(path, &n);
+	if (!text) {
+		snprintf(path, sizeof(path), "%s/%s.c", examples_dir, name);
+		return access(path, F_OK) == 0 ? 0 : -ENOENT;
+	}
+	for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (strncmp(line, "rule:", 5))
+			continue;
+		line += 5;
+		line += strspn(line, " \t\"");
+		n = strcspn(line, " \t\"#\n");
+		if (n != strlen(id) || strncmp(line, id, n)) {
+			snprintf(other, len, "%.*s", (int)n, line);
+			ret = -EINVAL;
+		}
+		break;
+	}
+	free(text);
+	return ret;
 }
 
 int ruleset__lint(const char *dir, const char *examples_dir)
@@ -904,10 +927,20 @@ int ruleset__lint(const char *dir, const char *examples_dir)
 				problems++;
 			}
 		}
-		if (examples_dir && !example_exists(examples_dir, r.example)) {
-			pr_err("%s: example '%s' is neither %s/labels/%s.yaml nor %s/%s.c", files[i],
-			       r.example, examples_dir, r.example, examples_dir, r.example);
-			problems++;
+		if (examples_dir) {
+			char other[64] = "";
+			int e = example_check(examples_dir, r.example, r.id, other, sizeof(other));
+
+			if (e == -ENOENT) {
+				pr_err("%s: example '%s' is neither %s/labels/%s.yaml nor %s/%s.c",
+				       files[i], r.example, examples_dir, r.example, examples_dir,
+				       r.example);
+				problems++;
+			} else if (e) {
+				pr_err("%s: example '%s' is labelled for rule '%s', not '%s'", files[i],
+				       r.example, other, r.id);
+				problems++;
+			}
 		}
 		seen[nr_seen++] = r;
 	}

@@ -43,3 +43,4 @@ rules lint $MA_TOP/tests/rules-bad/dup | exit 2 |  | error: .*/dup/b/dup-id.yaml
 --rules $MA_TOP/tests/rules-bad/dup run -- /bin/true | exit 2 |  | dup-id.yaml:1: id 'dup-id' is also used by
 --rules $MA_TOP/tests/rules-bad/when-syntax.yaml run -- /bin/true | exit 2 |  | when-syntax.yaml:7: .when.: unexpected
 --rules $MA_TOP/tests/rules-bad/nope run -- /bin/true | exit 2 |  | cannot read the rules directory
+rules lint --examples $MA_TOP/examples $MA_TOP/tests/rules-bad/wrong-example.yaml | exit 2 |  | example .tlb. is labelled for rule .tlb-pressure., not .wrong-example.
