@@ -300,3 +300,30 @@ int codetypes__global_at(struct codetypes *ct, unsigned long long addr, char *ty
 	}
 	return -ENOENT;
 }
+
+int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type, size_t len)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (!ct || !symbol || !*symbol)
+		return -ENOENT;
+	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				Dwarf_Word elem;
+				const char *name;
+
+				if (dwarf_tag(&child) != DW_TAG_variable)
+					continue;
+				name = dwarf_diename(&child);
+				if (name && !strcmp(name, symbol) && struct_of(&child, type, len, &elem))
+					return 0;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return -ENOENT;
+}

@@ -40,4 +40,7 @@ int codetypes__func_addr(struct codetypes *ct, const char *function, unsigned lo
 int codetypes__global_at(struct codetypes *ct, unsigned long long addr, char *type, size_t len,
 			 unsigned long long *offset);
 
+/* The struct type (through arrays and typedefs) of the global variable SYMBOL; 0 or -ENOENT. */
+int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type, size_t len);
+
 #endif
