@@ -50,7 +50,7 @@ CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all examples check test test-asan deps demo bench install uninstall clean lint
+.PHONY: all examples check test test-asan deps demo bench install uninstall clean lint fuzz
 
 all: $(OUTPUT)/memadvise examples
 
@@ -122,6 +122,15 @@ demo: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/bench/run.sh $(OUTPUT)
+
+# Longer fuzzing of the rule parser and the condition evaluator; new
+# interesting inputs are merged into tests/fuzz/corpus.  FUZZ_TIME=seconds.
+FUZZ_TIME ?= 120
+fuzz:
+	$(Q)sh tests/fuzz/build.sh $(CURDIR) $(OUTPUT)/fuzz
+	$(Q)for t in rules expr; do \
+		$(OUTPUT)/fuzz/fuzz-$$t -max_total_time=$(FUZZ_TIME) -max_len=4096 -timeout=10 \
+			-dict=tests/fuzz/$$t.dict tests/fuzz/corpus/$$t || exit 1; done
 
 install: $(OUTPUT)/memadvise examples
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 \

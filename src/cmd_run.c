@@ -21,6 +21,7 @@
 #include "log.h"
 #include "profiler.h"
 #include "report.h"
+#include "rules.h"
 #include "sim.h"
 #include "target.h"
 #include "util.h"
@@ -39,6 +40,8 @@ struct run_opts {
 	uint64_t duration_ns;
 	const char *events;
 	const char *output;
+	const char *sarif;
+	bool no_advice;
 	unsigned int freq_hz;
 	bool no_sample;
 	bool sim;
@@ -83,6 +86,8 @@ static void usage(FILE *f)
 		"  -j, --json             JSON report\n"
 		"      --pretty           indented JSON (implies --json)\n"
 		"  -w, --wide             do not fit the text report into 80 columns\n"
+		"      --sarif FILE       also write the findings as SARIF 2.1.0 to FILE\n"
+		"      --no-advice        measure only: do not apply the rules\n"
 		"  -h, --help             show this help\n"
 		"\n"
 		"Generic events: cycles instructions l1d_miss llc_miss dtlb_miss branch_miss\n"
@@ -169,6 +174,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },
 		{ "wide", no_argument, NULL, 'w' },
+		{ "sarif", required_argument, NULL, 'R' },
+		{ "no-advice", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -227,6 +234,12 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'w':
 			o->wide = true;
+			break;
+		case 'R':
+			o->sarif = optarg;
+			break;
+		case 'A':
+			o->no_advice = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -293,6 +306,7 @@ int cmd_run(int argc, char **argv)
 	struct event_set *es = NULL;
 	struct target *t = NULL;
 	struct report *r = NULL;
+	struct ruleset *rules = NULL;
 	struct sim_run *sim = NULL;
 	struct run_ctx ctx = { 0 };
 	uint64_t t0, deadline = 0;
@@ -326,6 +340,9 @@ int cmd_run(int argc, char **argv)
 		pr_hint("separate names with commas, e.g. -e page_faults,cycles");
 		return MA_EXIT_ERROR;
 	}
+	/* A malformed rule file is an error before anything runs. */
+	if (!o.no_advice && ruleset__load_default(&rules))
+		goto out;
 
 	r = report__new();
 	if (o.pid) {
@@ -475,6 +492,10 @@ int cmd_run(int argc, char **argv)
 		sim_run__collect(sim, r);
 	note_capabilities(r);
 	report__derive_metrics(r);
+	if (rules && ruleset__eval(rules, r, &r->findings))
+		report__add_provenance(r, "rules", "the rules could not be applied");
+	if (o.sarif && r->findings && (err = findings__write_sarif(r->findings, o.sarif)))
+		pr_err("cannot write '%s': %s", o.sarif, strerror(-err));
 
 	err = report__emit(r, o.output, gopts.json, gopts.pretty, o.wide);
 	if (err) {
@@ -499,5 +520,6 @@ out:
 	sim_run__free(sim);
 	event_set__free(es);
 	report__free(r);
+	ruleset__free(rules);
 	return ret;
 }

@@ -28,6 +28,7 @@ static const struct cmd cmds[] = {
 	{ "layout", cmd_layout, "struct layouts from DWARF: holes, cache lines, atomics" },
 	{ "calibrate", cmd_calibrate, "measure this machine and compare it with the paper" },
 	{ "probe", cmd_probe, "what this machine can measure, and why not" },
+	{ "rules", cmd_rules, "list, explain and check the rules behind the advice" },
 	{ "help", cmd_help, "show this help, or a command's help" },
 	{ "version", cmd_version, "print the version and built-in features" },
 };

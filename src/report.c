@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "profile.h"
+#include "rules.h"
 #include "addrsample.h"
 #include "sim.h"
 #include "watch.h"
@@ -46,6 +47,7 @@ void report__free(struct report *r)
 	free(r->metrics);
 	free(r->prov);
 	profile__free(r->profile);
+	findings__free(r->findings);
 	addr_profile__free(r->addr);
 	sim_report__free(r->sim);
 	watch_report__free(r->watch);
@@ -270,6 +272,8 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 			print_wrapped(f, "  ", line, width);
 		}
 	}
+	if (r->findings)
+		findings__print_text(r->findings, f, wide);
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -362,6 +366,8 @@ struct json_object *report__to_json(const struct report *r)
 	json_object_object_add(o, "provenance", arr);
 	if (r->profile)
 		json_object_object_add(o, "profile", profile__to_json(r->profile));
+	if (r->findings)
+		json_object_object_add(o, "findings", findings__to_json(r->findings));
 	if (r->addr)
 		json_object_object_add(o, "data_addresses", addr_profile__to_json(r->addr));
 	if (r->sim)

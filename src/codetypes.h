@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Which struct types a function works on, from DWARF: the types of its
+ * parameters and local variables (pointers, arrays, typedefs and qualifiers
+ * stripped), parameters first.  The rules use it to tie a sampled code line
+ * to the struct and member it accesses.
+ */
+#ifndef __MA_CODETYPES_H
+#define __MA_CODETYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CODETYPES_MAX 16
+
+struct codetypes;
+
+struct func_types {
+	int nr;
+	struct {
+		char name[128];	 /* struct name as layout.h names it */
+		bool param;	 /* reached through a formal parameter */
+	} t[CODETYPES_MAX];
+};
+
+/* Opens PATH's DWARF; NULL + errno (ENODATA: no debug info). */
+struct codetypes *codetypes__open(const char *path);
+void codetypes__close(struct codetypes *ct);
+/* The struct types FUNCTION works on (all its definitions merged); 0 or -ENOENT. */
+int codetypes__lookup(struct codetypes *ct, const char *function, struct func_types *out);
+
+/* Link-time entry address of FUNCTION (DW_AT_low_pc); 0 or -ENOENT. */
+int codetypes__func_addr(struct codetypes *ct, const char *function, unsigned long long *addr);
+
+/*
+ * The global variable covering link-time address ADDR whose type is a struct
+ * or an array of structs: the struct's name and the offset of ADDR inside
+ * the element it falls in.  0 or -ENOENT.
+ */
+int codetypes__global_at(struct codetypes *ct, unsigned long long addr, char *type, size_t len,
+			 unsigned long long *offset);
+
+/* The struct type (through arrays and typedefs) of the global variable SYMBOL; 0 or -ENOENT. */
+int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type, size_t len);
+
+#endif

@@ -1,0 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Rule bad-alignment fires on its calibration BAD workloads, pointing where the label
+# says, and stays quiet on the GOOD twins (labels: examples/labels/*.yaml).
+exec python3 "$MA_TOP/tests/lib/rule_check.py" bad-alignment
