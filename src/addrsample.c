@@ -796,8 +796,18 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	else
 		as->tot.reads++;
 	if (ia->out.op.clobbers) {
+		unsigned int sz = ia->out.op.size;
+
 		ia->out.approx++;
 		as->tot.approx++;
+		/*
+		 * A load that overwrote its base (p = p->n) gives the address of
+		 * the same member in the next object.  In a walk over objects laid
+		 * out alike, whether that member crosses a line is the same as for
+		 * the one read, so splits are kept, apart, as approximate evidence.
+		 */
+		if (sz && (ea & (as->line_size - 1)) + sz > (unsigned int)as->line_size)
+			ia->out.approx_line_splits++;
 	} else {
 		unsigned int sz = ia->out.op.size, set;
 
@@ -1216,6 +1226,8 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 			json_object_object_add(e, "threads", json_object_new_int(ip->nr_threads));
 			json_object_object_add(e, "l1d_sets", json_object_new_int(ip->l1_sets));
 			json_object_object_add(e, "line_splits", json_object_new_int64(ip->line_splits));
+			json_object_object_add(e, "approx_line_splits",
+					       json_object_new_int64(ip->approx_line_splits));
 			json_object_object_add(e, "misaligned", json_object_new_int64(ip->misaligned));
 			json_object_object_add(e, "atomic", json_object_new_boolean(ip->op.atomic));
 			json_object_object_add(e, "cas", json_object_new_boolean(ip->op.cas));

@@ -95,6 +95,8 @@ struct addr_ip {
 	uint64_t lines, pages;	/* distinct cache lines / 4 KiB pages touched */
 	int l1_sets;		/* distinct L1D sets of those lines (conflicts, R7) */
 	uint64_t line_splits;	/* accesses crossing a cache line (R6) */
+	uint64_t approx_line_splits; /* ... at approximate addresses: the object the
+				      * load moved to, laid out like the one it read */
 	uint64_t misaligned;	/* accesses not aligned to their size */
 	uint64_t region[MAPK__COUNT];
 	uint64_t top_region_samples; /* samples in the most hit mapping */

@@ -51,6 +51,45 @@ struct binder {
 	int nr_sb;
 };
 
+/*
+ * The hot/cold split of a struct as declarations a user can paste: the
+ * members the sampled accesses hit go to STRUCT_hot, the others to
+ * STRUCT_cold, each in declaration order.
+ */
+static bool member_is_hot(const struct sbind *sb, const struct ma_member *m)
+{
+	for (int k = 0; k < sb->nr_hot; k++)
+		if (sb->hot_off[k] == m->offset)
+			return true;
+	return false;
+}
+
+static char *split_decl(const struct sbind *sb)
+{
+	const struct ma_struct *s = sb->s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	for (int hot = 1; hot >= 0; hot--) {
+		fprintf(f, "struct %s_%s {%s\n", s->name, hot ? "hot" : "cold",
+			hot ? "    /* what the hot loop reads */" : "   /* the rest, same index */");
+		for (int m = 0; m < s->nr_members; m++) {
+			const struct ma_member *mm = &s->members[m];
+
+			if (member_is_hot(sb, mm) == (hot != 0) && mm->decl)
+				fprintf(f, "        %s;\n", mm->decl);
+		}
+		fprintf(f, "};\n");
+	}
+	fclose(f);
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = 0;
+	return buf;
+}
+
 static char *print_decl(const struct ma_struct *s, uint32_t line)
 {
 	struct layout_print_opts o = { .compile = true };
@@ -563,15 +602,21 @@ static void bind_addr(struct binder *b)
 				factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
 				factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
 				/*
-				 * Sets and line splits are counted on exact addresses only: a
-				 * load that overwrites its own base (a pointer chase) leaves
-				 * them unknown, not 0.
+				 * Sets are counted on exact addresses only: a load that
+				 * overwrites its own base (a pointer chase) leaves them
+				 * unknown, not 0.  Line splits of such a load are judged on
+				 * the next object's address (see addrsample.c) when no exact
+				 * address exists.
 				 */
 				if (ip->decoded > ip->approx) {
 					factbase__set(fb, idx, "line.l1_sets", ip->l1_sets, t);
 					factbase__set(fb, idx, "line.split_frac",
 						      (double)ip->line_splits /
 							      (double)(ip->decoded - ip->approx), t);
+				} else if (ip->approx) {
+					factbase__set(fb, idx, "line.split_frac",
+						      (double)ip->approx_line_splits /
+							      (double)ip->approx, t);
 				}
 				factbase__set(fb, idx, "line.writes", ip->op.write, t);
 				factbase__set(fb, idx, "line.access_size", ip->op.size, t);
@@ -821,6 +866,8 @@ static void bind_addr(struct binder *b)
 					break;
 				}
 			}
+			free(e->split_text);
+			e->split_text = split_decl(sb);
 		}
 		factbase__set(fb, sb->ent, "struct.hot_members", sb->nr_hot, t);
 		factbase__set(fb, sb->ent, "struct.hot_bytes", bytes, t);

@@ -85,6 +85,7 @@ struct entity {
 	uint64_t region_start, region_len;
 	char *snippet;		/* {fixed_decl}: the reorganised declaration (owned) */
 	char *decl_text;	/* the declaration as it is, for {aligned_decl} (owned) */
+	char *split_text;	/* {split_decl}: hot and cold halves of a struct (owned) */
 	struct fact *facts;
 	int nr_facts;
 };

@@ -187,6 +187,14 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 
 			sbuf_printf(&out, &len, &cap, "%s",
 				    sn ? sn : "/* reorder the members: see 'memadvise layout --reorganize' */");
+		} else if (!strcmp(name, "split_decl")) {
+			const struct entity *se = entity_of(fb, idx);
+
+			while (!se->split_text && se->parent >= 0)
+				se = &fb->ents[se->parent];
+			sbuf_printf(&out, &len, &cap, "%s",
+				    se->split_text ? se->split_text
+						   : "/* split: see 'memadvise layout' for the members */");
 		} else if (!strcmp(name, "aligned_decl")) {
 			const char *sn = snippet_of(fb, idx, true);
 			const char *semi = sn ? strrchr(sn, ';') : NULL;
