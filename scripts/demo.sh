@@ -24,9 +24,9 @@ echo "(two threads increment their own counters, which share one cache line)"
 run_ma run -- "$ex/false_sharing" --threads 2 --layout shared --iters 5000000
 banner "memadvise layout examples/bin/false_sharing counters"
 "$ma" layout "$ex/false_sharing" counters
-banner "memadvise run -- examples/bin/page_faults --buffer fresh --batches 100"
-echo "(a fresh buffer per batch: every page faults again)"
-run_ma run -- "$ex/page_faults" --buffer fresh --batches 100
+banner "memadvise run -- examples/bin/hot_cold --layout mixed"
+echo "(a loop sums two fields of a 64-byte struct: most of every line is unused)"
+run_ma run -- "$ex/hot_cold" --layout mixed
 echo
 echo "More: 'memadvise probe' (what this machine can measure), 'memadvise calibrate',"
 echo "'man $top/man/memadvise-run.1'."
