@@ -882,7 +882,7 @@ static void usage(FILE *f)
 		"\n"
 		"Examples:\n"
 		"  memadvise calibrate\n"
-		"  memadvise calibrate --quick -j -o /tmp/machine.json\n");
+		"  memadvise calibrate --quick -j -o machine.json\n");
 }
 
 int cmd_calibrate(int argc, char **argv)

@@ -12,7 +12,7 @@ static struct sim_report *load_sample(void)
 	struct sim_report *s = NULL;
 	int errline = -1;
 
-	snprintf(path, sizeof(path), "%s/tests/unit/fixtures/cachegrind.out.sample",
+	snprintf(path, sizeof(path), "%s/tests/unit/fixtures/cachegrind-sample.txt",
 		 getenv("MA_TOP") ?: ".");
 	if (!ASSERT_OK(sim__parse_file(path, 0, &s, &errline), "parse the sample"))
 		return NULL;
