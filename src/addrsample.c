@@ -425,9 +425,8 @@ struct aspace {
 	size_t nr_pages, cap_pages;
 	struct u64map page_idx;
 	struct u64map ip_idx;	   /* ip -> index into addrsample.ips + 1 */
-	struct map_entry *maps;
-	int nr_maps;
-	int *map_region;	   /* maps[i] -> index into regions */
+	struct procmaps *maps;
+	int *map_region;	   /* maps->v[i] -> index into regions */
 	uint64_t maps_read_ns;
 };
 
@@ -492,7 +491,7 @@ static void space_free(struct aspace *sp)
 	u64map__free(&sp->page_idx);
 	u64map__free(&sp->ip_idx);
 	addrsym__free(sp->sym);
-	free(sp->maps);
+	procmaps__free(sp->maps);
 	free(sp->map_region);
 	free(sp);
 }
@@ -588,35 +587,34 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 
 static void read_maps(struct addrsample *as, struct aspace *sp)
 {
-	struct map_entry *m = NULL;
-	int n = procmap__read(sp->pid, &m);
+	struct procmaps *m = procmaps__capture(sp->pid, false);
 
 	sp->maps_read_ns = now_ns();
-	if (n < 0)
+	if (!m)
 		return;
-	free(sp->maps);
+	procmaps__free(sp->maps);
 	free(sp->map_region);
 	sp->maps = m;
-	sp->nr_maps = n;
-	sp->map_region = xcalloc(n ? n : 1, sizeof(int));
-	for (int i = 0; i < n; i++) {
+	sp->map_region = xcalloc(m->n ? m->n : 1, sizeof(int));
+	for (int i = 0; i < m->n; i++) {
+		const struct procmap *pm = &m->v[i];
 		size_t j;
 
 		for (j = 0; j < as->nr_regions; j++) {
 			struct addr_region *r = &as->regions[j].r;
 
-			if (r->start == m[i].start && r->end == m[i].end &&
-			    !strcmp(r->name, m[i].path))
+			if (r->start == pm->start && r->end == pm->end &&
+			    !strncmp(r->name, pm->path, sizeof(r->name) - 1))
 				break;
 		}
 		if (j == as->nr_regions) {
 			as->regions = grow(as->regions, &as->cap_regions, j + 1, sizeof(*as->regions));
 			memset(&as->regions[j], 0, sizeof(as->regions[j]));
-			as->regions[j].r.start = m[i].start;
-			as->regions[j].r.end = m[i].end;
-			as->regions[j].r.kind = m[i].kind;
-			snprintf(as->regions[j].r.name, sizeof(as->regions[j].r.name), "%s",
-				 m[i].path);
+			as->regions[j].r.start = pm->start;
+			as->regions[j].r.end = pm->end;
+			as->regions[j].r.kind = pm->kind;
+			snprintf(as->regions[j].r.name, sizeof(as->regions[j].r.name), "%.*s",
+				 (int)sizeof(as->regions[j].r.name) - 1, pm->path);
 			as->nr_regions++;
 		}
 		sp->map_region[i] = (int)j;
@@ -626,13 +624,13 @@ static void read_maps(struct addrsample *as, struct aspace *sp)
 /* Index of the region holding ea, -1 when unmapped. */
 static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
 {
-	const struct map_entry *e = procmap__find(sp->maps, sp->nr_maps, ea);
+	const struct procmap *e = procmaps__find(sp->maps, ea);
 
 	if (!e && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
 		read_maps(as, sp);
-		e = procmap__find(sp->maps, sp->nr_maps, ea);
+		e = procmaps__find(sp->maps, ea);
 	}
-	return e ? sp->map_region[e - sp->maps] : -1;
+	return e ? sp->map_region[e - sp->maps->v] : -1;
 }
 
 /* A line written by two threads: watch the bytes each wrote (--watch auto). */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "addrsym.h"
+#include "procmaps.h"
 #include "report.h"
 
 struct json_object;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* libdwfl over a live process, plus /proc/PID/maps parsing. */
+/* libdwfl over a live process. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -287,93 +287,4 @@ void addrsym__free(struct addrsym *s)
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
 	free(s);
-}
-
-const char *map_kind__name(enum map_kind k)
-{
-	static const char *const names[MAPK__COUNT] = {
-		[MAPK_HEAP] = "heap", [MAPK_STACK] = "stack", [MAPK_ANON] = "anon",
-		[MAPK_FILE] = "file", [MAPK_OTHER] = "other",
-	};
-
-	return k < MAPK__COUNT ? names[k] : "?";
-}
-
-int procmap__parse(const char *text, struct map_entry **out)
-{
-	struct map_entry *v = NULL;
-	int n = 0, cap = 0;
-	const char *p = text;
-
-	while (p && *p) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		char line[512], perms[8] = "", dev[16];
-		uint64_t start, end, off, ino;
-		int pos = 0;
-
-		if (len >= sizeof(line))
-			len = sizeof(line) - 1;
-		memcpy(line, p, len);
-		line[len] = '\0';
-		p = eol ? eol + 1 : NULL;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %15s %" SCNu64 " %n",
-			   &start, &end, perms, &off, dev, &ino, &pos) < 6)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			v = xrealloc(v, cap * sizeof(*v));
-		}
-		struct map_entry *e = &v[n++];
-
-		memset(e, 0, sizeof(*e));
-		e->start = start;
-		e->end = end;
-		e->pgoff = off;
-		snprintf(e->perms, sizeof(e->perms), "%s", perms);
-		snprintf(e->path, sizeof(e->path), "%s", pos ? line + pos : "");
-		if (!strcmp(e->path, "[heap]"))
-			e->kind = MAPK_HEAP;
-		else if (!strncmp(e->path, "[stack", 6))
-			e->kind = MAPK_STACK;
-		else if (!e->path[0])
-			e->kind = MAPK_ANON;
-		else if (e->path[0] == '/')
-			e->kind = MAPK_FILE;
-		else
-			e->kind = MAPK_OTHER;
-	}
-	*out = v;
-	return n;
-}
-
-int procmap__read(pid_t pid, struct map_entry **out)
-{
-	char path[64], *text;
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	text = read_file(path, NULL);
-	if (!text)
-		return -errno;
-	n = procmap__parse(text, out);
-	free(text);
-	return n;
-}
-
-const struct map_entry *procmap__find(const struct map_entry *m, int n, uint64_t addr)
-{
-	int lo = 0, hi = n - 1;
-
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (addr < m[mid].start)
-			hi = mid - 1;
-		else if (addr >= m[mid].end)
-			lo = mid + 1;
-		else
-			return &m[mid];
-	}
-	return NULL;
 }

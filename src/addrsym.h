@@ -2,8 +2,7 @@
 /*
  * A small symboliser for the evidence collectors (data-address sampling,
  * watchpoints): a live process's modules through libdwfl, function starts
- * from the ELF symbol tables, source lines from DWARF, and the process's
- * memory map (regions: heap, stack, anonymous, file).
+ * from the ELF symbol tables, source lines from DWARF.
  */
 #ifndef __MA_ADDRSYM_H
 #define __MA_ADDRSYM_H
@@ -50,24 +49,5 @@ bool addrsym__die_type(Dwarf_Die *die, Dwarf_Die *type);
 bool addrsym__var_type(Dwarf *dw, const char *name, Dwarf_Die *type);
 bool addrsym__member_offset(Dwarf_Die *member, uint64_t *off);
 bool addrsym__find_member(Dwarf_Die *type, const char *name, uint64_t *off, Dwarf_Die *mtype);
-
-/* Memory regions from /proc/PID/maps. */
-enum map_kind { MAPK_HEAP, MAPK_STACK, MAPK_ANON, MAPK_FILE, MAPK_OTHER,
-		   MAPK__COUNT };
-const char *map_kind__name(enum map_kind k);
-
-struct map_entry {
-	uint64_t start, end, pgoff;
-	char perms[5];
-	enum map_kind kind;
-	char path[200];	    /* file path or "[heap]", "[stack]", "" for anonymous */
-};
-
-/* Reads /proc/PID/maps; returns the count (entries sorted by start) or -errno. */
-int procmap__read(pid_t pid, struct map_entry **out);
-/* Parses maps text (the format of /proc/PID/maps). */
-int procmap__parse(const char *text, struct map_entry **out);
-/* Binary search; NULL when addr is in no mapping. */
-const struct map_entry *procmap__find(const struct map_entry *m, int n, uint64_t addr);
 
 #endif

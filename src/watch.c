@@ -22,6 +22,7 @@
 #include "collector.h"
 #include "evring.h"
 #include "log.h"
+#include "procmaps.h"
 #include "sysinfo.h"
 #include "util.h"
 #include "watch.h"
@@ -224,9 +225,9 @@ out:
 int watch__load_bias(pid_t pid, const char *exe, uint64_t *bias)
 {
 	char real[PATH_MAX];
-	struct map_entry *m = NULL;
+	struct procmaps *m;
 	uint64_t lowest = UINT64_MAX, first_vaddr = UINT64_MAX;
-	int n, fd, rc = -ENOENT;
+	int fd, rc = -ENOENT;
 	Elf *elf;
 	GElf_Ehdr eh;
 	size_t nph;
@@ -253,11 +254,11 @@ int watch__load_bias(pid_t pid, const char *exe, uint64_t *bias)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < first_vaddr)
 			first_vaddr = ph.p_vaddr;
 	}
-	n = procmap__read(pid, &m);
-	for (int i = 0; i < n; i++)
-		if (!strcmp(m[i].path, real) && m[i].start < lowest)
-			lowest = m[i].start;
-	free(m);
+	m = procmaps__capture(pid, false);
+	for (int i = 0; m && i < m->n; i++)
+		if (!strcmp(m->v[i].path, real) && m->v[i].start < lowest)
+			lowest = m->v[i].start;
+	procmaps__free(m);
 	if (lowest != UINT64_MAX && first_vaddr != UINT64_MAX) {
 		*bias = lowest - (first_vaddr & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1));
 		rc = 0;
