@@ -20,6 +20,7 @@
 #include "collector.h"
 #include "evring.h"
 #include "log.h"
+#include "symbolizer.h"
 #include "sysinfo.h"
 #include "util.h"
 #include "watch.h"
@@ -189,6 +190,14 @@ uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs)
 	return ea;
 }
 
+/*
+ * The sweep from the function's start is the profiler's (symbolizer.c); the
+ * sampler, unlike the profiler, also guesses where no function start is known
+ * (code without symbols, a start on an unreadable page): it needs an access
+ * to decode, and a wrong guess shows as an undecodable or unmapped operand,
+ * whereas the profile would charge a wrong source line silently.  The guess:
+ * the instruction length that most decodings ending at IP agree on.
+ */
 int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 			  uint64_t func_start, uint64_t *insn)
 {
@@ -196,21 +205,12 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 	unsigned int votes[16] = { 0 }, best = 0;
 	cs_insn *in;
 
-	if (!h || ip <= code_addr || !(in = cs_malloc(h)))
+	if (!h || ip <= code_addr)
 		return -ENOENT;
-	if (func_start >= code_addr && func_start < ip) {
-		const uint8_t *c = code + (func_start - code_addr);
-		size_t sz = ip - func_start;
-		uint64_t a = func_start, last = 0;
-
-		while (sz && cs_disasm_iter(h, &c, &sz, &a, in))
-			last = in->address;
-		if (!sz && a == ip && last) {
-			*insn = last;
-			cs_free(in, 1);
-			return 0;
-		}
-	}
+	if (!symbolizer__prev_insn_in(code, code_addr, func_start, ip, insn))
+		return 0;
+	if (!(in = cs_malloc(h)))
+		return -ENOENT;
 	for (uint64_t off = 1; off <= AS_VOTE_WINDOW && off <= ip - code_addr; off++) {
 		const uint8_t *c = code + (ip - off - code_addr);
 		size_t sz = off;

@@ -49,6 +49,14 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
  */
 int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 			  uint64_t *prev);
+/*
+ * The same from code bytes at hand: CODE holds the bytes from CODE_ADDR up to
+ * IP, decoded from FUNC_START (inside them) on; PREV is the instruction that
+ * ends exactly at IP.  -ENOENT when FUNC_START is not in [CODE_ADDR, IP) or IP
+ * is not an instruction boundary from there, -ENOTSUP without a decoder.
+ */
+int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
+			     uint64_t ip, uint64_t *prev);
 /* Lookups answered from the build-id cache (for tests). */
 uint64_t symbolizer__cache_hits(const struct symbolizer *s);
 

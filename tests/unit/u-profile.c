@@ -155,3 +155,20 @@ void test_profile__procmaps_kinds(void)
 out:
 	procmaps__free(m);
 }
+
+void test_profile__prev_insn_from_bytes(void)
+{
+	/* mov rax,[rbx]; add rsi,[rcx+rax*8]; cmp rax, 0x7fffff */
+	static const uint8_t code[] = { 0x48, 0x8b, 0x03, 0x48, 0x03, 0x34, 0xc1,
+					0x48, 0x3d, 0xff, 0xff, 0x7f, 0x00 };
+	uint64_t prev = 0;
+
+	ASSERT_OK(symbolizer__prev_insn_in(code, 0x2000, 0x2000, 0x2007, &prev), "found");
+	ASSERT_EQ(prev, 0x2003, "the add before the IP");
+	ASSERT_EQ(symbolizer__prev_insn_in(code, 0x2000, 0x2000, 0x2005, &prev), -ENOENT,
+		  "not an instruction boundary");
+	ASSERT_EQ(symbolizer__prev_insn_in(code, 0x2000, 0, 0x2007, &prev), -ENOENT,
+		  "no function start");
+	ASSERT_EQ(symbolizer__prev_insn_in(code, 0x2000, 0x2000, 0x2000, &prev), -ENOENT,
+		  "at the function's start");
+}
