@@ -418,14 +418,12 @@ struct code_page {
 /* One process's address space: the target, or a child it forked or exec'd. */
 struct aspace {
 	pid_t pid;
-	struct addrsym *sym;
-	bool sym_failed;
 	uint64_t sym_refresh_ns;
 	struct code_page *pages;   /* code read once per page */
 	size_t nr_pages, cap_pages;
 	struct u64map page_idx;
 	struct u64map ip_idx;	   /* ip -> index into addrsample.ips + 1 */
-	struct procmaps *maps;
+	struct procmaps *maps;	   /* regions and symbols: as->sym knows it */
 	int *map_region;	   /* maps->v[i] -> index into regions */
 	uint64_t maps_read_ns;
 };
@@ -434,6 +432,7 @@ struct addrsample {
 	pid_t pid;
 	unsigned int freq_hz;
 	struct evring *ring;
+	struct symbolizer *sym;
 	struct aspace *spaces[AS_MAX_PROCS];
 	int nr_spaces;
 	int line_size;
@@ -490,7 +489,6 @@ static void space_free(struct aspace *sp)
 	free(sp->pages);
 	u64map__free(&sp->page_idx);
 	u64map__free(&sp->ip_idx);
-	addrsym__free(sp->sym);
 	procmaps__free(sp->maps);
 	free(sp->map_region);
 	free(sp);
@@ -538,53 +536,6 @@ static bool read_code(struct addrsample *as, struct aspace *sp, uint64_t from, u
 	return true;
 }
 
-static void ensure_sym(struct aspace *sp, uint64_t ip)
-{
-	uint64_t now = now_ns(), s, z;
-
-	if (!sp->sym && !sp->sym_failed) {
-		sp->sym = addrsym__new(sp->pid);
-		sp->sym_failed = !sp->sym;
-		sp->sym_refresh_ns = now;
-		return;
-	}
-	/* A module mapped after the last report (dlopen): report again, rarely. */
-	if (sp->sym && addrsym__func(sp->sym, ip, &s, &z) &&
-	    now - sp->sym_refresh_ns > 100000000ULL) {
-		addrsym__refresh(sp->sym);
-		sp->sym_refresh_ns = now;
-	}
-}
-
-static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
-{
-	uint64_t ip = ia->out.ip, fstart = 0, fsize = 0, from, insn;
-	uint8_t *buf;
-
-	ia->decoded_once = true;
-	ensure_sym(sp, ip);
-	if (sp->sym && !addrsym__func(sp->sym, ip, &fstart, &fsize) &&
-	    (ip <= fstart || ip - fstart > AS_MAX_SWEEP))
-		fstart = 0;
-	from = fstart ? fstart : ip - AS_VOTE_WINDOW;
-	buf = xmalloc(ip - from + 16);
-	if (!read_code(as, sp, from, ip, buf)) {
-		/* The function start may be on an unreadable page: try the window. */
-		from = ip - AS_VOTE_WINDOW;
-		fstart = 0;
-		if (!read_code(as, sp, from, ip, buf)) {
-			ia->out.op.skip = AS_UNDECODABLE;
-			ia->out.op.insn = 0;
-			free(buf);
-			return;
-		}
-	}
-	if (addrsample__prev_insn(buf, from, ip, fstart, &insn) ||
-	    addrsample__decode(buf + (insn - from), ip - insn, insn, &ia->out.op))
-		ia->out.op.skip = AS_UNDECODABLE;
-	free(buf);
-}
-
 static void read_maps(struct addrsample *as, struct aspace *sp)
 {
 	struct procmaps *m = procmaps__capture(sp->pid, false);
@@ -592,6 +543,12 @@ static void read_maps(struct addrsample *as, struct aspace *sp)
 	sp->maps_read_ns = now_ns();
 	if (!m)
 		return;
+	if (procmaps__same(sp->maps, m)) {
+		/* the regions stand, and the symbolizer keeps what it loaded */
+		procmaps__free(m);
+		return;
+	}
+	symbolizer__forget(as->sym, sp->maps);
 	procmaps__free(sp->maps);
 	free(sp->map_region);
 	sp->maps = m;
@@ -633,6 +590,62 @@ static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
 	return e ? sp->map_region[e - sp->maps->v] : -1;
 }
 
+/*
+ * The function holding ip, from the snapshot the regions use; a module
+ * mapped after it was taken (dlopen) means taking it again, rarely.
+ */
+static void ensure_sym(struct addrsample *as, struct aspace *sp, uint64_t ip,
+		       struct sym_site *site)
+{
+	uint64_t now = now_ns();
+
+	memset(site, 0, sizeof(*site));
+	if (!sp->maps && now - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
+		read_maps(as, sp);
+		sp->sym_refresh_ns = now;
+	}
+	if (!sp->maps)
+		return;
+	if ((symbolizer__site(as->sym, sp->maps, ip, false, site) || !site->function[0]) &&
+	    now - sp->sym_refresh_ns > 100000000ULL) {
+		read_maps(as, sp);
+		sp->sym_refresh_ns = now;
+		symbolizer__site(as->sym, sp->maps, ip, false, site);
+	}
+}
+
+static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
+{
+	uint64_t ip = ia->out.ip, fstart = 0, from, insn;
+	struct sym_site site;
+	uint8_t *buf;
+
+	ia->decoded_once = true;
+	ensure_sym(as, sp, ip, &site);
+	if (site.function[0]) {
+		fstart = site.func_start;
+		if (ip <= fstart || ip - fstart > AS_MAX_SWEEP)
+			fstart = 0;
+	}
+	from = fstart ? fstart : ip - AS_VOTE_WINDOW;
+	buf = xmalloc(ip - from + 16);
+	if (!read_code(as, sp, from, ip, buf)) {
+		/* The function start may be on an unreadable page: try the window. */
+		from = ip - AS_VOTE_WINDOW;
+		fstart = 0;
+		if (!read_code(as, sp, from, ip, buf)) {
+			ia->out.op.skip = AS_UNDECODABLE;
+			ia->out.op.insn = 0;
+			free(buf);
+			return;
+		}
+	}
+	if (addrsample__prev_insn(buf, from, ip, fstart, &insn) ||
+	    addrsample__decode(buf + (insn - from), ip - insn, insn, &ia->out.op))
+		ia->out.op.skip = AS_UNDECODABLE;
+	free(buf);
+}
+
 /* A line written by two threads: watch the bytes each wrote (--watch auto). */
 static void propose_line(struct addrsample *as, struct aspace *sp, struct line_agg *la)
 {
@@ -655,8 +668,8 @@ static void propose_line(struct addrsample *as, struct aspace *sp, struct line_a
 			len++;
 		if (off == prev)
 			continue; /* the same bytes: one watchpoint shows both threads */
-		if (sp->sym)
-			addrsym__data(sp->sym, la->line + off, name, sizeof(name));
+		if (sp->maps)
+			addrsym__data(as->sym, sp->maps, la->line + off, name, sizeof(name));
 		watch__propose(sp->pid, la->line + off, len, name);
 		prev = off;
 		props++;
@@ -888,6 +901,7 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 	}
 	as = xcalloc(1, sizeof(*as));
 	as->pid = pid;
+	as->sym = symbolizer__new();
 	as->freq_hz = freq_hz ? freq_hz : AS_DEFAULT_HZ;
 	attr.sample_period = 1000000000ULL / as->freq_hz;
 	as->line_size = sysinfo__cacheline();
@@ -1012,10 +1026,10 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 			continue;
 		p->ips[p->nr_ips] = as->ips[i].out;
 		/* a global's name for the address (the rules point at struct.member) */
-		if (as->ips[i].sp->sym && as->ips[i].last_exact &&
+		if (as->ips[i].sp->maps && as->ips[i].last_exact &&
 		    as->ips[i].out.samples * 100 >= as->tot.samples)
-			addrsym__data(as->ips[i].sp->sym, as->ips[i].last_exact, p->ips[p->nr_ips].object,
-				      sizeof(p->ips[p->nr_ips].object));
+			addrsym__data(as->sym, as->ips[i].sp->maps, as->ips[i].last_exact,
+				      p->ips[p->nr_ips].object, sizeof(p->ips[p->nr_ips].object));
 		p->nr_ips++;
 	}
 	qsort(p->ips, p->nr_ips, sizeof(*p->ips), cmp_ip);
@@ -1026,9 +1040,10 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 		bool lines = i < AS_LINE_IPS && p->ips[i].samples * 100 >= p->samples;
 		struct aspace *sp = space_find(as, p->ips[i].pid, false);
 
-		if (sp && sp->sym)
-			addrsym__resolve(sp->sym, p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip,
-					 lines, &p->ips[i].loc);
+		if (sp && sp->maps)
+			symbolizer__site(as->sym, sp->maps,
+					 p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip, lines,
+					 &p->ips[i].loc);
 	}
 
 	/* regions that were hit */
@@ -1045,7 +1060,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	p->shared = xcalloc(1, sizeof(*p->shared));
 	for (size_t i = 0; i < as->nr_lines; i++) {
 		const struct line_agg *la = &as->lines[i];
-		struct addrsym *wsym;
+		const struct procmaps *wmaps;
 		int writers = 0;
 		uint64_t seen = 0;
 		bool overlap = false;
@@ -1063,7 +1078,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 
 		memset(o, 0, sizeof(*o));
 		o->line = la->line;
-		wsym = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].sp->sym : NULL;
+		wmaps = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].sp->maps : NULL;
 		o->nr_threads = la->nr;
 		for (int k = 0; k < la->nr; k++) {
 			o->t[k].tid = la->t[k].tid;
@@ -1071,8 +1086,8 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 			o->t[k].writes = la->t[k].writes;
 			o->t[k].rmask = la->t[k].rmask;
 			o->t[k].wmask = la->t[k].wmask;
-			if (wsym && la->t[k].wmask && keep <= AS_KEEP_SHARED)
-				addrsym__data(wsym, la->line + __builtin_ctzll(la->t[k].wmask),
+			if (wmaps && la->t[k].wmask && keep <= AS_KEEP_SHARED)
+				addrsym__data(as->sym, wmaps, la->line + __builtin_ctzll(la->t[k].wmask),
 					      o->t[k].object, sizeof(o->t[k].object));
 		}
 		o->ip = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].out.ip : 0;
@@ -1090,6 +1105,7 @@ void addrsample__close(struct addrsample *as)
 	if (!as)
 		return;
 	evring__close(as->ring);
+	symbolizer__free(as->sym);
 	for (int i = 0; i < as->nr_spaces; i++)
 		space_free(as->spaces[i]);
 	for (size_t i = 0; i < as->nr_ips; i++)

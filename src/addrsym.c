@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* libdwfl over a live process. */
+/* Data addresses by global variable and member, from ELF symbols and DWARF. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,97 +9,8 @@
 #include <elfutils/libdwfl.h>
 
 #include "addrsym.h"
+#include "symbolizer.h"
 #include "util.h"
-
-struct addrsym {
-	Dwfl *dwfl;
-	pid_t pid;
-};
-
-static char *debuginfo_path;
-static const Dwfl_Callbacks proc_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.debuginfo_path = &debuginfo_path,
-};
-
-int addrsym__refresh(struct addrsym *s)
-{
-	int rc;
-
-	dwfl_report_begin(s->dwfl);
-	rc = dwfl_linux_proc_report(s->dwfl, s->pid);
-	dwfl_report_end(s->dwfl, NULL, NULL);
-	if (rc > 0)
-		return -rc;
-	return rc < 0 ? -ENOENT : 0;
-}
-
-struct addrsym *addrsym__new(pid_t pid)
-{
-	struct addrsym *s = xcalloc(1, sizeof(*s));
-	int rc;
-
-	s->pid = pid;
-	s->dwfl = dwfl_begin(&proc_callbacks);
-	if (!s->dwfl) {
-		free(s);
-		errno = ENOMEM;
-		return NULL;
-	}
-	rc = addrsym__refresh(s);
-	if (rc) {
-		addrsym__free(s);
-		errno = -rc;
-		return NULL;
-	}
-	return s;
-}
-
-int addrsym__func(struct addrsym *s, uint64_t ip, uint64_t *start, uint64_t *size)
-{
-	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, ip);
-	GElf_Off off;
-	GElf_Sym sym;
-
-	if (!m || !dwfl_module_addrinfo(m, ip, &off, &sym, NULL, NULL, NULL))
-		return -ENOENT;
-	*start = ip - off;
-	*size = sym.st_size;
-	return 0;
-}
-
-int addrsym__resolve(struct addrsym *s, uint64_t ip, bool lines, struct addrsym_loc *loc)
-{
-	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, ip);
-	const char *name, *file;
-	Dwfl_Line *l;
-	GElf_Off off;
-	GElf_Sym sym;
-	int line = 0;
-
-	memset(loc, 0, sizeof(*loc));
-	if (!m)
-		return -ENOENT;
-	name = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-	if (name) {
-		const char *b = strrchr(name, '/');
-
-		snprintf(loc->module, sizeof(loc->module), "%s", b ? b + 1 : name);
-	}
-	name = dwfl_module_addrinfo(m, ip, &off, &sym, NULL, NULL, NULL);
-	if (name) {
-		snprintf(loc->function, sizeof(loc->function), "%s", name);
-		loc->func_start = ip - off;
-		loc->func_size = sym.st_size;
-	}
-	l = lines ? dwfl_module_getsrc(m, ip) : NULL;
-	if (l && (file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL))) {
-		snprintf(loc->file, sizeof(loc->file), "%s", file);
-		loc->line = line;
-	}
-	return 0;
-}
 
 /* Skips typedefs and qualifiers. */
 bool addrsym__peel_type(Dwarf_Die *type)
@@ -247,15 +158,17 @@ static int module_holds(Dwfl_Module *m, void **user, const char *name, Dwarf_Add
 	return DWARF_CB_OK;
 }
 
-int addrsym__data(struct addrsym *s, uint64_t addr, char *buf, size_t len)
+int addrsym__data(struct symbolizer *s, const struct procmaps *maps, uint64_t addr, char *buf,
+		  size_t len)
 {
-	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, addr);
+	Dwfl *dwfl = symbolizer__dwfl(s, maps);
+	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
 
-	if (!m) {
+	if (dwfl && !m) {
 		/* .bss past the file-backed pages is an anonymous mapping */
 		struct data_search ds = { .addr = addr };
 
-		dwfl_getmodules(s->dwfl, module_holds, &ds, 0);
+		dwfl_getmodules(dwfl, module_holds, &ds, 0);
 		m = ds.found;
 	}
 	const char *name;
@@ -278,13 +191,4 @@ int addrsym__data(struct addrsym *s, uint64_t addr, char *buf, size_t len)
 	else if (off)
 		snprintf(buf + strlen(buf), len - strlen(buf), "+%" PRIu64, (uint64_t)off);
 	return 0;
-}
-
-void addrsym__free(struct addrsym *s)
-{
-	if (!s)
-		return;
-	if (s->dwfl)
-		dwfl_end(s->dwfl);
-	free(s);
 }

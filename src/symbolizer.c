@@ -134,6 +134,27 @@ static Dwfl *space_dwfl(struct symbolizer *s, const struct procmaps *maps)
 	return sp->dwfl;
 }
 
+Dwfl *symbolizer__dwfl(struct symbolizer *s, const struct procmaps *maps)
+{
+	if (!maps)
+		return NULL;
+	current_maps = maps;
+	return space_dwfl(s, maps);
+}
+
+void symbolizer__forget(struct symbolizer *s, const struct procmaps *maps)
+{
+	for (int i = 0; s && i < s->nr_spaces; i++)
+		if (s->spaces[i].maps == maps) {
+			if (s->spaces[i].dwfl)
+				dwfl_end(s->spaces[i].dwfl);
+			s->spaces[i] = s->spaces[--s->nr_spaces];
+			break;
+		}
+	if (current_maps == maps)
+		current_maps = NULL;
+}
+
 static unsigned int cache_hash(const unsigned char *id, int len, uint64_t rel)
 {
 	uint64_t h = rel * 0x9e3779b97f4a7c15ULL;
@@ -318,6 +339,39 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	return 0;
 }
 
+int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+		     bool lines, struct sym_site *site)
+{
+	Dwfl *dwfl = symbolizer__dwfl(s, maps);
+	Dwfl_Module *mod = dwfl && ip ? dwfl_addrmodule(dwfl, ip) : NULL;
+	struct profile_loc loc;
+	const char *name;
+	GElf_Off off;
+	GElf_Sym sym;
+
+	memset(site, 0, sizeof(*site));
+	if (!mod)
+		return -ENOENT;
+	name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (name) {
+		const char *b = strrchr(name, '/');
+
+		copy(site->module, sizeof(site->module), b ? b + 1 : name);
+	}
+	name = dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL);
+	if (name) {
+		copy(site->function, sizeof(site->function), name);
+		site->func_start = ip - off;
+		site->func_size = sym.st_size;
+	}
+	if (lines && !symbolizer__resolve(s, maps, ip, false, SYM_LINES_ALWAYS, &loc) &&
+	    loc.file[0]) {
+		copy(site->file, sizeof(site->file), loc.file);
+		site->line = loc.line;
+	}
+	return 0;
+}
+
 /* The bytes of the module's file at vaddr [A, A + LEN) from an executable section. */
 static const unsigned char *code_bytes(Elf *elf, uint64_t a, size_t len)
 {
@@ -391,8 +445,7 @@ int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uin
 
 	if (!maps || !ip)
 		return -ENOENT;
-	current_maps = maps;
-	dwfl = space_dwfl(s, maps);
+	dwfl = symbolizer__dwfl(s, maps);
 	mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
 	if (!mod || !dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL))
 		return -ENOENT;

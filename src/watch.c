@@ -289,7 +289,6 @@ struct watch {
 	uint64_t t_open, limit;
 	struct point_state ps[WATCH_MAX];
 	struct watch_report rep;
-	struct addrsym *sym;
 	bool resolved;
 	bool auto_mode;		/* fill free slots with what sampling proposes */
 	int next_proposal;
@@ -526,18 +525,23 @@ int watch__poll(struct watch *w)
 
 static void resolve_ips(struct watch *w)
 {
+	struct procmaps *maps;
+	struct symbolizer *sym;
+
 	if (w->resolved)
 		return;
-	if (!w->sym)
-		w->sym = addrsym__new(w->pid);
-	if (!w->sym)
+	maps = procmaps__capture(w->pid, false);
+	if (!maps)
 		return;
+	sym = symbolizer__new();
 	w->resolved = true;
 	for (int i = 0; i < w->rep.nr; i++)
 		for (int k = 0; k < w->rep.pts[i].nr_ips && w->rep.pts[i].pid == w->pid; k++)
 			/* the IP is after the access: ip - 1 is inside the accessing instruction */
-			addrsym__resolve(w->sym, w->rep.pts[i].ips[k].ip - 1, true,
+			symbolizer__site(sym, maps, w->rep.pts[i].ips[k].ip - 1, true,
 					 &w->rep.pts[i].ips[k].loc);
+	symbolizer__free(sym);
+	procmaps__free(maps);
 }
 
 void watch__at_exit(struct watch *w)
@@ -633,7 +637,6 @@ void watch__close(struct watch *w)
 		return;
 	for (int i = 0; i < WATCH_MAX; i++)
 		evring__close(w->ps[i].ring);
-	addrsym__free(w->sym);
 	free(w);
 }
 
@@ -761,7 +764,7 @@ void watch_report__print_text(const struct watch_report *w, FILE *f, bool wide)
 			fprintf(f, " ...");
 		fprintf(f, "\n");
 		for (int k = 0; k < p->nr_ips && k < 2; k++) {
-			const struct addrsym_loc *l = &p->ips[k].loc;
+			const struct sym_site *l = &p->ips[k].loc;
 			const char *b = strrchr(l->file, '/');
 
 			if (l->file[0])

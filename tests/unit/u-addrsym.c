@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include "addrsym.h"
+#include "procmaps.h"
+#include "symbolizer.h"
 #include "harness.h"
 
 struct ut_inner {
@@ -18,16 +20,19 @@ struct ut_global {
 
 void test_addrsym__data_names_members(void)
 {
-	struct addrsym *s = addrsym__new(getpid());
+	struct procmaps *m = procmaps__capture(getpid(), false);
+	struct symbolizer *s = symbolizer__new();
 	char buf[96];
 
-	if (!ASSERT_NOT_NULL(s, "symboliser on this process"))
-		return;
-	ASSERT_OK(addrsym__data(s, (uintptr_t)&ut_global_var.a, buf, sizeof(buf)), "a");
+	if (!ASSERT_NOT_NULL(m, "symboliser on this process"))
+		goto out;
+	ASSERT_OK(addrsym__data(s, m, (uintptr_t)&ut_global_var.a, buf, sizeof(buf)), "a");
 	ASSERT_STREQ(buf, "ut_global_var.a", "first member");
-	ASSERT_OK(addrsym__data(s, (uintptr_t)&ut_global_var.in[1].v[2] + 1, buf, sizeof(buf)),
+	ASSERT_OK(addrsym__data(s, m, (uintptr_t)&ut_global_var.in[1].v[2] + 1, buf, sizeof(buf)),
 		  "inside an array element");
 	ASSERT_STREQ(buf, "ut_global_var.in[1].v[2]", "nested path");
-	ASSERT_ERR(addrsym__data(s, (uintptr_t)buf, buf, sizeof(buf)), "a stack address");
-	addrsym__free(s);
+	ASSERT_ERR(addrsym__data(s, m, (uintptr_t)buf, buf, sizeof(buf)), "a stack address");
+out:
+	symbolizer__free(s);
+	procmaps__free(m);
 }
