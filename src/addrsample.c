@@ -536,59 +536,7 @@ static bool read_code(struct addrsample *as, struct aspace *sp, uint64_t from, u
 	return true;
 }
 
-static void read_maps(struct addrsample *as, struct aspace *sp)
-{
-	struct procmaps *m = procmaps__capture(sp->pid, false);
-
-	sp->maps_read_ns = now_ns();
-	if (!m)
-		return;
-	if (procmaps__same(sp->maps, m)) {
-		/* the regions stand, and the symbolizer keeps what it loaded */
-		procmaps__free(m);
-		return;
-	}
-	symbolizer__forget(as->sym, sp->maps);
-	procmaps__free(sp->maps);
-	free(sp->map_region);
-	sp->maps = m;
-	sp->map_region = xcalloc(m->n ? m->n : 1, sizeof(int));
-	for (int i = 0; i < m->n; i++) {
-		const struct procmap *pm = &m->v[i];
-		size_t j;
-
-		for (j = 0; j < as->nr_regions; j++) {
-			struct addr_region *r = &as->regions[j].r;
-
-			if (r->start == pm->start && r->end == pm->end &&
-			    !strncmp(r->name, pm->path, sizeof(r->name) - 1))
-				break;
-		}
-		if (j == as->nr_regions) {
-			as->regions = grow(as->regions, &as->cap_regions, j + 1, sizeof(*as->regions));
-			memset(&as->regions[j], 0, sizeof(as->regions[j]));
-			as->regions[j].r.start = pm->start;
-			as->regions[j].r.end = pm->end;
-			as->regions[j].r.kind = pm->kind;
-			snprintf(as->regions[j].r.name, sizeof(as->regions[j].r.name), "%.*s",
-				 (int)sizeof(as->regions[j].r.name) - 1, pm->path);
-			as->nr_regions++;
-		}
-		sp->map_region[i] = (int)j;
-	}
-}
-
-/* Index of the region holding ea, -1 when unmapped. */
-static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
-{
-	const struct procmap *e = procmaps__find(sp->maps, ea);
-
-	if (!e && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
-		read_maps(as, sp);
-		e = procmaps__find(sp->maps, ea);
-	}
-	return e ? sp->map_region[e - sp->maps->v] : -1;
-}
+static void read_maps(struct addrsample *as, struct aspace *sp);
 
 /*
  * The function holding ip, from the snapshot the regions use; a module
@@ -644,6 +592,60 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 	    addrsample__decode(buf + (insn - from), ip - insn, insn, &ia->out.op))
 		ia->out.op.skip = AS_UNDECODABLE;
 	free(buf);
+}
+
+static void read_maps(struct addrsample *as, struct aspace *sp)
+{
+	struct procmaps *m = procmaps__capture(sp->pid, false);
+
+	sp->maps_read_ns = now_ns();
+	if (!m)
+		return;
+	if (procmaps__same(sp->maps, m)) {
+		/* the regions stand, and the symbolizer keeps what it loaded */
+		procmaps__free(m);
+		return;
+	}
+	symbolizer__forget(as->sym, sp->maps);
+	procmaps__free(sp->maps);
+	free(sp->map_region);
+	sp->maps = m;
+	sp->map_region = xcalloc(m->n ? m->n : 1, sizeof(int));
+	for (int i = 0; i < m->n; i++) {
+		const struct procmap *pm = &m->v[i];
+		size_t j;
+
+		for (j = 0; j < as->nr_regions; j++) {
+			struct addr_region *r = &as->regions[j].r;
+
+			if (r->start == pm->start && r->end == pm->end &&
+			    !strncmp(r->name, pm->path, sizeof(r->name) - 1))
+				break;
+		}
+		if (j == as->nr_regions) {
+			as->regions = grow(as->regions, &as->cap_regions, j + 1, sizeof(*as->regions));
+			memset(&as->regions[j], 0, sizeof(as->regions[j]));
+			as->regions[j].r.start = pm->start;
+			as->regions[j].r.end = pm->end;
+			as->regions[j].r.kind = pm->kind;
+			snprintf(as->regions[j].r.name, sizeof(as->regions[j].r.name), "%.*s",
+				 (int)sizeof(as->regions[j].r.name) - 1, pm->path);
+			as->nr_regions++;
+		}
+		sp->map_region[i] = (int)j;
+	}
+}
+
+/* Index of the region holding ea, -1 when unmapped. */
+static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
+{
+	const struct procmap *e = procmaps__find(sp->maps, ea);
+
+	if (!e && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
+		read_maps(as, sp);
+		e = procmaps__find(sp->maps, ea);
+	}
+	return e ? sp->map_region[e - sp->maps->v] : -1;
 }
 
 /* A line written by two threads: watch the bytes each wrote (--watch auto). */
