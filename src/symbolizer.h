@@ -45,7 +45,8 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
  * IP by its ELF symbol (the containing function, never an inlined one) with
  * the symbol's start and size, for reports that print function+offset; the
  * source line too when LINES (wherever there is DWARF).  Fields it cannot
- * fill are left empty.  0, or -ENOENT when IP is in no module.
+ * fill are left empty.  0, or -ENOENT when IP is in no module (the vDSO is
+ * none: a snapshot has no file for it).
  */
 struct sym_site {
 	char module[128];   /* basename of the object */
