@@ -20,6 +20,7 @@
 #include "collector.h"
 #include "evring.h"
 #include "log.h"
+#include "symbolizer.h"
 #include "sysinfo.h"
 #include "util.h"
 #include "watch.h"
@@ -189,6 +190,14 @@ uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs)
 	return ea;
 }
 
+/*
+ * The sweep from the function's start is the profiler's (symbolizer.c); the
+ * sampler, unlike the profiler, also guesses where no function start is known
+ * (code without symbols, a start on an unreadable page): it needs an access
+ * to decode, and a wrong guess shows as an undecodable or unmapped operand,
+ * whereas the profile would charge a wrong source line silently.  The guess:
+ * the instruction length that most decodings ending at IP agree on.
+ */
 int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 			  uint64_t func_start, uint64_t *insn)
 {
@@ -196,21 +205,12 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 	unsigned int votes[16] = { 0 }, best = 0;
 	cs_insn *in;
 
-	if (!h || ip <= code_addr || !(in = cs_malloc(h)))
+	if (!h || ip <= code_addr)
 		return -ENOENT;
-	if (func_start >= code_addr && func_start < ip) {
-		const uint8_t *c = code + (func_start - code_addr);
-		size_t sz = ip - func_start;
-		uint64_t a = func_start, last = 0;
-
-		while (sz && cs_disasm_iter(h, &c, &sz, &a, in))
-			last = in->address;
-		if (!sz && a == ip && last) {
-			*insn = last;
-			cs_free(in, 1);
-			return 0;
-		}
-	}
+	if (!symbolizer__prev_insn_in(code, code_addr, func_start, ip, insn))
+		return 0;
+	if (!(in = cs_malloc(h)))
+		return -ENOENT;
 	for (uint64_t off = 1; off <= AS_VOTE_WINDOW && off <= ip - code_addr; off++) {
 		const uint8_t *c = code + (ip - off - code_addr);
 		size_t sz = off;
@@ -418,16 +418,13 @@ struct code_page {
 /* One process's address space: the target, or a child it forked or exec'd. */
 struct aspace {
 	pid_t pid;
-	struct addrsym *sym;
-	bool sym_failed;
 	uint64_t sym_refresh_ns;
 	struct code_page *pages;   /* code read once per page */
 	size_t nr_pages, cap_pages;
 	struct u64map page_idx;
 	struct u64map ip_idx;	   /* ip -> index into addrsample.ips + 1 */
-	struct map_entry *maps;
-	int nr_maps;
-	int *map_region;	   /* maps[i] -> index into regions */
+	struct procmaps *maps;	   /* regions and symbols: as->sym knows it */
+	int *map_region;	   /* maps->v[i] -> index into regions */
 	uint64_t maps_read_ns;
 };
 
@@ -435,6 +432,7 @@ struct addrsample {
 	pid_t pid;
 	unsigned int freq_hz;
 	struct evring *ring;
+	struct symbolizer *sym;
 	struct aspace *spaces[AS_MAX_PROCS];
 	int nr_spaces;
 	int line_size;
@@ -491,8 +489,7 @@ static void space_free(struct aspace *sp)
 	free(sp->pages);
 	u64map__free(&sp->page_idx);
 	u64map__free(&sp->ip_idx);
-	addrsym__free(sp->sym);
-	free(sp->maps);
+	procmaps__free(sp->maps);
 	free(sp->map_region);
 	free(sp);
 }
@@ -539,34 +536,45 @@ static bool read_code(struct addrsample *as, struct aspace *sp, uint64_t from, u
 	return true;
 }
 
-static void ensure_sym(struct aspace *sp, uint64_t ip)
-{
-	uint64_t now = now_ns(), s, z;
+static void read_maps(struct addrsample *as, struct aspace *sp);
 
-	if (!sp->sym && !sp->sym_failed) {
-		sp->sym = addrsym__new(sp->pid);
-		sp->sym_failed = !sp->sym;
+/*
+ * The function holding ip, from the snapshot the regions use; a module
+ * mapped after it was taken (dlopen) means taking it again, rarely.
+ */
+static void ensure_sym(struct addrsample *as, struct aspace *sp, uint64_t ip,
+		       struct sym_site *site)
+{
+	uint64_t now = now_ns();
+
+	memset(site, 0, sizeof(*site));
+	if (!sp->maps && now - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
+		read_maps(as, sp);
 		sp->sym_refresh_ns = now;
-		return;
 	}
-	/* A module mapped after the last report (dlopen): report again, rarely. */
-	if (sp->sym && addrsym__func(sp->sym, ip, &s, &z) &&
+	if (!sp->maps)
+		return;
+	if ((symbolizer__site(as->sym, sp->maps, ip, false, site) || !site->function[0]) &&
 	    now - sp->sym_refresh_ns > 100000000ULL) {
-		addrsym__refresh(sp->sym);
+		read_maps(as, sp);
 		sp->sym_refresh_ns = now;
+		symbolizer__site(as->sym, sp->maps, ip, false, site);
 	}
 }
 
 static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
 {
-	uint64_t ip = ia->out.ip, fstart = 0, fsize = 0, from, insn;
+	uint64_t ip = ia->out.ip, fstart = 0, from, insn;
+	struct sym_site site;
 	uint8_t *buf;
 
 	ia->decoded_once = true;
-	ensure_sym(sp, ip);
-	if (sp->sym && !addrsym__func(sp->sym, ip, &fstart, &fsize) &&
-	    (ip <= fstart || ip - fstart > AS_MAX_SWEEP))
-		fstart = 0;
+	ensure_sym(as, sp, ip, &site);
+	if (site.function[0]) {
+		fstart = site.func_start;
+		if (ip <= fstart || ip - fstart > AS_MAX_SWEEP)
+			fstart = 0;
+	}
 	from = fstart ? fstart : ip - AS_VOTE_WINDOW;
 	buf = xmalloc(ip - from + 16);
 	if (!read_code(as, sp, from, ip, buf)) {
@@ -588,35 +596,40 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 
 static void read_maps(struct addrsample *as, struct aspace *sp)
 {
-	struct map_entry *m = NULL;
-	int n = procmap__read(sp->pid, &m);
+	struct procmaps *m = procmaps__capture(sp->pid, false);
 
 	sp->maps_read_ns = now_ns();
-	if (n < 0)
+	if (!m)
 		return;
-	free(sp->maps);
+	if (procmaps__same(sp->maps, m)) {
+		/* the regions stand, and the symbolizer keeps what it loaded */
+		procmaps__free(m);
+		return;
+	}
+	symbolizer__forget(as->sym, sp->maps);
+	procmaps__free(sp->maps);
 	free(sp->map_region);
 	sp->maps = m;
-	sp->nr_maps = n;
-	sp->map_region = xcalloc(n ? n : 1, sizeof(int));
-	for (int i = 0; i < n; i++) {
+	sp->map_region = xcalloc(m->n ? m->n : 1, sizeof(int));
+	for (int i = 0; i < m->n; i++) {
+		const struct procmap *pm = &m->v[i];
 		size_t j;
 
 		for (j = 0; j < as->nr_regions; j++) {
 			struct addr_region *r = &as->regions[j].r;
 
-			if (r->start == m[i].start && r->end == m[i].end &&
-			    !strcmp(r->name, m[i].path))
+			if (r->start == pm->start && r->end == pm->end &&
+			    !strncmp(r->name, pm->path, sizeof(r->name) - 1))
 				break;
 		}
 		if (j == as->nr_regions) {
 			as->regions = grow(as->regions, &as->cap_regions, j + 1, sizeof(*as->regions));
 			memset(&as->regions[j], 0, sizeof(as->regions[j]));
-			as->regions[j].r.start = m[i].start;
-			as->regions[j].r.end = m[i].end;
-			as->regions[j].r.kind = m[i].kind;
-			snprintf(as->regions[j].r.name, sizeof(as->regions[j].r.name), "%s",
-				 m[i].path);
+			as->regions[j].r.start = pm->start;
+			as->regions[j].r.end = pm->end;
+			as->regions[j].r.kind = pm->kind;
+			snprintf(as->regions[j].r.name, sizeof(as->regions[j].r.name), "%.*s",
+				 (int)sizeof(as->regions[j].r.name) - 1, pm->path);
 			as->nr_regions++;
 		}
 		sp->map_region[i] = (int)j;
@@ -626,13 +639,13 @@ static void read_maps(struct addrsample *as, struct aspace *sp)
 /* Index of the region holding ea, -1 when unmapped. */
 static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
 {
-	const struct map_entry *e = procmap__find(sp->maps, sp->nr_maps, ea);
+	const struct procmap *e = procmaps__find(sp->maps, ea);
 
 	if (!e && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
 		read_maps(as, sp);
-		e = procmap__find(sp->maps, sp->nr_maps, ea);
+		e = procmaps__find(sp->maps, ea);
 	}
-	return e ? sp->map_region[e - sp->maps] : -1;
+	return e ? sp->map_region[e - sp->maps->v] : -1;
 }
 
 /* A line written by two threads: watch the bytes each wrote (--watch auto). */
@@ -657,8 +670,8 @@ static void propose_line(struct addrsample *as, struct aspace *sp, struct line_a
 			len++;
 		if (off == prev)
 			continue; /* the same bytes: one watchpoint shows both threads */
-		if (sp->sym)
-			addrsym__data(sp->sym, la->line + off, name, sizeof(name));
+		if (sp->maps)
+			addrsym__data(as->sym, sp->maps, la->line + off, name, sizeof(name));
 		watch__propose(sp->pid, la->line + off, len, name);
 		prev = off;
 		props++;
@@ -900,6 +913,7 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 	}
 	as = xcalloc(1, sizeof(*as));
 	as->pid = pid;
+	as->sym = symbolizer__new();
 	as->freq_hz = freq_hz ? freq_hz : AS_DEFAULT_HZ;
 	attr.sample_period = 1000000000ULL / as->freq_hz;
 	as->line_size = sysinfo__cacheline();
@@ -1024,10 +1038,10 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 			continue;
 		p->ips[p->nr_ips] = as->ips[i].out;
 		/* a global's name for the address (the rules point at struct.member) */
-		if (as->ips[i].sp->sym && as->ips[i].last_exact &&
+		if (as->ips[i].sp->maps && as->ips[i].last_exact &&
 		    as->ips[i].out.samples * 100 >= as->tot.samples)
-			addrsym__data(as->ips[i].sp->sym, as->ips[i].last_exact, p->ips[p->nr_ips].object,
-				      sizeof(p->ips[p->nr_ips].object));
+			addrsym__data(as->sym, as->ips[i].sp->maps, as->ips[i].last_exact,
+				      p->ips[p->nr_ips].object, sizeof(p->ips[p->nr_ips].object));
 		p->nr_ips++;
 	}
 	qsort(p->ips, p->nr_ips, sizeof(*p->ips), cmp_ip);
@@ -1038,9 +1052,10 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 		bool lines = i < AS_LINE_IPS && p->ips[i].samples * 100 >= p->samples;
 		struct aspace *sp = space_find(as, p->ips[i].pid, false);
 
-		if (sp && sp->sym)
-			addrsym__resolve(sp->sym, p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip,
-					 lines, &p->ips[i].loc);
+		if (sp && sp->maps)
+			symbolizer__site(as->sym, sp->maps,
+					 p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip, lines,
+					 &p->ips[i].loc);
 	}
 
 	/* regions that were hit */
@@ -1057,7 +1072,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	p->shared = xcalloc(1, sizeof(*p->shared));
 	for (size_t i = 0; i < as->nr_lines; i++) {
 		const struct line_agg *la = &as->lines[i];
-		struct addrsym *wsym;
+		const struct procmaps *wmaps;
 		int writers = 0;
 		uint64_t seen = 0;
 		bool overlap = false;
@@ -1075,7 +1090,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 
 		memset(o, 0, sizeof(*o));
 		o->line = la->line;
-		wsym = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].sp->sym : NULL;
+		wmaps = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].sp->maps : NULL;
 		o->nr_threads = la->nr;
 		for (int k = 0; k < la->nr; k++) {
 			o->t[k].tid = la->t[k].tid;
@@ -1083,8 +1098,8 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 			o->t[k].writes = la->t[k].writes;
 			o->t[k].rmask = la->t[k].rmask;
 			o->t[k].wmask = la->t[k].wmask;
-			if (wsym && la->t[k].wmask && keep <= AS_KEEP_SHARED)
-				addrsym__data(wsym, la->line + __builtin_ctzll(la->t[k].wmask),
+			if (wmaps && la->t[k].wmask && keep <= AS_KEEP_SHARED)
+				addrsym__data(as->sym, wmaps, la->line + __builtin_ctzll(la->t[k].wmask),
 					      o->t[k].object, sizeof(o->t[k].object));
 		}
 		o->ip = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].out.ip : 0;
@@ -1102,6 +1117,7 @@ void addrsample__close(struct addrsample *as)
 	if (!as)
 		return;
 	evring__close(as->ring);
+	symbolizer__free(as->sym);
 	for (int i = 0; i < as->nr_spaces; i++)
 		space_free(as->spaces[i]);
 	for (size_t i = 0; i < as->nr_ips; i++)

@@ -16,6 +16,8 @@
 #include <stdio.h>
 
 #include "addrsym.h"
+#include "procmaps.h"
+#include "symbolizer.h"
 #include "report.h"
 
 struct json_object;
@@ -87,7 +89,7 @@ struct addr_ip {
 	uint64_t ip;		/* sampled IP (just after the access) */
 	int pid;		/* process (the target, or a child of it) */
 	struct mem_operand op;	/* the decoded access before it */
-	struct addrsym_loc loc; /* of op.insn */
+	struct sym_site loc; /* of op.insn */
 	char object[96];	/* global variable at the last exact address, "" if none */
 	uint64_t samples;	/* samples at this IP */
 	uint64_t decoded;	/* samples with an effective address */

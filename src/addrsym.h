@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A small symboliser for the evidence collectors (data-address sampling,
- * watchpoints): a live process's modules through libdwfl, function starts
- * from the ELF symbol tables, source lines from DWARF, and the process's
- * memory map (regions: heap, stack, anonymous, file).
+ * Data addresses by name for the evidence collectors (data-address sampling,
+ * watchpoints): the global variable from the ELF symbol tables, the member
+ * path from DWARF.  Code addresses are the symbolizer's (symbolizer.h).
  */
 #ifndef __MA_ADDRSYM_H
 #define __MA_ADDRSYM_H
@@ -14,35 +13,15 @@
 #include <sys/types.h>
 #include <elfutils/libdw.h>
 
-struct addrsym;
+struct symbolizer;
+struct procmaps;
 
-struct addrsym_loc {
-	char module[128];   /* basename of the object */
-	char function[128]; /* "" when unknown */
-	char file[256];	    /* source path, "" when no line info */
-	int line;
-	uint64_t func_start; /* 0 when unknown */
-	uint64_t func_size;
-};
-
-/* Reports the modules of a live process; NULL + errno. */
-struct addrsym *addrsym__new(pid_t pid);
-/* Re-reads the module list (after dlopen); rate-limited by the caller. */
-int addrsym__refresh(struct addrsym *s);
-/* Function start and size from the symbol tables: 0 or -ENOENT. */
-int addrsym__func(struct addrsym *s, uint64_t ip, uint64_t *start, uint64_t *size);
-/*
- * Location; fields it cannot fill are left empty.  Source lines need the
- * module's DWARF (about 100 ms for libc's debug info): ask for them
- * (lines=true) only where the address carries weight.  0 or -ENOENT.
- */
-int addrsym__resolve(struct addrsym *s, uint64_t ip, bool lines, struct addrsym_loc *loc);
 /*
  * Names the global variable holding addr: "counters.b", "table[3].key",
  * "buf+12" (no DWARF).  0, or -ENOENT when addr is in no object symbol.
  */
-int addrsym__data(struct addrsym *s, uint64_t addr, char *buf, size_t len);
-void addrsym__free(struct addrsym *s);
+int addrsym__data(struct symbolizer *s, const struct procmaps *maps, uint64_t addr, char *buf,
+		  size_t len);
 
 /* DWARF helpers (also used by the watchpoint resolver). */
 bool addrsym__peel_type(Dwarf_Die *type);	/* skips typedefs and qualifiers */
@@ -50,24 +29,5 @@ bool addrsym__die_type(Dwarf_Die *die, Dwarf_Die *type);
 bool addrsym__var_type(Dwarf *dw, const char *name, Dwarf_Die *type);
 bool addrsym__member_offset(Dwarf_Die *member, uint64_t *off);
 bool addrsym__find_member(Dwarf_Die *type, const char *name, uint64_t *off, Dwarf_Die *mtype);
-
-/* Memory regions from /proc/PID/maps. */
-enum map_kind { MAPK_HEAP, MAPK_STACK, MAPK_ANON, MAPK_FILE, MAPK_OTHER,
-		   MAPK__COUNT };
-const char *map_kind__name(enum map_kind k);
-
-struct map_entry {
-	uint64_t start, end, pgoff;
-	char perms[5];
-	enum map_kind kind;
-	char path[200];	    /* file path or "[heap]", "[stack]", "" for anonymous */
-};
-
-/* Reads /proc/PID/maps; returns the count (entries sorted by start) or -errno. */
-int procmap__read(pid_t pid, struct map_entry **out);
-/* Parses maps text (the format of /proc/PID/maps). */
-int procmap__parse(const char *text, struct map_entry **out);
-/* Binary search; NULL when addr is in no mapping. */
-const struct map_entry *procmap__find(const struct map_entry *m, int n, uint64_t addr);
 
 #endif

@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "pmu.h"
+#include "procmaps.h"
 #include "sysinfo.h"
 #include "util.h"
 
@@ -289,24 +290,15 @@ __attribute__((noinline, used)) int caps__uprobe_target(int x)
 /* File offset of ADDR in the mapping that holds it (from /proc/self/maps). */
 static int file_offset(uintptr_t addr, uint64_t *off)
 {
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[512];
-	int err = -ENOENT;
+	struct procmaps *m = procmaps__capture(getpid(), false);
+	const struct procmap *pm = procmaps__find(m, addr);
+	int err = m ? 0 : -errno;
 
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long start, end, pgoff;
-
-		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &pgoff) != 3)
-			continue;
-		if (addr >= start && addr < end) {
-			*off = addr - start + pgoff;
-			err = 0;
-			break;
-		}
-	}
-	fclose(f);
+	if (pm)
+		*off = addr - pm->start + pm->offset;
+	else if (m)
+		err = -ENOENT;
+	procmaps__free(m);
 	return err;
 }
 

@@ -11,6 +11,27 @@
 
 #include "util.h"
 
+const char *map_kind__name(enum map_kind k)
+{
+	static const char *const names[MAPK__COUNT] = {
+		[MAPK_HEAP] = "heap", [MAPK_STACK] = "stack", [MAPK_ANON] = "anon",
+		[MAPK_FILE] = "file", [MAPK_OTHER] = "other",
+	};
+
+	return k < MAPK__COUNT ? names[k] : "?";
+}
+
+static enum map_kind path_kind(const char *path)
+{
+	if (!strcmp(path, "[heap]"))
+		return MAPK_HEAP;
+	if (!strncmp(path, "[stack", 6))
+		return MAPK_STACK;
+	if (!path[0])
+		return MAPK_ANON;
+	return path[0] == '/' ? MAPK_FILE : MAPK_OTHER;
+}
+
 static int parse_line(const char *line, struct procmap *pm)
 {
 	unsigned long long start, end, off, ino;
@@ -39,6 +60,7 @@ static int parse_line(const char *line, struct procmap *pm)
 		memcpy(pm->path, p, l);
 		pm->path[l] = '\0';
 	}
+	pm->kind = path_kind(pm->path);
 	return 0;
 }
 

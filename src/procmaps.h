@@ -12,11 +12,17 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* What a mapping holds, from its path. */
+enum map_kind { MAPK_HEAP, MAPK_STACK, MAPK_ANON, MAPK_FILE, MAPK_OTHER,
+		   MAPK__COUNT };
+const char *map_kind__name(enum map_kind k);
+
 struct procmap {
 	uint64_t start, end, offset;
 	char perms[8];
 	uint64_t inode;
 	char path[256];		/* "" for anonymous, "[heap]", "/usr/lib/..." */
+	enum map_kind kind;
 	/* smaps fields (has_smaps) */
 	bool has_smaps;
 	uint64_t rss, anon_huge;	/* bytes */

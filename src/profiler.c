@@ -827,6 +827,12 @@ static void finish_stacks(struct prof_state *st, struct profile *p, struct symbo
 	free(keys);
 }
 
+/* The profile's name for each kind of mapping procmaps tells apart. */
+static const enum profile_region_kind region_kind[MAPK__COUNT] = {
+	[MAPK_HEAP] = REGION_HEAP, [MAPK_STACK] = REGION_STACK, [MAPK_ANON] = REGION_ANON,
+	[MAPK_FILE] = REGION_FILE, [MAPK_OTHER] = REGION_OTHER,
+};
+
 /* The regions of every process: the smaps snapshot at exit first, then
  * mappings seen only in earlier snapshots (unmapped before exit). */
 static void finish_regions(struct prof_state *st, struct profile *p)
@@ -863,16 +869,7 @@ static void finish_regions(struct prof_state *st, struct profile *p)
 				r->size = pm->end - pm->start;
 				memcpy(r->perms, pm->perms, sizeof(r->perms));
 				memcpy(r->path, pm->path, sizeof(r->path));
-				if (!strcmp(pm->path, "[heap]"))
-					r->kind = REGION_HEAP;
-				else if (!strncmp(pm->path, "[stack", 6))
-					r->kind = REGION_STACK;
-				else if (!pm->path[0])
-					r->kind = REGION_ANON;
-				else if (pm->path[0] == '/')
-					r->kind = REGION_FILE;
-				else
-					r->kind = REGION_OTHER;
+				r->kind = region_kind[pm->kind];
 				r->at_exit = m == pr->at_exit || s == pr->nr_snaps - 1;
 				r->has_smaps = pm->has_smaps;
 				r->rss = pm->rss;

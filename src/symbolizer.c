@@ -34,8 +34,6 @@ struct space {
 };
 
 struct symbolizer {
-	csh cs;			/* capstone handle, 0 until needed */
-	bool cs_failed;
 	struct { unsigned char id[20]; int len; } *loaded; /* modules whose DWARF was read */
 	int nr_loaded;
 	struct space *spaces;
@@ -87,8 +85,6 @@ void symbolizer__free(struct symbolizer *s)
 			dwfl_end(s->spaces[i].dwfl);
 	free(s->spaces);
 	free(s->loaded);
-	if (s->cs)
-		cs_close(&s->cs);
 	for (int i = 0; i < CACHE_BUCKETS; i++) {
 		struct cache_entry *e = s->cache[i], *n;
 
@@ -136,6 +132,27 @@ static Dwfl *space_dwfl(struct symbolizer *s, const struct procmaps *maps)
 	dwfl_report_end(sp->dwfl, NULL, NULL);
 	fclose(f);
 	return sp->dwfl;
+}
+
+Dwfl *symbolizer__dwfl(struct symbolizer *s, const struct procmaps *maps)
+{
+	if (!maps)
+		return NULL;
+	current_maps = maps;
+	return space_dwfl(s, maps);
+}
+
+void symbolizer__forget(struct symbolizer *s, const struct procmaps *maps)
+{
+	for (int i = 0; s && i < s->nr_spaces; i++)
+		if (s->spaces[i].maps == maps) {
+			if (s->spaces[i].dwfl)
+				dwfl_end(s->spaces[i].dwfl);
+			s->spaces[i] = s->spaces[--s->nr_spaces];
+			break;
+		}
+	if (current_maps == maps)
+		current_maps = NULL;
 }
 
 static unsigned int cache_hash(const unsigned char *id, int len, uint64_t rel)
@@ -322,6 +339,39 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	return 0;
 }
 
+int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+		     bool lines, struct sym_site *site)
+{
+	Dwfl *dwfl = symbolizer__dwfl(s, maps);
+	Dwfl_Module *mod = dwfl && ip ? dwfl_addrmodule(dwfl, ip) : NULL;
+	struct profile_loc loc;
+	const char *name;
+	GElf_Off off;
+	GElf_Sym sym;
+
+	memset(site, 0, sizeof(*site));
+	if (!mod)
+		return -ENOENT;
+	name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (name) {
+		const char *b = strrchr(name, '/');
+
+		copy(site->module, sizeof(site->module), b ? b + 1 : name);
+	}
+	name = dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL);
+	if (name) {
+		copy(site->function, sizeof(site->function), name);
+		site->func_start = ip - off;
+		site->func_size = sym.st_size;
+	}
+	if (lines && !symbolizer__resolve(s, maps, ip, false, SYM_LINES_ALWAYS, &loc) &&
+	    loc.file[0]) {
+		copy(site->file, sizeof(site->file), loc.file);
+		site->line = loc.line;
+	}
+	return 0;
+}
+
 /* The bytes of the module's file at vaddr [A, A + LEN) from an executable section. */
 static const unsigned char *code_bytes(Elf *elf, uint64_t a, size_t len)
 {
@@ -344,26 +394,58 @@ static const unsigned char *code_bytes(Elf *elf, uint64_t a, size_t len)
 	return NULL;
 }
 
+int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
+			     uint64_t ip, uint64_t *prev)
+{
+#if defined(__x86_64__)
+	static csh cs;		/* 0 until needed */
+	static bool cs_failed;
+	const uint8_t *c;
+	uint64_t a = func_start, last = 0;
+	size_t size;
+	cs_insn *insn;
+
+	if (func_start < code_addr || func_start >= ip)
+		return -ENOENT;
+	if (!cs && !cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		cs_failed = true;
+	if (cs_failed)
+		return -ENOTSUP;
+	insn = cs_malloc(cs);
+	if (!insn)
+		return -ENOMEM;
+	c = code + (func_start - code_addr);
+	size = ip - func_start;
+	while (size && cs_disasm_iter(cs, &c, &size, &a, insn))
+		last = insn->address;
+	cs_free(insn, 1);
+	/* every byte decoded and the last instruction ends at ip */
+	if (size || a != ip || !last)
+		return -ENOENT;
+	*prev = last;
+	return 0;
+#else
+	(void)code; (void)code_addr; (void)func_start; (void)ip; (void)prev;
+	return -ENOTSUP;
+#endif
+}
+
 int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 			  uint64_t *prev)
 {
-#if defined(__x86_64__)
 	const unsigned char *code;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
 	GElf_Off off;
 	GElf_Sym sym;
-	cs_insn *insn;
-	uint64_t a, last = 0;
-	size_t size;
+	uint64_t a, last;
 	Elf *elf;
 	Dwfl *dwfl;
-	int ret = -ENOENT;
+	int ret;
 
 	if (!maps || !ip)
 		return -ENOENT;
-	current_maps = maps;
-	dwfl = space_dwfl(s, maps);
+	dwfl = symbolizer__dwfl(s, maps);
 	mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
 	if (!mod || !dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL))
 		return -ENOENT;
@@ -376,29 +458,8 @@ int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uin
 	code = code_bytes(elf, a, off);
 	if (!code)
 		return -ENOENT;
-	if (!s->cs && !s->cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &s->cs) != CS_ERR_OK)
-		s->cs_failed = true;
-	if (s->cs_failed)
-		return -ENOTSUP;
-	insn = cs_malloc(s->cs);
-	size = off;
-	{
-		uint64_t addr = a;
-
-		while (size && cs_disasm_iter(s->cs, &code, &size, &addr, insn)) {
-			if (addr == a + off) { /* this instruction ends at ip */
-				last = insn->address;
-				ret = 0;
-				break;
-			}
-		}
-	}
-	cs_free(insn, 1);
+	ret = symbolizer__prev_insn_in(code, a, a, a + off, &last);
 	if (!ret)
 		*prev = last + bias;
 	return ret;
-#else
-	(void)s; (void)maps; (void)ip; (void)prev;
-	return -ENOTSUP;
-#endif
 }

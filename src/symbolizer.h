@@ -9,7 +9,9 @@
 #ifndef __MA_SYMBOLIZER_H
 #define __MA_SYMBOLIZER_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <elfutils/libdwfl.h>
 
 #include "procmaps.h"
 #include "profile.h"
@@ -40,6 +42,27 @@ enum sym_detail {
 int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 			bool return_addr, enum sym_detail detail, struct profile_loc *loc);
 /*
+ * IP by its ELF symbol (the containing function, never an inlined one) with
+ * the symbol's start and size, for reports that print function+offset; the
+ * source line too when LINES (wherever there is DWARF).  Fields it cannot
+ * fill are left empty.  0, or -ENOENT when IP is in no module (the vDSO is
+ * none: a snapshot has no file for it).
+ */
+struct sym_site {
+	char module[128];   /* basename of the object */
+	char function[128]; /* "" when unknown */
+	char file[256];	    /* source path, "" when no line info */
+	int line;
+	uint64_t func_start; /* 0 when unknown */
+	uint64_t func_size;
+};
+int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+		     bool lines, struct sym_site *site);
+/* The libdwfl session for MAPS (for lookups of data addresses), or NULL. */
+Dwfl *symbolizer__dwfl(struct symbolizer *s, const struct procmaps *maps);
+/* Drops what was built for MAPS: call before freeing a snapshot S has seen. */
+void symbolizer__forget(struct symbolizer *s, const struct procmaps *maps);
+/*
  * The instruction before IP in its function (decoded from the function's
  * start in the module's file).  A timer or non-precise counter interrupt
  * is taken after the instruction that stalled retires, so the sampled IP is
@@ -49,6 +72,14 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
  */
 int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 			  uint64_t *prev);
+/*
+ * The same from code bytes at hand: CODE holds the bytes from CODE_ADDR up to
+ * IP, decoded from FUNC_START (inside them) on; PREV is the instruction that
+ * ends exactly at IP.  -ENOENT when FUNC_START is not in [CODE_ADDR, IP) or IP
+ * is not an instruction boundary from there, -ENOTSUP without a decoder.
+ */
+int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
+			     uint64_t ip, uint64_t *prev);
 /* Lookups answered from the build-id cache (for tests). */
 uint64_t symbolizer__cache_hits(const struct symbolizer *s);
 

@@ -22,6 +22,7 @@
 #include "collector.h"
 #include "evring.h"
 #include "log.h"
+#include "procmaps.h"
 #include "sysinfo.h"
 #include "util.h"
 #include "watch.h"
@@ -224,9 +225,9 @@ out:
 int watch__load_bias(pid_t pid, const char *exe, uint64_t *bias)
 {
 	char real[PATH_MAX];
-	struct map_entry *m = NULL;
+	struct procmaps *m;
 	uint64_t lowest = UINT64_MAX, first_vaddr = UINT64_MAX;
-	int n, fd, rc = -ENOENT;
+	int fd, rc = -ENOENT;
 	Elf *elf;
 	GElf_Ehdr eh;
 	size_t nph;
@@ -253,11 +254,11 @@ int watch__load_bias(pid_t pid, const char *exe, uint64_t *bias)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < first_vaddr)
 			first_vaddr = ph.p_vaddr;
 	}
-	n = procmap__read(pid, &m);
-	for (int i = 0; i < n; i++)
-		if (!strcmp(m[i].path, real) && m[i].start < lowest)
-			lowest = m[i].start;
-	free(m);
+	m = procmaps__capture(pid, false);
+	for (int i = 0; m && i < m->n; i++)
+		if (!strcmp(m->v[i].path, real) && m->v[i].start < lowest)
+			lowest = m->v[i].start;
+	procmaps__free(m);
 	if (lowest != UINT64_MAX && first_vaddr != UINT64_MAX) {
 		*bias = lowest - (first_vaddr & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1));
 		rc = 0;
@@ -288,7 +289,6 @@ struct watch {
 	uint64_t t_open, limit;
 	struct point_state ps[WATCH_MAX];
 	struct watch_report rep;
-	struct addrsym *sym;
 	bool resolved;
 	bool auto_mode;		/* fill free slots with what sampling proposes */
 	int next_proposal;
@@ -525,18 +525,23 @@ int watch__poll(struct watch *w)
 
 static void resolve_ips(struct watch *w)
 {
+	struct procmaps *maps;
+	struct symbolizer *sym;
+
 	if (w->resolved)
 		return;
-	if (!w->sym)
-		w->sym = addrsym__new(w->pid);
-	if (!w->sym)
+	maps = procmaps__capture(w->pid, false);
+	if (!maps)
 		return;
+	sym = symbolizer__new();
 	w->resolved = true;
 	for (int i = 0; i < w->rep.nr; i++)
 		for (int k = 0; k < w->rep.pts[i].nr_ips && w->rep.pts[i].pid == w->pid; k++)
 			/* the IP is after the access: ip - 1 is inside the accessing instruction */
-			addrsym__resolve(w->sym, w->rep.pts[i].ips[k].ip - 1, true,
+			symbolizer__site(sym, maps, w->rep.pts[i].ips[k].ip - 1, true,
 					 &w->rep.pts[i].ips[k].loc);
+	symbolizer__free(sym);
+	procmaps__free(maps);
 }
 
 void watch__at_exit(struct watch *w)
@@ -632,7 +637,6 @@ void watch__close(struct watch *w)
 		return;
 	for (int i = 0; i < WATCH_MAX; i++)
 		evring__close(w->ps[i].ring);
-	addrsym__free(w->sym);
 	free(w);
 }
 
@@ -760,7 +764,7 @@ void watch_report__print_text(const struct watch_report *w, FILE *f, bool wide)
 			fprintf(f, " ...");
 		fprintf(f, "\n");
 		for (int k = 0; k < p->nr_ips && k < 2; k++) {
-			const struct addrsym_loc *l = &p->ips[k].loc;
+			const struct sym_site *l = &p->ips[k].loc;
 			const char *b = strrchr(l->file, '/');
 
 			if (l->file[0])

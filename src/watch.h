@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "addrsym.h"
+#include "symbolizer.h"
 #include "report.h"
 
 struct json_object;
@@ -58,7 +59,7 @@ struct watch_point {
 	struct { int tid; uint64_t hits; } threads[WATCH_MAX_THREADS];
 	bool more_threads;
 	int nr_ips;
-	struct { uint64_t ip; uint64_t hits; struct addrsym_loc loc; } ips[WATCH_MAX_IPS];
+	struct { uint64_t ip; uint64_t hits; struct sym_site loc; } ips[WATCH_MAX_IPS];
 };
 
 /* Watched addresses in one cache line and the threads that wrote them. */

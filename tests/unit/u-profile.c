@@ -128,3 +128,47 @@ void test_profile__emitters(void)
 	free(buf);
 	profile__free(p);
 }
+
+void test_profile__procmaps_kinds(void)
+{
+	static const char text[] =
+		"55d0c0a00000-55d0c0a01000 r--p 00000000 fd:01 123 /usr/bin/prog\n"
+		"55d0c1e00000-55d0c1e21000 rw-p 00000000 00:00 0                          [heap]\n"
+		"7f0000000000-7f0004000000 rw-p 00000000 00:00 0 \n"
+		"7ffd10000000-7ffd10021000 rw-p 00000000 00:00 0                          [stack]\n"
+		"7ffd10100000-7ffd10102000 r-xp 00000000 00:00 0                          [vdso]\n";
+	struct procmaps *m = procmaps__parse(42, text);
+	const struct procmap *v;
+
+	if (!ASSERT_NOT_NULL(m, "parsed") || !ASSERT_EQ(m->n, 5, "entries"))
+		goto out;
+	v = m->v;
+	ASSERT_EQ(v[0].kind, MAPK_FILE, "file");
+	ASSERT_STREQ(v[0].path, "/usr/bin/prog", "path");
+	ASSERT_EQ(v[1].kind, MAPK_HEAP, "heap");
+	ASSERT_EQ(v[2].kind, MAPK_ANON, "anonymous");
+	ASSERT_EQ(v[3].kind, MAPK_STACK, "stack");
+	ASSERT_EQ(v[4].kind, MAPK_OTHER, "vdso");
+	ASSERT_TRUE(procmaps__find(m, 0x7f0001000000) == &v[2], "inside the anon map");
+	ASSERT_TRUE(procmaps__find(m, 0x7f0004000000) == NULL, "end is exclusive");
+	ASSERT_TRUE(procmaps__find(m, 0x1000) == NULL, "below everything");
+out:
+	procmaps__free(m);
+}
+
+void test_profile__prev_insn_from_bytes(void)
+{
+	/* mov rax,[rbx]; add rsi,[rcx+rax*8]; cmp rax, 0x7fffff */
+	static const uint8_t code[] = { 0x48, 0x8b, 0x03, 0x48, 0x03, 0x34, 0xc1,
+					0x48, 0x3d, 0xff, 0xff, 0x7f, 0x00 };
+	uint64_t prev = 0;
+
+	ASSERT_OK(symbolizer__prev_insn_in(code, 0x2000, 0x2000, 0x2007, &prev), "found");
+	ASSERT_EQ(prev, 0x2003, "the add before the IP");
+	ASSERT_EQ(symbolizer__prev_insn_in(code, 0x2000, 0x2000, 0x2005, &prev), -ENOENT,
+		  "not an instruction boundary");
+	ASSERT_EQ(symbolizer__prev_insn_in(code, 0x2000, 0, 0x2007, &prev), -ENOENT,
+		  "no function start");
+	ASSERT_EQ(symbolizer__prev_insn_in(code, 0x2000, 0x2000, 0x2000, &prev), -ENOENT,
+		  "at the function's start");
+}
