@@ -284,6 +284,30 @@ out:
 	return ret;
 }
 
+/*
+ * One pass of getopt over the options, which may stand before and after the
+ * subcommand.  Returns -1 to go on, or the exit status (--help, bad option).
+ */
+static int parse_opts(int argc, char **argv, const struct option *opts, const char **examples,
+		      const char **replay, const char **sarif)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'E': *examples = optarg; break;
+		case 'r': *replay = optarg; break;
+		case 'S': *sarif = optarg; break;
+		case 'j': gopts.json = true; break;
+		case 'h': usage(stdout); return MA_EXIT_OK;
+		default:
+			pr_hint("run 'memadvise rules --help' for usage");
+			return MA_EXIT_ERROR;
+		}
+	}
+	return -1;
+}
+
 int cmd_rules(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -296,20 +320,11 @@ int cmd_rules(int argc, char **argv)
 	};
 	const char *examples = NULL, *replay = NULL, *sarif = NULL, *sub;
 	struct ruleset *rs = NULL;
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'E': examples = optarg; break;
-		case 'r': replay = optarg; break;
-		case 'S': sarif = optarg; break;
-		case 'j': gopts.json = true; break;
-		case 'h': usage(stdout); return MA_EXIT_OK;
-		default:
-			pr_hint("run 'memadvise rules --help' for usage");
-			return MA_EXIT_ERROR;
-		}
-	}
+	ret = parse_opts(argc, argv, opts, &examples, &replay, &sarif);
+	if (ret >= 0)
+		return ret;
 	if (optind >= argc) {
 		pr_err("no subcommand");
 		pr_hint("use one of: list, show ID, lint [DIR], metrics, eval --replay FILE");
@@ -317,18 +332,9 @@ int cmd_rules(int argc, char **argv)
 	}
 	sub = argv[optind++];
 	/* options may also follow the subcommand */
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'E': examples = optarg; break;
-		case 'r': replay = optarg; break;
-		case 'S': sarif = optarg; break;
-		case 'j': gopts.json = true; break;
-		case 'h': usage(stdout); return MA_EXIT_OK;
-		default:
-			pr_hint("run 'memadvise rules --help' for usage");
-			return MA_EXIT_ERROR;
-		}
-	}
+	ret = parse_opts(argc, argv, opts, &examples, &replay, &sarif);
+	if (ret >= 0)
+		return ret;
 	if (!strcmp(sub, "lint")) {
 		const char *dir = optind < argc ? argv[optind++] : ruleset__builtin_dir();
 
