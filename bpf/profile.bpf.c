@@ -108,6 +108,29 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
+/* The map's value for KEY, inserted as INIT first when there is none; NULL when full. */
+static __always_inline void *lookup_or_init(void *map, const void *key, const void *init)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
+/* Adds one sample to a counter found by lookup_or_init(); false when the map was full. */
+static __always_inline bool count_sample(struct prof_hot_val *v, __u64 period, bool kernel)
+{
+	if (!v)
+		return false;
+	__sync_fetch_and_add(&v->samples, 1);
+	__sync_fetch_and_add(&v->period_sum, period);
+	if (kernel)
+		__sync_fetch_and_add(&v->kernel_samples, 1);
+	return true;
+}
+
 static __always_inline void stat_inc(__u32 idx)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
@@ -188,19 +211,9 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	hk.tid = (__u32)id;
 	hk.ip = kernel ? user_ip() : ctx->regs.ip;
 	hk.ev = ev;
-	v = bpf_map_lookup_elem(&hot, &hk);
-	if (!v) {
-		bpf_map_update_elem(&hot, &hk, &zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&hot, &hk);
-	}
-	if (v) {
-		__sync_fetch_and_add(&v->samples, 1);
-		__sync_fetch_and_add(&v->period_sum, period);
-		if (kernel)
-			__sync_fetch_and_add(&v->kernel_samples, 1);
-	} else {
+	v = lookup_or_init(&hot, &hk, &zero);
+	if (!count_sample(v, period, kernel))
 		stat_inc(PROF_ST_HOT_FULL);
-	}
 
 	sk.tgid = tgid;
 	sk.stackid = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
@@ -209,19 +222,9 @@ int on_sample(struct bpf_perf_event_data *ctx)
 		stat_inc(PROF_ST_STACK_ERR);
 		return 0;
 	}
-	v = bpf_map_lookup_elem(&stack_counts, &sk);
-	if (!v) {
-		bpf_map_update_elem(&stack_counts, &sk, &zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&stack_counts, &sk);
-	}
-	if (v) {
-		__sync_fetch_and_add(&v->samples, 1);
-		__sync_fetch_and_add(&v->period_sum, period);
-		if (kernel)
-			__sync_fetch_and_add(&v->kernel_samples, 1);
-	} else {
+	v = lookup_or_init(&stack_counts, &sk, &zero);
+	if (!count_sample(v, period, kernel))
 		stat_inc(PROF_ST_STACK_FULL);
-	}
 	return 0;
 }
 
@@ -252,11 +255,7 @@ static __always_inline void count_fault(__u32 tgid, __u64 *known, __u64 addr, __
 	/* totals are the sums of the sites (plus the stats when the map is full) */
 	note_mm(tgid, known);
 
-	fv = bpf_map_lookup_elem(&fault_sites, &fk);
-	if (!fv) {
-		bpf_map_update_elem(&fault_sites, &fk, &fzero, BPF_NOEXIST);
-		fv = bpf_map_lookup_elem(&fault_sites, &fk);
-	}
+	fv = lookup_or_init(&fault_sites, &fk, &fzero);
 	if (fv) {
 		__sync_fetch_and_add(&fv->count, 1);
 		fv->last_addr = addr;
@@ -354,11 +353,7 @@ int on_major(struct bpf_perf_event_data *ctx)
 	fk.tgid = tgid;
 	fk.kernel = kernel;
 	fk.ip = kernel ? user_ip() : ctx->regs.ip;
-	fv = bpf_map_lookup_elem(&fault_sites, &fk);
-	if (!fv) {
-		bpf_map_update_elem(&fault_sites, &fk, &fzero, BPF_NOEXIST);
-		fv = bpf_map_lookup_elem(&fault_sites, &fk);
-	}
+	fv = lookup_or_init(&fault_sites, &fk, &fzero);
 	if (fv)
 		__sync_fetch_and_add(&fv->major, 1);
 	ck.tgid = tgid;
@@ -462,11 +457,7 @@ static __always_inline struct prof_thp_val *thp_of(__u64 mm)
 
 	if (!tgid)
 		return NULL;
-	v = bpf_map_lookup_elem(&thp, tgid);
-	if (!v) {
-		bpf_map_update_elem(&thp, tgid, &zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&thp, tgid);
-	}
+	v = lookup_or_init(&thp, tgid, &zero);
 	if (v)
 		stat_inc(PROF_ST_THP_EVENTS);
 	return v;
