@@ -159,21 +159,36 @@ static inline double ex_median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* CPUs this process may run on (its affinity mask, which a cgroup may narrow). */
 static inline int ex_nr_cpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long n;
 
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
 }
 
-/* Pins the calling thread to one CPU; silently keeps the mask if that fails. */
-static inline void ex_pin(int cpu)
+/*
+ * Pins the calling thread to the (cpu % allowed)-th CPU of the process's
+ * affinity mask; keeps the mask if that fails. Returns the CPU or -1.
+ */
+static inline int ex_pin(int cpu)
 {
-	cpu_set_t set;
+	cpu_set_t allowed, set;
+	int k, want;
 
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) || !CPU_COUNT(&allowed))
+		return -1;
+	want = cpu % CPU_COUNT(&allowed);
+	for (k = 0; k < CPU_SETSIZE; k++)
+		if (CPU_ISSET(k, &allowed) && want-- == 0)
+			break;
 	CPU_ZERO(&set);
-	CPU_SET(cpu % ex_nr_cpus(), &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	CPU_SET(k, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set) ? -1 : k;
 }
 
 /* Keeps a value alive without a store the optimiser could drop. */

@@ -10,6 +10,14 @@
  * ordinary increments, which today's store buffers mostly hide.
  * --storage global uses the file-scope arrays shared_counters and
  * padded_counters (symbols for watchpoints) instead of heap memory.
+ * --op pingpong measures what one such transfer costs: the threads take
+ * turns incrementing one counter, so every increment moves the line to
+ * another core (ns_per_inc is then the time of one hand-off).
+ *
+ * The result line also says how much of the run all threads were running at
+ * once (overlap, 0..1) and on how many distinct CPUs they ran: a guest whose
+ * virtual CPUs the host does not run at the same time shows no ping-pong, and
+ * the numbers say so instead of looking like a cheap line.
  *
  * Labels: false_sharing, false_sharing_global
  */
@@ -32,18 +40,21 @@ struct padded_counters {
 struct counters shared_counters[MAX_THREADS] __attribute__((aligned(EX_CLS)));
 struct padded_counters padded_counters[MAX_THREADS];
 
+enum op { OP_ATOMIC, OP_PLAIN, OP_PINGPONG };
+
 struct worker_arg {
 	struct counters *c;
 	long iters;
-	int cpu;
-	int plain;
+	int cpu, ran_on;
+	int nthreads, self;
+	enum op op;
 	pthread_barrier_t *start;
-	uint64_t ns, cpu_ns;
+	uint64_t t0, t1, cpu_ns;
 };
 
-static __attribute__((noinline)) void count_up(struct counters *c, long iters, int plain)
+static __attribute__((noinline)) void count_up(struct counters *c, long iters, enum op op)
 {
-	if (plain) {
+	if (op == OP_PLAIN) {
 		for (long i = 0; i < iters; i++) {
 			c->count++;
 			__asm__ volatile("" : "+m"(c->count)); /* one load and store per increment */
@@ -54,18 +65,42 @@ static __attribute__((noinline)) void count_up(struct counters *c, long iters, i
 		__atomic_fetch_add(&c->count, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * Takes turns on one counter: thread 'self' of n increments it when
+ * count % n == self. Spinning yields now and then, so threads that share a
+ * CPU (even under SCHED_FIFO) still make progress.
+ */
+static __attribute__((noinline)) void hand_off(struct counters *c, long iters, int self, int n)
+{
+	for (long i = 0; i < iters; i++) {
+		long v;
+		unsigned spins = 0;
+
+		while ((v = __atomic_load_n(&c->count, __ATOMIC_ACQUIRE)) % n != self)
+			if (++spins % 64 == 0)
+				sched_yield();
+			else
+				__builtin_ia32_pause();
+		__atomic_store_n(&c->count, v + 1, __ATOMIC_RELEASE);
+	}
+}
+
 static void *worker(void *p)
 {
 	struct worker_arg *a = p;
-	uint64_t t0, c0;
+	uint64_t c0;
 
 	ex_pin(a->cpu);
 	pthread_barrier_wait(a->start);
-	t0 = ex_now_ns();
+	a->t0 = ex_now_ns();
 	c0 = ex_thread_cpu_ns();
-	count_up(a->c, a->iters, a->plain);
-	a->ns = ex_now_ns() - t0;
+	if (a->op == OP_PINGPONG)
+		hand_off(a->c, a->iters, a->self, a->nthreads);
+	else
+		count_up(a->c, a->iters, a->op);
+	a->t1 = ex_now_ns();
 	a->cpu_ns = ex_thread_cpu_ns() - c0;
+	a->ran_on = sched_getcpu();
 	return NULL;
 }
 
@@ -79,15 +114,19 @@ static void usage(FILE *f)
 		"  -t, --threads N     threads, one per CPU round-robin (default 2)\n"
 		"  -l, --layout L      shared (one line, default) or padded (a line each)\n"
 		"  -s, --storage S     heap (default) or global (file-scope arrays)\n"
-		"  -o, --op OP         atomic (default, locked add) or plain (load, add, store)\n"
+		"  -o, --op OP         atomic (default, locked add), plain (load, add, store)\n"
+		"                      or pingpong (take turns on one counter: the cost of\n"
+		"                      moving a line between cores; --layout is ignored)\n"
 		"  -i, --iters N       increments per thread (default 20000000)\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"Output: 'checksum N' on stdout; 'result layout=... ns_per_inc=...' on stderr.\n"
+		"Output: 'checksum N' on stdout; 'result layout=... ns_per_inc=... overlap=...\n"
+		"cpus=...' on stderr (overlap: share of the run all threads ran at once).\n"
 		"\n"
 		"Examples:\n"
 		"  false_sharing --threads 2 --layout shared\n"
-		"  false_sharing --threads 2 --layout padded --storage global\n");
+		"  false_sharing --threads 2 --layout padded --storage global\n"
+		"  false_sharing --threads 2 --op pingpong --iters 200000\n");
 }
 
 int main(int argc, char **argv)
@@ -98,7 +137,8 @@ int main(int argc, char **argv)
 		{ "op", required_argument, NULL, 'o' },	     { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, nthreads = 2, padded = 0, global = 0, plain = 0;
+	int c, nthreads = 2, padded = 0, global = 0;
+	enum op op = OP_ATOMIC;
 	long iters = 20000000;
 	struct counters *slot[MAX_THREADS];
 	struct worker_arg args[MAX_THREADS];
@@ -125,9 +165,11 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			if (!strcmp(optarg, "plain"))
-				plain = 1;
+				op = OP_PLAIN;
+			else if (!strcmp(optarg, "pingpong"))
+				op = OP_PINGPONG;
 			else if (strcmp(optarg, "atomic"))
-				ex_die("false_sharing", "--op must be atomic or plain");
+				ex_die("false_sharing", "--op must be atomic, plain or pingpong");
 			break;
 		case 'i': iters = ex_parse_long("false_sharing", "--iters", optarg, 1, 1L << 40); break;
 		case 'h': usage(stdout); return 0;
@@ -155,13 +197,15 @@ int main(int argc, char **argv)
 			ex_die("false_sharing", "out of memory");
 		sc = memset(heap, 0, nthreads * sizeof(*sc));
 		for (int t = 0; t < nthreads; t++)
-			slot[t] = &sc[t];
+			slot[t] = op == OP_PINGPONG ? &sc[0] : &sc[t];
 	}
+	if (op == OP_PINGPONG && (global || padded))
+		ex_die("false_sharing", "--op pingpong takes the default --layout and --storage");
 
 	pthread_barrier_init(&start, NULL, nthreads);
 	for (int t = 0; t < nthreads; t++) {
-		args[t] = (struct worker_arg){ .c = slot[t], .iters = iters, .cpu = t, .plain = plain,
-					   .start = &start };
+		args[t] = (struct worker_arg){ .c = slot[t], .iters = iters, .cpu = t, .op = op,
+					   .nthreads = nthreads, .self = t, .start = &start };
 		if (t && pthread_create(&tid[t], NULL, worker, &args[t]))
 			ex_die("false_sharing", "cannot create thread");
 	}
@@ -169,25 +213,49 @@ int main(int argc, char **argv)
 	for (int t = 1; t < nthreads; t++)
 		pthread_join(tid[t], NULL);
 
+	uint64_t first_start = args[0].t0, last_start = args[0].t0;
+	uint64_t first_end = args[0].t1, last_end = args[0].t1;
 	uint64_t slowest = 0, slowest_cpu = 0, sum = 0;
+	cpu_set_t used;
+	long expect = op == OP_PINGPONG ? iters * nthreads : iters;
+
+	CPU_ZERO(&used);
 	for (int t = 0; t < nthreads; t++) {
-		if (args[t].ns > slowest)
-			slowest = args[t].ns;
-		if (args[t].cpu_ns > slowest_cpu)
-			slowest_cpu = args[t].cpu_ns;
-		if (slot[t]->count != iters) {
+		struct worker_arg *a = &args[t];
+
+		if (a->t1 - a->t0 > slowest)
+			slowest = a->t1 - a->t0;
+		if (a->cpu_ns > slowest_cpu)
+			slowest_cpu = a->cpu_ns;
+		first_start = a->t0 < first_start ? a->t0 : first_start;
+		last_start = a->t0 > last_start ? a->t0 : last_start;
+		first_end = a->t1 < first_end ? a->t1 : first_end;
+		last_end = a->t1 > last_end ? a->t1 : last_end;
+		if (a->ran_on >= 0 && a->ran_on < CPU_SETSIZE)
+			CPU_SET(a->ran_on, &used);
+		if (op == OP_PINGPONG && t)
+			continue;
+		if (slot[t]->count != expect) {
 			fprintf(stderr, "false_sharing: error: counter %d is %ld, expected %ld\n", t,
-				slot[t]->count, iters);
+				slot[t]->count, expect);
 			return 1;
 		}
 		sum += (uint64_t)slot[t]->count;
 	}
+	/* Time all threads ran at once, over the time any thread ran. */
+	double overlap = first_end > last_start && last_end > first_start
+				 ? (double)(first_end - last_start) / (double)(last_end - first_start)
+				 : 0;
+	/* pingpong: one hand-off per increment, all threads' increments in turn. */
+	double per = op == OP_PINGPONG ? (double)(last_end - first_start) / (double)expect
+				       : (double)slowest / (double)iters;
+
 	fprintf(stderr, "result layout=%s storage=%s op=%s threads=%d ns=%llu ns_per_inc=%.3f "
-		"cpu_ns_per_inc=%.3f\n",
-		padded ? "padded" : "shared", global ? "global" : "heap", plain ? "plain" : "atomic",
-		nthreads,
-		(unsigned long long)slowest, (double)slowest / (double)iters,
-		(double)slowest_cpu / (double)iters);
+		"cpu_ns_per_inc=%.3f overlap=%.3f cpus=%d\n",
+		padded ? "padded" : "shared", global ? "global" : "heap",
+		op == OP_PLAIN ? "plain" : op == OP_PINGPONG ? "pingpong" : "atomic", nthreads,
+		(unsigned long long)slowest, per, (double)slowest_cpu / (double)iters, overlap,
+		CPU_COUNT(&used));
 	printf("checksum %llu\n", (unsigned long long)sum);
 	free(heap);
 	return 0;

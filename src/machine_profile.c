@@ -31,7 +31,7 @@ void machine_profile__init(struct machine_profile *mp)
 	}
 	mp->tlb_miss_ns = mp->seq_ns = mp->rand_ns = NAN;
 	mp->bw_read_gbs = mp->bw_write_gbs = mp->bw_copy_gbs = mp->bw_nt_write_gbs = NAN;
-	mp->false_sharing_ns = mp->no_sharing_ns = NAN;
+	mp->false_sharing_ns = mp->no_sharing_ns = mp->line_handoff_ns = NAN;
 	mp->atomic_add_ns = mp->atomic_fetch_add_ns = mp->atomic_cas_ns = mp->atomic_local_ns = NAN;
 	mp->page_fault_ns = NAN;
 }
@@ -63,7 +63,7 @@ static const struct dfield dfields[] = {
 	DF(ghz),	     DF(tlb_miss_ns),	      DF(seq_ns),	       DF(rand_ns),
 	DF(bw_read_gbs),     DF(bw_write_gbs),	      DF(bw_copy_gbs),	       DF(bw_nt_write_gbs),
 	DF(false_sharing_ns), DF(no_sharing_ns),      DF(atomic_add_ns),       DF(atomic_fetch_add_ns),
-	DF(atomic_cas_ns),   DF(atomic_local_ns),     DF(page_fault_ns),
+	DF(atomic_cas_ns),   DF(atomic_local_ns),     DF(page_fault_ns),       DF(line_handoff_ns),
 };
 #undef DF
 

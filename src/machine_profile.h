@@ -46,6 +46,7 @@ struct machine_profile {
 	uint64_t walk_ws;
 	double bw_read_gbs, bw_write_gbs, bw_copy_gbs, bw_nt_write_gbs;
 	double false_sharing_ns, no_sharing_ns; /* per locked add, 2 threads */
+	double line_handoff_ns;	/* one line moved between two cores (ping-pong) */
 	double atomic_add_ns, atomic_fetch_add_ns, atomic_cas_ns, atomic_local_ns;
 	double page_fault_ns;	/* per minor fault (first touch) */
 };

@@ -2,6 +2,7 @@
 #include "sysinfo.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,4 +160,32 @@ int sysinfo__nr_cpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 0 ? (int)n : 1;
+}
+
+int sysinfo__nr_allowed_cpus(void)
+{
+	cpu_set_t set;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	return sysinfo__nr_cpus();
+}
+
+int sysinfo__steal_ns(uint64_t *ns)
+{
+	unsigned long long v[8] = { 0 };
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "re");
+	int n;
+
+	if (!f)
+		return -errno;
+	/* cpu user nice system idle iowait irq softirq steal ... */
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 8 || hz <= 0)
+		return -ENODATA;
+	*ns = v[7] * (1000000000ULL / (unsigned long long)hz);
+	return 0;
 }

@@ -32,5 +32,12 @@ int sysinfo__cpu(char *vendor, size_t vlen, int *family, int *model, char *name,
 /* True when the CPU says it runs under a hypervisor (cpuinfo flag 'hypervisor'). */
 int sysinfo__hypervisor(void);
 int sysinfo__nr_cpus(void);
+/* CPUs this process may run on: its affinity mask, which a cgroup may narrow. */
+int sysinfo__nr_allowed_cpus(void);
+/*
+ * Time the hypervisor ran something else while this guest's CPUs wanted to
+ * run ("steal" of /proc/stat, all CPUs), in ns; 0 or -errno.
+ */
+int sysinfo__steal_ns(uint64_t *ns);
 
 #endif

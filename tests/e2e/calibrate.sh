@@ -4,7 +4,8 @@
 # read back, the charts are SVG, and the acceptance numbers of issue 3 hold:
 # L1d and L2 knees within a factor 2 of sysfs, random walk at 64 MiB >= 5x the
 # sequential walk, matrix multiply naive > transposed > tiled, false sharing
-# >= 1.5x with 2 threads.
+# >= 1.5x with 2 threads running at once (where they could not, calibrate
+# must say why and leave that check unjudged).
 #
 # One deviation, measured and explained in examples/README.md: at the paper's
 # N=1000 the transposed multiply takes 35-64% of the naive time on this guest
@@ -67,9 +68,20 @@ need(mm["naive"] > mm["transposed"] > mm["tiled"],
      "matmul order broken: naive %d transposed %d tiled %d" % (mm["naive"], mm["transposed"], mm["tiled"]))
 need(mm["transposed"] <= 0.85 * mm["naive"], "transposed %.0f%% of naive" % (100 * mm["transposed"] / mm["naive"]))
 
-if p["nr_cpus"] >= 2:
-    fs = d["false_sharing"]["ratio"]
-    need(fs >= 1.5, "false sharing only %.2fx" % fs)
+# False sharing needs both threads running at once. Where the host or a
+# cgroup did not allow that, calibrate must say so in a note and leave the
+# check unjudged; otherwise the penalty must show.
+fs = d["false_sharing"]
+fsc = [c for c in d["checks"] if c["id"] == "false-sharing"][0]
+fs_why = ""
+if fsc["holds"] is None:
+    why = [n for n in d["notes"] if "false sharing" in n or "CPU allowed" in n]
+    need(why, "false-sharing check unjudged without a note saying why")
+    fs_why = " (false sharing not judged: %s)" % "; ".join(why)
+elif p["nr_cpus"] >= 2:
+    need(fs["ratio"] >= 1.5, "false sharing only %.2fx (line hand-off %s ns, %d pairs not "
+         "concurrent, steal %s%%)" % (fs["ratio"], fs.get("line_handoff_ns"),
+                                     fs["pairs_not_concurrent"], fs.get("steal_pct")))
 
 ids = {c["id"] for c in d["checks"]}
 need({"matmul-transposed", "walk-random-vs-seq", "false-sharing", "l1d-size", "l2-size"} <= ids,
@@ -78,10 +90,10 @@ need({"matmul-transposed", "walk-random-vs-seq", "false-sharing", "l1d-size", "l
 if bad:
     print("\n".join(bad))
     sys.exit(1)
-print("L1d %s, L2 %s, walk %.0fx, matmul %.0f%%/%.0f%%, false sharing %.1fx, %.0f s" % (
+print("L1d %s, L2 %s, walk %.0fx, matmul %.0f%%/%.0f%%, false sharing %s, %.0f s%s" % (
     lv["L1d"].get("detected_size"), lv["L2"].get("detected_size"), ratio,
     100 * mm["transposed"] / mm["naive"], 100 * mm["tiled"] / mm["naive"],
-    d["false_sharing"]["ratio"], d["elapsed_s"]))
+    fsc["here"], d["elapsed_s"], fs_why))
 PY
 }
 for n in 1 2 3; do
