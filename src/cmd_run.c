@@ -8,10 +8,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "addrsample.h"
@@ -297,6 +299,25 @@ static void note_capabilities(struct report *r)
 				       missing, missing > 1 ? "s" : "", why);
 }
 
+/* -vv: how long each phase took, for whoever chases the fixed overhead. */
+static void phase(const char *what)
+{
+	static uint64_t start, last;
+	uint64_t now = now_ns();
+
+	if (!start)
+		start = last = now;
+	struct rusage ru;
+	double self_ms = NAN;
+
+	if (!getrusage(RUSAGE_SELF, &ru))
+		self_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+			  (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+	pr_debug("phase %-22s %7.1f ms (at %7.1f ms, own CPU %6.1f ms)", what, (now - last) / 1e6,
+		 (now - start) / 1e6, self_ms);
+	last = now;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -313,6 +334,7 @@ int cmd_run(int argc, char **argv)
 	int err, ret = MA_EXIT_ERROR, interrupts = 0;
 	char *const *cmd, *const *user_cmd;
 
+	phase("start");
 	err = parse_opts(argc, argv, &o);
 	if (err)
 		return err > 0 ? MA_EXIT_OK : MA_EXIT_ERROR;
@@ -344,6 +366,7 @@ int cmd_run(int argc, char **argv)
 	if (!o.no_advice && ruleset__load_default(&rules))
 		goto out;
 
+	phase("rules loaded");
 	r = report__new();
 	if (o.pid) {
 		err = target__attach_pid(&t, o.pid);
@@ -382,6 +405,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
+	phase("counters opened");
 	ctx.pid = target__pid(t);
 	ctx.attached = o.pid != 0;
 	ctx.exe = target__exe(t);
@@ -408,6 +432,7 @@ int cmd_run(int argc, char **argv)
 			continue;
 		}
 		active[i] = true;
+		phase(c->name);
 	}
 
 	sa.sa_sigaction = on_signal;
@@ -466,6 +491,7 @@ int cmd_run(int argc, char **argv)
 			break;
 	}
 	r->target.wall_ns = now_ns() - t0;
+	phase("target ran");
 	event_set__disable(es);
 	event_set__read(es, r);
 	{
@@ -487,6 +513,7 @@ int cmd_run(int argc, char **argv)
 		if (err)
 			report__add_provenance(r, collectors[i]->name, "incomplete: %s",
 					       strerror(-err));
+		phase(collectors[i]->name);
 	}
 	if (sim && r->target.exited)
 		sim_run__collect(sim, r);
@@ -494,6 +521,7 @@ int cmd_run(int argc, char **argv)
 	report__derive_metrics(r);
 	if (rules && ruleset__eval(rules, r, &r->findings))
 		report__add_provenance(r, "rules", "the rules could not be applied");
+	phase("rules applied");
 	if (o.sarif && r->findings && (err = findings__write_sarif(r->findings, o.sarif)))
 		pr_err("cannot write '%s': %s", o.sarif, strerror(-err));
 
@@ -503,6 +531,7 @@ int cmd_run(int argc, char **argv)
 		       strerror(-err));
 		goto out_signals;
 	}
+	phase("report written");
 	if (o.pid)
 		ret = MA_EXIT_OK;
 	else
@@ -516,10 +545,12 @@ out:
 	for (size_t i = 0; collectors[i]; i++)
 		if (active[i] && collectors[i]->destroy)
 			collectors[i]->destroy(state[i]);
+	phase("collectors closed");
 	target__destroy(t);
 	sim_run__free(sim);
 	event_set__free(es);
 	report__free(r);
 	ruleset__free(rules);
+	phase("done");
 	return ret;
 }

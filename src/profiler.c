@@ -348,6 +348,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	__u32 tgid = (__u32)ctx->pid;
 	__u64 zero = 0;
 	int err, got;
+	uint64_t t_a = now_ns(), t_b, t_c;
 
 	*state = st;
 	st->pid = ctx->pid;
@@ -368,7 +369,9 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	st->skel->rodata->bucket_ns = BUCKET_NS;
 	st->skel->rodata->nr_buckets = NR_BUCKETS;
 	bpf_map__set_max_entries(st->skel->maps.timeline, NR_BUCKETS);
+	t_b = now_ns();
 	err = profile_bpf__load(st->skel);
+	t_c = now_ns();
 	if (err) {
 		report__add_provenance(r, "profile", "cannot load the BPF programs: %s (needs root or CAP_BPF+CAP_PERFMON, and kernel BTF)",
 				       strerror(-err));
@@ -410,6 +413,8 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 		open_sampling(st, ctx, r);
 	else
 		report__add_provenance(r, "sampling", "hot-spot sampling off (--no-sample)");
+	pr_debug("profile: BPF open %.1f ms, load %.1f ms, attach %.1f ms", (t_b - t_a) / 1e6,
+		 (t_c - t_b) / 1e6, (now_ns() - t_c) / 1e6);
 	return 0;
 }
 

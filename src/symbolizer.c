@@ -364,7 +364,7 @@ int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t
 		site->func_start = ip - off;
 		site->func_size = sym.st_size;
 	}
-	if (lines && !symbolizer__resolve(s, maps, ip, false, SYM_LINES_ALWAYS, &loc) &&
+	if (lines && !symbolizer__resolve(s, maps, ip, false, SYM_LINES, &loc) &&
 	    loc.file[0]) {
 		copy(site->file, sizeof(site->file), loc.file);
 		site->line = loc.line;

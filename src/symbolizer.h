@@ -44,7 +44,8 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 /*
  * IP by its ELF symbol (the containing function, never an inlined one) with
  * the symbol's start and size, for reports that print function+offset; the
- * source line too when LINES (wherever there is DWARF).  Fields it cannot
+ * source line too when LINES (as SYM_LINES: a system library's only when its
+ * DWARF is already loaded, as its caller is what a user changes).  Fields it cannot
  * fill are left empty.  0, or -ENOENT when IP is in no module (the vDSO is
  * none: a snapshot has no file for it).
  */

@@ -22,7 +22,7 @@ t = {k: [] for k in cmds}
 for _ in range(reps):
     for k, c in cmds.items():
         s = time.perf_counter()
-        subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         t[k].append(time.perf_counter() - s)
 m = {k: statistics.median(v) for k, v in t.items()}
 print(f"data-address sampling, median of {reps} interleaved runs (stride 256 B, 60 passes)")

@@ -13,7 +13,7 @@ import os, statistics, subprocess, sys, time
 ma, reps, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def run(cmd):
     s = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     return time.perf_counter() - s
 print(f"memadvise layout vs pahole, median of {reps} interleaved runs")
 worst = 0

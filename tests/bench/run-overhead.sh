@@ -17,7 +17,7 @@ cmds = {
 t = {k: [] for k in cmds}
 for _ in range(reps):
     for k, c in cmds.items():
-        s = time.perf_counter(); subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); t[k].append(time.perf_counter() - s)
+        s = time.perf_counter(); subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True); t[k].append(time.perf_counter() - s)
 m = {k: statistics.median(v) for k, v in t.items()}
 print(f"counting overhead, median of {reps} interleaved runs (touch 100000 pages)")
 for k in cmds:
