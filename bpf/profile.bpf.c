@@ -98,6 +98,13 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct prof_fault_cache);
+} fault_cache SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, PROF_ST__COUNT);
 	__type(key, __u32);
 	__type(value, __u64);
@@ -240,46 +247,101 @@ static __always_inline struct prof_chunk_val *chunk_of(struct prof_chunk_key *ck
 	return bpf_map_lookup_elem(&fault_chunks, ck);
 }
 
+static __always_inline void flush_site(struct prof_fault_cache *c)
+{
+	struct prof_fault_val *fv, fzero = {};
+
+	fv = lookup_or_init(&fault_sites, &c->fk, &fzero);
+	if (fv) {
+		__sync_fetch_and_add(&fv->count, c->fv.count);
+		fv->last_addr = c->fv.last_addr;
+		if (c->fv.writes)
+			__sync_fetch_and_add(&fv->writes, c->fv.writes);
+		if (c->fv.instr)
+			__sync_fetch_and_add(&fv->instr, c->fv.instr);
+	} else {
+		__u32 idx = c->fk.kernel ? PROF_ST_SITE_FULL_KERNEL : PROF_ST_SITE_FULL;
+		__u64 *v = bpf_map_lookup_elem(&stats, &idx);
+
+		if (v)
+			*v += c->fv.count;
+		idx = PROF_ST_SITE_FULL_WRITE;
+		v = bpf_map_lookup_elem(&stats, &idx);
+		if (v)
+			*v += c->fv.writes;
+	}
+	c->fv.count = c->fv.writes = c->fv.instr = 0;
+}
+
+static __always_inline void flush_chunk(struct prof_fault_cache *c)
+{
+	struct prof_chunk_val *cv = chunk_of(&c->ck);
+
+	if (cv) {
+		for (int w = 0; w < PROF_CHUNK_PAGES / 64; w++)
+			if (c->cv.pages[w])
+				__sync_fetch_and_or(&cv->pages[w], c->cv.pages[w]);
+		__sync_fetch_and_add(&cv->faults, c->cv.faults);
+		if (c->cv.writes)
+			__sync_fetch_and_add(&cv->writes, c->cv.writes);
+	} else {
+		__u32 idx = PROF_ST_PAGE_FULL;
+		__u64 *v = bpf_map_lookup_elem(&stats, &idx);
+
+		if (v)
+			*v += c->cv.faults;
+	}
+	for (int w = 0; w < PROF_CHUNK_PAGES / 64; w++)
+		c->cv.pages[w] = 0;
+	c->cv.faults = c->cv.writes = 0;
+}
+
+static __always_inline void flush_bucket(struct prof_fault_cache *c)
+{
+	__u32 idx = c->t_idx;
+	struct prof_bucket *b = bpf_map_lookup_elem(&timeline, &idx);
+
+	if (b)
+		__sync_fetch_and_add(&b->faults, c->t_faults);
+	c->t_faults = 0;
+}
+
 static __always_inline void count_fault(__u32 tgid, __u64 *known, __u64 addr, __u64 ip,
 					__u64 ecode, __u32 kernel)
 {
-	struct prof_fault_site_key fk = { .tgid = tgid, .kernel = kernel, .ip = ip };
-	struct prof_chunk_key ck = { .tgid = tgid, .chunk = addr >> PROF_CHUNK_SHIFT };
-	struct prof_fault_val *fv, fzero = {};
-	struct prof_chunk_val *cv;
-	struct prof_bucket *b;
+	__u32 zero = 0, pg = (addr >> PROF_PAGE_SHIFT) & (PROF_CHUNK_PAGES - 1);
+	__u64 chunk = addr >> PROF_CHUNK_SHIFT;
+	struct prof_fault_cache *c;
 	bool write = ecode & 2;
 	__u32 idx;
 	__u64 now;
 
 	/* totals are the sums of the sites (plus the stats when the map is full) */
 	note_mm(tgid, known);
+	c = bpf_map_lookup_elem(&fault_cache, &zero);
+	if (!c)
+		return;
 
-	fv = lookup_or_init(&fault_sites, &fk, &fzero);
-	if (fv) {
-		__sync_fetch_and_add(&fv->count, 1);
-		fv->last_addr = addr;
-		if (write)
-			__sync_fetch_and_add(&fv->writes, 1);
-		if (ecode & 16)
-			__sync_fetch_and_add(&fv->instr, 1);
-	} else {
-		stat_inc(kernel ? PROF_ST_SITE_FULL_KERNEL : PROF_ST_SITE_FULL);
-		if (write)
-			stat_inc(PROF_ST_SITE_FULL_WRITE);
-	}
+	if (c->fv.count && (c->fk.tgid != tgid || c->fk.kernel != kernel || c->fk.ip != ip))
+		flush_site(c);
+	c->fk.tgid = tgid;
+	c->fk.kernel = kernel;
+	c->fk.ip = ip;
+	c->fv.count++;
+	c->fv.last_addr = addr;
+	if (write)
+		c->fv.writes++;
+	if (ecode & 16)
+		c->fv.instr++;
 
-	cv = chunk_of(&ck);
-	if (cv) {
-		__u32 pg = (addr >> PROF_PAGE_SHIFT) & (PROF_CHUNK_PAGES - 1);
-
-		__sync_fetch_and_or(&cv->pages[(pg >> 6) & (PROF_CHUNK_PAGES / 64 - 1)], 1ULL << (pg & 63));
-		__sync_fetch_and_add(&cv->faults, 1);
-		if (write)
-			__sync_fetch_and_add(&cv->writes, 1);
-	} else {
-		stat_inc(PROF_ST_PAGE_FULL);
-	}
+	if (c->cv.faults && (c->ck.tgid != tgid || c->ck.chunk != chunk))
+		flush_chunk(c);
+	c->ck.tgid = tgid;
+	c->ck.chunk = chunk;
+	c->cv.pages[(pg >> 6) & (PROF_CHUNK_PAGES / 64 - 1)] |= 1ULL << (pg & 63);
+	c->cv.faults++;
+	if (write)
+		c->cv.writes++;
 
 	/* before t0 is set (the target is being released): the first bucket */
 	now = bpf_ktime_get_ns();
@@ -290,9 +352,10 @@ static __always_inline void count_fault(__u32 tgid, __u64 *known, __u64 addr, __
 		stat_inc(PROF_ST_TIMELINE_LATE);
 		return;
 	}
-	b = bpf_map_lookup_elem(&timeline, &idx);
-	if (b)
-		__sync_fetch_and_add(&b->faults, 1);
+	if (c->t_faults && c->t_idx != idx)
+		flush_bucket(c);
+	c->t_idx = idx;
+	c->t_faults++;
 }
 
 SEC("tp_btf/page_fault_user")

@@ -71,6 +71,24 @@ struct prof_chunk_val {
 	__u64 major;
 };
 
+/*
+ * The fault counts of the current run of faults on one CPU: same site, same
+ * chunk, same time bucket.  A first-touch storm faults page after page from
+ * one line into one region, so most faults only add to this per-CPU entry
+ * (no hash lookup, no locked instruction); a change of key flushes the run
+ * into fault_sites, fault_chunks and timeline.  User space folds what is
+ * still pending into those maps before reading them.
+ */
+struct prof_fault_cache {
+	struct prof_fault_site_key fk;
+	struct prof_fault_val fv;	/* fv.count == 0: no site pending */
+	struct prof_chunk_key ck;
+	struct prof_chunk_val cv;	/* cv.faults == 0: no chunk pending */
+	__u32 t_idx;
+	__u32 _pad;
+	__u64 t_faults;			/* 0: no bucket pending */
+};
+
 /* Faults per time bucket, counted from t0_ns (set when the target starts). */
 struct prof_bucket {
 	__u64 faults;

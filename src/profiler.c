@@ -483,6 +483,68 @@ static void read_stats(struct prof_state *st, uint64_t *out)
 	free(vals);
 }
 
+/*
+ * Folds the fault runs still pending in the per-CPU fault_cache (see
+ * profile.h) into fault_sites, fault_chunks and timeline, so that those maps
+ * hold every fault; counts that find a full map go to the stats that report
+ * the loss (adds to OUT, as read_stats filled it).  The target has exited or
+ * been detached from: nothing adds to the cache meanwhile.
+ */
+static void fold_fault_cache(struct prof_state *st, uint64_t *out)
+{
+	int cfd = bpf_map__fd(st->skel->maps.fault_cache);
+	int sfd = bpf_map__fd(st->skel->maps.fault_sites);
+	int kfd = bpf_map__fd(st->skel->maps.fault_chunks);
+	int tfd = bpf_map__fd(st->skel->maps.timeline);
+	struct prof_fault_cache *c = xcalloc(st->nr_cpus, sizeof(*c));
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(cfd, &zero, c)) {
+		free(c);
+		return;
+	}
+	for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
+		struct prof_fault_cache *e = &c[cpu];
+
+		if (e->fv.count) {
+			struct prof_fault_val v = { 0 };
+
+			bpf_map_lookup_elem(sfd, &e->fk, &v);
+			v.count += e->fv.count;
+			v.writes += e->fv.writes;
+			v.instr += e->fv.instr;
+			v.last_addr = e->fv.last_addr;
+			if (bpf_map_update_elem(sfd, &e->fk, &v, BPF_ANY)) {
+				out[e->fk.kernel ? PROF_ST_SITE_FULL_KERNEL : PROF_ST_SITE_FULL] +=
+					e->fv.count;
+				out[PROF_ST_SITE_FULL_WRITE] += e->fv.writes;
+			}
+		}
+		if (e->cv.faults) {
+			struct prof_chunk_val v = { 0 };
+
+			bpf_map_lookup_elem(kfd, &e->ck, &v);
+			for (int w = 0; w < PROF_CHUNK_PAGES / 64; w++)
+				v.pages[w] |= e->cv.pages[w];
+			v.faults += e->cv.faults;
+			v.writes += e->cv.writes;
+			if (bpf_map_update_elem(kfd, &e->ck, &v, BPF_ANY))
+				out[PROF_ST_PAGE_FULL] += e->cv.faults;
+		}
+		if (e->t_faults) {
+			struct prof_bucket b = { 0 };
+
+			if (!bpf_map_lookup_elem(tfd, &e->t_idx, &b)) {
+				b.faults += e->t_faults;
+				bpf_map_update_elem(tfd, &e->t_idx, &b, BPF_ANY);
+			}
+		}
+	}
+	memset(c, 0, st->nr_cpus * sizeof(*c));
+	bpf_map_update_elem(cfd, &zero, c, BPF_ANY);
+	free(c);
+}
+
 /* The newest snapshot of PID (or of its parents) that maps ADDR. */
 static const struct procmaps *maps_for(struct prof_state *st, pid_t pid, uint64_t addr)
 {
@@ -1187,6 +1249,7 @@ static int profile_finish(void *state, struct report *r)
 	p->duration_ns = st->t0 ? st->t_end - st->t0 : 0;
 	if (st->skel) {
 		read_stats(st, stats);
+		fold_fault_cache(st, stats);
 		finish_hot(st, p, sym);
 		finish_stacks(st, p, sym);
 	}

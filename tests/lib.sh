@@ -23,3 +23,25 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 
 # counter FILE NAME: a counter's value from a run report, or "not supported".
 counter() { json "$1" "[e['value'] for e in d['events'] if e['name']=='$2'][0]"; }
+
+# Waits (at most 30 s) until a child of PARENT whose command line matches
+# PATTERN shows, in /proc/PID/stat, awk expression EXPR (fields as $10 minflt,
+# $14 utime, $15 stime) >= MIN: a test that interrupts a run does so once the
+# target has done something, not after a fixed sleep that a loaded machine
+# may not honour.
+wait_child_stat() {
+	for _ in $(seq 300); do
+		_pid=$(pgrep -P "$1" -f "$2" | head -n 1)
+		if [ -n "$_pid" ]; then
+			_v=$(awk "{print int($3)}" "/proc/$_pid/stat" 2>/dev/null)
+			[ "${_v:-0}" -ge "$4" ] && return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# ... until it has used MS milliseconds of CPU.
+wait_child_cpu() {
+	wait_child_stat "$1" "$2" "(\$14 + \$15) * 1000 / $(getconf CLK_TCK)" "$3"
+}

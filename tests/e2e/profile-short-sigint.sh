@@ -11,7 +11,8 @@ json "$MA_TMP/s.json" "d['profile']['page_faults']['total'] > 10 and len(d['prof
 
 "$MA" run -j -o "$MA_TMP/i.json" -- "$MA_TMP/hot_line" 100000 > /dev/null 2>&1 &
 ma=$!
-sleep 1.5
+# Ctrl-C once the target has had half a second of CPU
+wait_child_cpu $ma hot_line 500 || fail "the target did not run within 30 s"
 kill -INT $ma
 wait $ma
 rc=$?

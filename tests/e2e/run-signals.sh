@@ -4,7 +4,7 @@
 build_prog touch_pages
 "$MA" run -j -o "$MA_TMP/r.json" -e page_faults,task_clock -- "$MA_TMP/touch_pages" 2000 20000 &
 mpid=$!
-sleep 1
+wait_child_stat $mpid touch_pages "\$10" 2000 || fail "the target did not touch its pages within 30 s"
 kill -INT $mpid
 wait $mpid
 rc=$?
