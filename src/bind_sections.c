@@ -827,9 +827,40 @@ static void bind_addr(struct binder *b)
 			continue;
 		factbase__set(fb, sb->ent, "struct.addr_samples", sb->addr_samples, t);
 		factbase__set(fb, sb->ent, "struct.stride", (double)sb->stride, t);
-		/* hot members: those with a real share of the accesses (not set-up code) */
+		/*
+		 * Hot members: those the hot loop touches with a real share of its
+		 * accesses. The hot loop is the function of the struct's busiest
+		 * access; set-up code elsewhere that writes every member once per
+		 * element (a few samples on a cold member) does not make it hot.
+		 */
+		double base = sb->addr_samples;
+
+		if (sb->top) {
+			double in_fn[64] = { 0 }, fn_total = 0;
+			char top_fn[128], fn[128];
+
+			base_function(sb->top->loc.function, top_fn, sizeof(top_fn));
+			for (int i = 0; i < a->nr_ips; i++) {
+				const struct addr_ip *ip = &a->ips[i];
+				int mi;
+
+				if (!ip->decoded || ip->op.skip != AS_OK)
+					continue;
+				base_function(ip->loc.function, fn, sizeof(fn));
+				if (strcmp(fn, top_fn) || attribute(b, ip, &mi) != sb)
+					continue;
+				fn_total += (double)ip->decoded;
+				for (int k = 0; mi >= 0 && k < sb->nr_hot; k++)
+					if (sb->hot_off[k] == sb->s->members[mi].offset)
+						in_fn[k] += (double)ip->decoded;
+			}
+			if (fn_total > 0) {
+				memcpy(sb->hot_samples, in_fn, sizeof(in_fn));
+				base = fn_total;
+			}
+		}
 		for (int k = 0; k < sb->nr_hot; k++) {
-			if (sb->hot_samples[k] < 0.02 * sb->addr_samples) {
+			if (sb->hot_samples[k] < 0.02 * base) {
 				sb->hot_off[k] = sb->hot_off[sb->nr_hot - 1];
 				sb->hot_samples[k] = sb->hot_samples[sb->nr_hot - 1];
 				sb->nr_hot--;
