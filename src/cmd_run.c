@@ -299,6 +299,8 @@ static void note_capabilities(struct report *r)
 				       missing, missing > 1 ? "s" : "", why);
 }
 
+#define POLL_MS 20
+
 /* -vv: how long each phase took, for whoever chases the fixed overhead. */
 static void phase(const char *what)
 {
@@ -457,8 +459,13 @@ int cmd_run(int argc, char **argv)
 		if (active[i] && collectors[i]->started)
 			collectors[i]->started(state[i]);
 
+	/*
+	 * The collectors drain their rings every POLL_MS; the target's exit-stop,
+	 * its death and Ctrl-C end the wait at once.  The rings hold well over
+	 * POLL_MS of samples at the default rates.
+	 */
 	for (;;) {
-		enum target_state st = target__wait(t, 5);
+		enum target_state st = target__wait(t, POLL_MS);
 
 		for (size_t i = 0; collectors[i]; i++)
 			if (active[i] && collectors[i]->poll)

@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,9 @@ struct target {
 	int status;	     /* raw wait status */
 	int go_fd;	     /* write end: releases the corked child */
 	int err_fd;	     /* read end: exec errno from the child (CLOEXEC) */
+	int pidfd;	     /* -p without tracing: readable once the process exits; -1 */
+	bool chld_blocked;   /* SIGCHLD blocked here, so that waiting can sleep on it */
+	sigset_t old_mask;
 	char exe[PATH_MAX];
 };
 
@@ -112,7 +116,7 @@ int target__launch(struct target **out, char *const argv[])
 	pid_t pid;
 
 	t = xcalloc(1, sizeof(*t));
-	t->go_fd = t->err_fd = -1;
+	t->go_fd = t->err_fd = t->pidfd = -1;
 	err = resolve_exe(argv[0], t->exe, sizeof(t->exe));
 	if (err)
 		goto out_free;
@@ -130,8 +134,12 @@ int target__launch(struct target **out, char *const argv[])
 		char c;
 		int e;
 
+		sigset_t none;
+
 		close(go[1]);
 		close(ep[0]);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL); /* the program starts with no signal blocked */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -183,7 +191,7 @@ int target__attach_pid(struct target **out, pid_t pid)
 	t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
 	t->attached = t->started = true;
-	t->go_fd = t->err_fd = -1;
+	t->go_fd = t->err_fd = t->pidfd = -1;
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	n = readlink(path, t->exe, sizeof(t->exe) - 1);
 	if (n > 0)
@@ -261,6 +269,47 @@ static bool pid_alive(pid_t pid)
 	return !(p && (p[2] == 'Z' || p[2] == 'X'));
 }
 
+/*
+ * Sleeps until something may have happened to the target or the deadline
+ * passes: on SIGCHLD for a child or tracee (blocked, so that it waits here;
+ * a signal with a handler, such as Ctrl-C, ends the sleep too), on the pidfd
+ * for a process attached without tracing.  Polling instead woke memadvise a
+ * thousand times a second on the CPU next to the program it measures.
+ */
+static bool sleep_until(struct target *t, uint64_t deadline)
+{
+	uint64_t now = now_ns();
+	uint64_t left = deadline > now ? deadline - now : 0;
+
+	if (t->traced || !t->attached) {
+		struct timespec ts = { .tv_sec = (time_t)(left / 1000000000ULL),
+				       .tv_nsec = (long)(left % 1000000000ULL) };
+		sigset_t chld;
+
+		if (!t->chld_blocked) {
+			sigemptyset(&chld);
+			sigaddset(&chld, SIGCHLD);
+			if (sigprocmask(SIG_BLOCK, &chld, &t->old_mask)) {
+				usleep(1000);
+				return false;
+			}
+			t->chld_blocked = true;
+			return false; /* look again first: it may have changed before the block */
+		}
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		return sigtimedwait(&chld, NULL, &ts) < 0 && errno == EINTR;
+	}
+	if (t->pidfd < 0)
+		t->pidfd = (int)syscall(SYS_pidfd_open, t->pid, 0);
+	if (t->pidfd >= 0) {
+		struct pollfd pfd = { .fd = t->pidfd, .events = POLLIN };
+
+		return poll(&pfd, 1, (int)((left + 999999) / 1000000)) < 0 && errno == EINTR;
+	}
+	return usleep(left < 1000000 ? 1000 : 10000) < 0 && errno == EINTR;
+}
+
 enum target_state target__wait(struct target *t, int timeout_ms)
 {
 	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ULL;
@@ -310,7 +359,9 @@ enum target_state target__wait(struct target *t, int timeout_ms)
 		}
 		if (now_ns() >= deadline)
 			return TARGET_RUNNING;
-		usleep(timeout_ms > 2 ? 1000 : 200);
+		/* a signal handled meanwhile (Ctrl-C): back to the caller at once */
+		if (sleep_until(t, deadline))
+			return TARGET_RUNNING;
 	}
 }
 
@@ -377,5 +428,9 @@ void target__destroy(struct target *t)
 		close(t->go_fd);
 	if (t->err_fd >= 0)
 		close(t->err_fd);
+	if (t->pidfd >= 0)
+		close(t->pidfd);
+	if (t->chld_blocked)
+		sigprocmask(SIG_SETMASK, &t->old_mask, NULL);
 	free(t);
 }
