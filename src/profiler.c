@@ -487,8 +487,10 @@ static void read_stats(struct prof_state *st, uint64_t *out)
  * Folds the fault runs still pending in the per-CPU fault_cache (see
  * profile.h) into fault_sites, fault_chunks and timeline, so that those maps
  * hold every fault; counts that find a full map go to the stats that report
- * the loss (adds to OUT, as read_stats filled it).  The target has exited or
- * been detached from: nothing adds to the cache meanwhile.
+ * the loss (adds to OUT, as read_stats filled it).  A launched target has
+ * exited; a process measured with -p runs on, and a fault it takes while this
+ * folds (after the measurement's end) may be counted or lost.  A live view
+ * that reads the maps while the target runs must fold first too.
  */
 static void fold_fault_cache(struct prof_state *st, uint64_t *out)
 {
