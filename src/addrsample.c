@@ -1027,6 +1027,8 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 			const struct addr_region *r = &as->regions[best_reg].r;
 
 			ia->out.top_region_samples = best;
+			ia->out.top_region_start = r->start;
+			ia->out.top_region_end = r->end;
 			snprintf(ia->out.top_region, sizeof(ia->out.top_region), "%s",
 				 r->name[0] ? r->name : "anon");
 		}

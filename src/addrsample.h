@@ -103,6 +103,7 @@ struct addr_ip {
 	uint64_t region[MAPK__COUNT];
 	uint64_t top_region_samples; /* samples in the most hit mapping */
 	char top_region[200];	     /* its name ("[heap]", "anon", path) */
+	uint64_t top_region_start, top_region_end; /* and where it was mapped */
 	int nr_threads;
 	int64_t stride;		/* dominant stride in bytes, 0 = none */
 	double stride_frac;	/* fraction of deltas that are multiples of it */

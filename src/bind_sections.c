@@ -770,27 +770,29 @@ static void bind_addr(struct binder *b)
 		if (!n)
 			continue;
 		/*
-		 * An IP knows the kind of mapping its addresses fell in, not which
-		 * one: name the code only when one mapping of that kind was hit.
+		 * The code that works on the region: where one mapping of its kind
+		 * was hit, the IPs whose addresses fell in that kind; where several
+		 * were (two anonymous arrays, say), only IPs whose addresses fell
+		 * mostly in this very mapping.
 		 */
-		{
-			int same = 0;
+		int same = 0;
 
-			for (int k = 0; k < a->nr_regions; k++)
-				if (a->regions[k].samples &&
-				    (!strncmp(e->region, "anon", 4) || !strncmp(e->region, "heap", 4)
-					     ? a->regions[k].kind == MAPK_ANON ||
-						       a->regions[k].kind == MAPK_HEAP
-					     : !strcmp(a->regions[k].name, e->region)))
-					same++;
-			if (same != 1)
-				continue;
-		}
+		for (int k = 0; k < a->nr_regions; k++)
+			if (a->regions[k].samples &&
+			    (!strncmp(e->region, "anon", 4) || !strncmp(e->region, "heap", 4)
+				     ? a->regions[k].kind == MAPK_ANON || a->regions[k].kind == MAPK_HEAP
+				     : !strcmp(a->regions[k].name, e->region)))
+				same++;
 		anon = !strncmp(e->region, "anon", 4) || !strncmp(e->region, "heap", 4);
 		for (int k = 0; k < a->nr_ips; k++) {
 			const struct addr_ip *ip = &a->ips[k];
 
 			if (!ip->decoded || ip->op.skip != AS_OK)
+				continue;
+			if (same > 1 &&
+			    (ip->top_region_samples * 2 < ip->decoded ||
+			     ip->top_region_start >= e->region_start + e->region_len ||
+			     ip->top_region_end <= e->region_start))
 				continue;
 			if (anon ? !(ip->region[MAPK_ANON] + ip->region[MAPK_HEAP]) :
 				   strcmp(ip->top_region, e->region))
