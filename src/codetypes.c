@@ -133,6 +133,32 @@ static void walk(Dwarf_Die *die, struct func_types *out, int depth)
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/*
+ * Calls FN on every top-level DIE of every compilation unit until it returns
+ * non-zero: 0 when it returned > 0 (found), its value when < 0, -ENOENT when
+ * it never stopped.
+ */
+static int each_top_die(struct codetypes *ct, int (*fn)(Dwarf_Die *die, void *arg), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				int r = fn(&child, arg);
+
+				if (r)
+					return r > 0 ? 0 : r;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return -ENOENT;
+}
+
 static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out);
 
 int codetypes__lookup(struct codetypes *ct, const char *function, struct func_types *out)
@@ -156,31 +182,36 @@ int codetypes__lookup(struct codetypes *ct, const char *function, struct func_ty
 	return ret;
 }
 
+struct lookup_q {
+	const char *function;
+	struct func_types *out;
+	bool found;
+};
+
+/* Every definition of the function (one per CU that has it): its types. */
+static int lookup_fn(Dwarf_Die *die, void *arg)
+{
+	struct lookup_q *q = arg;
+	Dwarf_Attribute at;
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_subprogram)
+		return 0;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &at));
+	if (name && !strcmp(name, q->function)) {
+		q->found = true;
+		walk(die, q->out, 0);
+	}
+	return 0;
+}
+
 static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	bool found = false;
+	struct lookup_q q = { function, out, false };
+	bool found;
 
-	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
-
-		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do {
-				Dwarf_Attribute at;
-				const char *name;
-
-				if (dwarf_tag(&child) != DW_TAG_subprogram)
-					continue;
-				name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &at));
-				if (!name || strcmp(name, function))
-					continue;
-				found = true;
-				walk(&child, out, 0);
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
-	}
+	each_top_die(ct, lookup_fn, &q);
+	found = q.found;
 	/* parameters first: they name what the function is about */
 	for (int i = 0; i < out->nr; i++) {
 		for (int j = i + 1; j < out->nr; j++) {
@@ -195,34 +226,34 @@ static int lookup_uncached(struct codetypes *ct, const char *function, struct fu
 	return found ? 0 : -ENOENT;
 }
 
+struct func_addr_q {
+	const char *function;
+	unsigned long long *addr;
+};
+
+static int func_addr_fn(Dwarf_Die *die, void *arg)
+{
+	struct func_addr_q *q = arg;
+	Dwarf_Attribute at;
+	Dwarf_Addr lo;
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_subprogram)
+		return 0;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &at));
+	if (!name || strcmp(name, q->function) || dwarf_lowpc(die, &lo) != 0)
+		return 0;
+	*q->addr = lo;
+	return 1;
+}
+
 int codetypes__func_addr(struct codetypes *ct, const char *function, unsigned long long *addr)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	struct func_addr_q q = { function, addr };
 
 	if (!ct || !function || !*function)
 		return -ENOENT;
-	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
-
-		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do {
-				Dwarf_Attribute at;
-				Dwarf_Addr lo;
-				const char *name;
-
-				if (dwarf_tag(&child) != DW_TAG_subprogram)
-					continue;
-				name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &at));
-				if (name && !strcmp(name, function) && dwarf_lowpc(&child, &lo) == 0) {
-					*addr = lo;
-					return 0;
-				}
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
-	}
-	return -ENOENT;
+	return each_top_die(ct, func_addr_fn, &q);
 }
 
 /* The struct (through arrays, typedefs, qualifiers) a variable's type is, and its size. */
@@ -259,71 +290,66 @@ static bool struct_of(Dwarf_Die *var, char *type, size_t len, Dwarf_Word *elem)
 	return false;
 }
 
+struct global_q {
+	const char *symbol;		/* global_type: by name */
+	unsigned long long addr;	/* global_at: by address */
+	char *type;
+	size_t len;
+	unsigned long long *offset;
+};
+
+static int global_at_fn(Dwarf_Die *die, void *arg)
+{
+	struct global_q *q = arg;
+	Dwarf_Attribute at;
+	Dwarf_Op *ops;
+	size_t nops;
+	Dwarf_Word total, elem;
+	Dwarf_Die ty;
+
+	if (dwarf_tag(die) != DW_TAG_variable || !dwarf_attr(die, DW_AT_location, &at) ||
+	    dwarf_getlocation(&at, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_addr)
+		return 0;
+	if (q->addr < ops[0].number)
+		return 0;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, &ty) ||
+	    dwarf_aggregate_size(&ty, &total) != 0)
+		return 0;
+	if (q->addr >= ops[0].number + total)
+		return 0;
+	if (!struct_of(die, q->type, q->len, &elem))
+		return -ENOENT;
+	*q->offset = (q->addr - ops[0].number) % elem;
+	return 1;
+}
+
 int codetypes__global_at(struct codetypes *ct, unsigned long long addr, char *type, size_t len,
 			 unsigned long long *offset)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	struct global_q q = { .addr = addr, .type = type, .len = len, .offset = offset };
 
 	if (!ct)
 		return -ENOENT;
-	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
+	return each_top_die(ct, global_at_fn, &q);
+}
 
-		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do {
-				Dwarf_Attribute at;
-				Dwarf_Op *ops;
-				size_t nops;
-				Dwarf_Word total, elem;
-				Dwarf_Die ty;
+static int global_type_fn(Dwarf_Die *die, void *arg)
+{
+	struct global_q *q = arg;
+	Dwarf_Word elem;
+	const char *name;
 
-				if (dwarf_tag(&child) != DW_TAG_variable ||
-				    !dwarf_attr(&child, DW_AT_location, &at) ||
-				    dwarf_getlocation(&at, &ops, &nops) != 0 || nops != 1 ||
-				    ops[0].atom != DW_OP_addr)
-					continue;
-				if (addr < ops[0].number)
-					continue;
-				if (!dwarf_attr_integrate(&child, DW_AT_type, &at) ||
-				    !dwarf_formref_die(&at, &ty) || dwarf_aggregate_size(&ty, &total) != 0)
-					continue;
-				if (addr >= ops[0].number + total)
-					continue;
-				if (!struct_of(&child, type, len, &elem))
-					return -ENOENT;
-				*offset = (addr - ops[0].number) % elem;
-				return 0;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
-	}
-	return -ENOENT;
+	if (dwarf_tag(die) != DW_TAG_variable)
+		return 0;
+	name = dwarf_diename(die);
+	return name && !strcmp(name, q->symbol) && struct_of(die, q->type, q->len, &elem);
 }
 
 int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type, size_t len)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	struct global_q q = { .symbol = symbol, .type = type, .len = len };
 
 	if (!ct || !symbol || !*symbol)
 		return -ENOENT;
-	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
-
-		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do {
-				Dwarf_Word elem;
-				const char *name;
-
-				if (dwarf_tag(&child) != DW_TAG_variable)
-					continue;
-				name = dwarf_diename(&child);
-				if (name && !strcmp(name, symbol) && struct_of(&child, type, len, &elem))
-					return 0;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
-	}
-	return -ENOENT;
+	return each_top_die(ct, global_type_fn, &q);
 }

@@ -864,17 +864,6 @@ void layout__struct_finish(struct ma_struct *s, uint32_t line)
 	layout__struct_lines(s, line);
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 void layout__struct_lines(struct ma_struct *s, uint32_t line)
 {
 	uint64_t L = line ? line : 64;

@@ -250,3 +250,14 @@ const char *fmt_bytes(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.1f %s", v, sfx[i]);
 	return buf;
 }
+
+uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}

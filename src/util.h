@@ -29,6 +29,7 @@ int read_line(const char *path, char *buf, size_t len);
 int read_u64_file(const char *path, uint64_t *out);
 
 uint64_t now_ns(void); /* CLOCK_MONOTONIC */
+uint64_t gcd64(uint64_t a, uint64_t b); /* greatest common divisor; gcd64(a, 0) == a */
 
 /* "1.2 K", "3.4 M": human-readable count with SI suffix into buf. */
 const char *fmt_count(double v, char *buf, size_t len);
