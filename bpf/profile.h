@@ -85,8 +85,15 @@ struct prof_fault_cache {
 	struct prof_chunk_key ck;
 	struct prof_chunk_val cv;	/* cv.faults == 0: no chunk pending */
 	__u32 t_idx;
-	__u32 _pad;
+	__u32 t_left;			/* faults left before the clock is read again */
 	__u64 t_faults;			/* 0: no bucket pending */
+	/*
+	 * Who faulted last on this CPU: 'procs' need not be searched again
+	 * while the same thread faults and the process set did not change.
+	 */
+	__u64 who_id;			/* pid_tgid */
+	__u32 who_gen;			/* procs_gen when who_id was looked up */
+	__u32 who_tgid;			/* its tracked tgid, 0: not tracked */
 };
 
 /* Faults per time bucket, counted from t0_ns (set when the target starts). */
