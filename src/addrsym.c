@@ -181,7 +181,7 @@ int addrsym__data(struct symbolizer *s, const struct procmaps *maps, uint64_t ad
 	buf[0] = '\0';
 	if (!m)
 		return -ENOENT;
-	name = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+	name = symbolizer__addrinfo(m, addr, &off, &sym);
 	if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || off >= sym.st_size)
 		return -ENOENT;
 	snprintf(buf, len, "%s", name);

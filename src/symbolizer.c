@@ -155,6 +155,194 @@ void symbolizer__forget(struct symbolizer *s, const struct procmaps *maps)
 		current_maps = NULL;
 }
 
+/*
+ * Address to symbol, by binary search.  dwfl_module_addrinfo() scans the
+ * whole symbol table on every call (libc's has ten thousand entries): one
+ * sorted index per module, shared by build-id across snapshots and
+ * symbolizers, makes a lookup logarithmic.  The choice follows libdwfl's:
+ * the sized symbol containing the address with the highest start (global
+ * before weak before local), else the nearest size-0 label not inside a
+ * sized symbol.
+ */
+struct symidx_ent {
+	uint64_t start;		/* relative to the module's start */
+	uint64_t size;
+	uint64_t max_end;	/* highest end of the sized entries up to this one */
+	uint64_t sect_end;	/* size-0 labels: the end of their section */
+	uint64_t st_value;	/* as in its ELF file, like dwfl_module_addrinfo's */
+	const char *name;
+	unsigned int ndx;	/* in the symbol table: the first of aliases wins */
+	unsigned char info;
+};
+
+struct symidx {
+	struct symidx *next;
+	unsigned char id[20];
+	int id_len;
+	struct symidx_ent *e;
+	size_t n;
+	char *names;
+};
+
+static struct symidx *symidx_list;
+
+static int bind_rank(unsigned char info)
+{
+	switch (GELF_ST_BIND(info)) {
+	case STB_GLOBAL: return 2;
+	case STB_WEAK: return 1;
+	default: return 0;
+	}
+}
+
+static int cmp_symidx(const void *a, const void *b)
+{
+	const struct symidx_ent *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* at one address the preferred one last, where the search stops */
+	if (bind_rank(x->info) != bind_rank(y->info))
+		return bind_rank(x->info) - bind_rank(y->info);
+	return x->ndx < y->ndx ? 1 : x->ndx > y->ndx ? -1 : 0;
+}
+
+static struct symidx *symidx_build(Dwfl_Module *mod, Dwarf_Addr mod_start,
+				   const unsigned char *id, int id_len)
+{
+	int n = dwfl_module_getsymtab(mod);
+	struct symidx *x;
+	size_t names_len = 0, off = 0;
+
+	if (n <= 0)
+		return NULL;
+	x = xcalloc(1, sizeof(*x));
+	memcpy(x->id, id, id_len);
+	x->id_len = id_len;
+	x->e = xcalloc(n, sizeof(*x->e));
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 1; i < n; i++) {
+			GElf_Sym sym;
+			GElf_Addr addr;
+			GElf_Word shndx;
+			Elf *elf = NULL;
+			Dwarf_Addr bias = 0;
+			const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
+								   &elf, &bias);
+			int type = GELF_ST_TYPE(sym.st_info);
+			size_t l;
+
+			if (!name || !name[0] || shndx == SHN_UNDEF || addr < mod_start ||
+			    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+				continue;
+			l = strlen(name) + 1;
+			if (!pass) {
+				names_len += l;
+				continue;
+			}
+			memcpy(x->names + off, name, l);
+			x->e[x->n].start = addr - mod_start;
+			x->e[x->n].size = sym.st_size;
+			x->e[x->n].name = x->names + off;
+			x->e[x->n].info = sym.st_info;
+			x->e[x->n].ndx = i;
+			x->e[x->n].st_value = sym.st_value;
+			if (!sym.st_size) {
+				/* a label names addresses of its own section only */
+				Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+				GElf_Shdr sh;
+
+				if (scn && gelf_getshdr(scn, &sh) && sh.sh_addr + bias >= mod_start)
+					x->e[x->n].sect_end = sh.sh_addr + sh.sh_size + bias - mod_start;
+			}
+			x->n++;
+			off += l;
+		}
+		if (!pass)
+			x->names = xmalloc(names_len ? names_len : 1);
+	}
+	qsort(x->e, x->n, sizeof(*x->e), cmp_symidx);
+	for (size_t i = 0; i < x->n; i++) {
+		uint64_t end = x->e[i].size ? x->e[i].start + x->e[i].size : 0;
+		uint64_t prev = i ? x->e[i - 1].max_end : 0;
+
+		x->e[i].max_end = end > prev ? end : prev;
+	}
+	return x;
+}
+
+static const struct symidx_ent *symidx_find(const struct symidx *x, uint64_t rel)
+{
+	size_t lo = 0, hi = x->n;
+	const struct symidx_ent *label = NULL;
+
+	while (lo < hi) {	/* first entry starting after rel */
+		size_t mid = (lo + hi) / 2;
+
+		if (x->e[mid].start <= rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0;) {
+		const struct symidx_ent *e = &x->e[i];
+
+		if (e->max_end <= rel)
+			break;	/* no sized entry up to here contains rel */
+		if (e->size && rel - e->start < e->size)
+			return e;
+	}
+	/* a label: the nearest size-0 entry past the end of every sized one */
+	if (lo > 0) {
+		const struct symidx_ent *e = &x->e[lo - 1];
+		uint64_t covered = lo > 1 ? x->e[lo - 2].max_end : 0;
+
+		for (size_t i = lo; i-- > 0 && x->e[i].start == e->start;)
+			if (!x->e[i].size) {
+				label = &x->e[i];
+				break;
+			}
+		if (label && label->start >= covered && rel < label->sect_end)
+			return label;
+	}
+	return NULL;
+}
+
+const char *symbolizer__addrinfo(Dwfl_Module *mod, uint64_t addr, GElf_Off *off, GElf_Sym *sym)
+{
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	Dwarf_Addr start = 0;
+	int id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+	const struct symidx_ent *e;
+	struct symidx *x;
+
+	if (id_len <= 0 || id_len > 20)
+		return dwfl_module_addrinfo(mod, addr, off, sym, NULL, NULL, NULL);
+	dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	for (x = symidx_list; x; x = x->next)
+		if (x->id_len == id_len && !memcmp(x->id, id, id_len))
+			break;
+	if (!x) {
+		x = symidx_build(mod, start, id, id_len);
+		if (!x)
+			return dwfl_module_addrinfo(mod, addr, off, sym, NULL, NULL, NULL);
+		x->next = symidx_list;
+		symidx_list = x;
+	}
+	if (addr < start || !(e = symidx_find(x, addr - start)))
+		return NULL;
+	if (sym) {
+		memset(sym, 0, sizeof(*sym));
+		sym->st_value = e->st_value;
+		sym->st_size = e->size;
+		sym->st_info = e->info;
+	}
+	if (off)
+		*off = addr - (start + e->start);
+	return e->name;
+}
+
 static unsigned int cache_hash(const unsigned char *id, int len, uint64_t rel)
 {
 	uint64_t h = rel * 0x9e3779b97f4a7c15ULL;
@@ -305,7 +493,8 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 			}
 	}
 
-	copy(loc->function, sizeof(loc->function), dwfl_module_addrname(mod, addr));
+	copy(loc->function, sizeof(loc->function),
+	     symbolizer__addrinfo(mod, addr, NULL, NULL));
 	if (lines) {
 		if (id_len > 0)
 			dwarf_loaded(s, id, id_len, true);
@@ -358,7 +547,7 @@ int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t
 
 		copy(site->module, sizeof(site->module), b ? b + 1 : name);
 	}
-	name = dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL);
+	name = symbolizer__addrinfo(mod, ip, &off, &sym);
 	if (name) {
 		copy(site->function, sizeof(site->function), name);
 		site->func_start = ip - off;
@@ -447,7 +636,7 @@ int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uin
 		return -ENOENT;
 	dwfl = symbolizer__dwfl(s, maps);
 	mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
-	if (!mod || !dwfl_module_addrinfo(mod, ip, &off, &sym, NULL, NULL, NULL))
+	if (!mod || !symbolizer__addrinfo(mod, ip, &off, &sym))
 		return -ENOENT;
 	if (!off || off > 65536)
 		return -ENOENT;

@@ -172,3 +172,60 @@ void test_profile__prev_insn_from_bytes(void)
 	ASSERT_EQ(symbolizer__prev_insn_in(code, 0x2000, 0x2000, 0x2000, &prev), -ENOENT,
 		  "at the function's start");
 }
+
+struct addrinfo_cmp {
+	unsigned long checked, differ;
+	char first[256];
+};
+
+/* Every 61st byte of each module: the index finds the symbol libdwfl finds. */
+static int cmp_module(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Addr start, void *arg)
+{
+	struct addrinfo_cmp *c = arg;
+	Dwarf_Addr end;
+
+	(void)ud; (void)start;
+	dwfl_module_info(mod, NULL, &start, &end, NULL, NULL, NULL, NULL);
+	for (Dwarf_Addr a = start; a < end; a += 61) {
+		GElf_Off o1 = 0, o2 = 0;
+		GElf_Sym s1, s2;
+		const char *n1 = dwfl_module_addrinfo(mod, a, &o1, &s1, NULL, NULL, NULL);
+		const char *n2 = symbolizer__addrinfo(mod, a, &o2, &s2);
+
+		c->checked++;
+		/* aliases (versioned names) of one address may be told either way */
+		if ((!n1) != (!n2) || (n1 && (o1 != o2 || s1.st_value != s2.st_value))) {
+			if (!c->differ++)
+				snprintf(c->first, sizeof(c->first), "%s+%#lx: dwfl %s+%lu, index %s+%lu",
+					 name, (unsigned long)(a - start), n1 ? n1 : "-",
+					 (unsigned long)o1, n2 ? n2 : "-", (unsigned long)o2);
+		}
+	}
+	return DWARF_CB_OK;
+}
+
+void test_profile__addrinfo_index(void)
+{
+	struct procmaps *m = procmaps__capture(getpid(), true);
+	struct symbolizer *s = symbolizer__new();
+	struct addrinfo_cmp c = { 0 };
+	Dwfl *dwfl;
+
+	if (!ASSERT_TRUE(m != NULL, "maps"))
+		return;
+	dwfl = symbolizer__dwfl(s, m);
+	if (ASSERT_TRUE(dwfl != NULL, "dwfl")) {
+		dwfl_getmodules(dwfl, cmp_module, &c, 0);
+		ASSERT_TRUE(c.checked > 10000, "addresses checked");
+		/*
+		 * libdwfl also names a few bytes of padding past the end of a
+		 * section after the section's last label (13 of 244288 here, in
+		 * .eh_frame); no sample lands there.
+		 */
+		if (c.differ > c.checked / 10000)
+			test__fail(__FILE__, __LINE__, "%lu of %lu addresses differ; first %s",
+				   c.differ, c.checked, c.first);
+	}
+	symbolizer__free(s);
+	procmaps__free(m);
+}
