@@ -18,12 +18,12 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set by user space between open and load. */
-const volatile __u32 targ_tgid = 0;	 /* the target's thread-group leader */
 const volatile __u32 follow_children = 1; /* add forked children to the process set */
 const volatile __u64 bucket_ns = 10000000; /* fault timeline bucket width */
 const volatile __u32 nr_buckets = 1;	 /* entries of 'timeline' */
 
-/* Written by user space after load (bss). */
+/* Written by user space after load (bss): the object is loaded before the target exists. */
+__u32 targ_tgid = 0;	/* the target's thread-group leader */
 __u64 t0_ns = 0;	/* CLOCK_MONOTONIC when the target was released */
 __u32 active = 0;	/* 1 once the target runs its own program (after exec, or attached) */
 __u64 pre_exec_mm = 0;	/* mm of the held child when it called execve */

@@ -364,6 +364,9 @@ int cmd_run(int argc, char **argv)
 		pr_hint("separate names with commas, e.g. -e page_faults,cycles");
 		return MA_EXIT_ERROR;
 	}
+	/* the BPF object loads while the rules, the counters and the target are prepared */
+	if (!o.no_sample && !o.sim)
+		profile__preload();
 	/* A malformed rule file is an error before anything runs. */
 	if (!o.no_advice && ruleset__load_default(&rules))
 		goto out;
@@ -552,6 +555,7 @@ out:
 	for (size_t i = 0; collectors[i]; i++)
 		if (active[i] && collectors[i]->destroy)
 			collectors[i]->destroy(state[i]);
+	profile__preload_discard();
 	phase("collectors closed");
 	target__destroy(t);
 	sim_run__free(sim);

@@ -10,6 +10,7 @@
  * definitions so that both tools print the same numbers.
  */
 #include "layout.h"
+#include "symbolizer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1322,7 +1323,7 @@ int layout__load(const char *path, struct layout **out)
 	static char *debuginfo_path;
 	static const Dwfl_Callbacks cb = {
 		.find_elf = dwfl_build_id_find_elf,
-		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.find_debuginfo = symbolizer__find_debuginfo,
 		.section_address = dwfl_offline_section_address,
 		.debuginfo_path = &debuginfo_path,
 	};

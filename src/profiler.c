@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,6 +337,83 @@ static bool profile_wanted(const struct run_ctx *ctx)
 
 static void profile_destroy(void *state);
 
+/* ---- the BPF object, loaded ahead on a thread ---------------------------- */
+
+struct skel_load {
+	struct profile_bpf *skel;
+	int err;		/* -errno */
+	bool opened;		/* failed in load (not open) when err */
+	uint64_t open_ns, load_ns;
+};
+
+static struct {
+	pthread_t thread;
+	bool running;
+	struct skel_load res;
+} preload;
+
+static void skel_load(struct skel_load *l)
+{
+	uint64_t t = now_ns();
+
+	memset(l, 0, sizeof(*l));
+	l->skel = profile_bpf__open();
+	l->open_ns = now_ns() - t;
+	if (!l->skel) {
+		l->err = -errno;
+		return;
+	}
+	l->opened = true;
+	l->skel->rodata->bucket_ns = BUCKET_NS;
+	l->skel->rodata->nr_buckets = NR_BUCKETS;
+	bpf_map__set_max_entries(l->skel->maps.timeline, NR_BUCKETS);
+	t = now_ns();
+	l->err = profile_bpf__load(l->skel);
+	l->load_ns = now_ns() - t;
+	if (l->err) {
+		profile_bpf__destroy(l->skel);
+		l->skel = NULL;
+	}
+}
+
+static void *preload_main(void *arg)
+{
+	(void)arg;
+	skel_load(&preload.res);
+	return NULL;
+}
+
+void profile__preload(void)
+{
+	if (preload.running)
+		return;
+	preload.running = !pthread_create(&preload.thread, NULL, preload_main, NULL);
+}
+
+/* The preloaded object when there is one, else loaded now. */
+static void skel_take(struct skel_load *l)
+{
+	if (!preload.running) {
+		skel_load(l);
+		return;
+	}
+	pthread_join(preload.thread, NULL);
+	preload.running = false;
+	*l = preload.res;
+	memset(&preload.res, 0, sizeof(preload.res));
+}
+
+void profile__preload_discard(void)
+{
+	struct skel_load l;
+
+	if (!preload.running)
+		return;
+	skel_take(&l);
+	if (l.skel)
+		profile_bpf__destroy(l.skel);
+}
+
 static int profile_open(void **state, const struct run_ctx *ctx, struct report *r)
 {
 	struct prof_state *st = xcalloc(1, sizeof(*st));
@@ -347,8 +425,9 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	};
 	__u32 tgid = (__u32)ctx->pid;
 	__u64 zero = 0;
-	int err, got;
-	uint64_t t_a = now_ns(), t_b, t_c;
+	struct skel_load l;
+	int got;
+	uint64_t t_a = now_ns(), t_c;
 
 	*state = st;
 	st->pid = ctx->pid;
@@ -358,27 +437,19 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 		st->nr_cpus = sysinfo__nr_cpus();
 	proc_get(st, ctx->pid, true);
 
-	st->skel = profile_bpf__open();
-	if (!st->skel) {
-		err = -errno;
-		st->skel = NULL;
-		report__add_provenance(r, "profile", "cannot open the BPF object: %s", strerror(-err));
+	skel_take(&l);
+	t_c = now_ns();
+	st->skel = l.skel;
+	if (!l.opened) {
+		report__add_provenance(r, "profile", "cannot open the BPF object: %s", strerror(-l.err));
 		return 0;
 	}
-	st->skel->rodata->targ_tgid = tgid;
-	st->skel->rodata->bucket_ns = BUCKET_NS;
-	st->skel->rodata->nr_buckets = NR_BUCKETS;
-	bpf_map__set_max_entries(st->skel->maps.timeline, NR_BUCKETS);
-	t_b = now_ns();
-	err = profile_bpf__load(st->skel);
-	t_c = now_ns();
-	if (err) {
+	if (l.err) {
 		report__add_provenance(r, "profile", "cannot load the BPF programs: %s (needs root or CAP_BPF+CAP_PERFMON, and kernel BTF)",
-				       strerror(-err));
-		profile_bpf__destroy(st->skel);
-		st->skel = NULL;
+				       strerror(-l.err));
 		return 0; /* regions and huge pages still come from /proc */
 	}
+	st->skel->bss->targ_tgid = tgid;
 	bpf_map_update_elem(bpf_map__fd(st->skel->maps.procs), &tgid, &zero, BPF_ANY);
 	if (ctx->attached)
 		st->skel->bss->active = 1;
@@ -413,8 +484,8 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 		open_sampling(st, ctx, r);
 	else
 		report__add_provenance(r, "sampling", "hot-spot sampling off (--no-sample)");
-	pr_debug("profile: BPF open %.1f ms, load %.1f ms, attach %.1f ms", (t_b - t_a) / 1e6,
-		 (t_c - t_b) / 1e6, (now_ns() - t_c) / 1e6);
+	pr_debug("profile: BPF open %.1f ms, load %.1f ms (waited %.1f ms for them), attach %.1f ms",
+		 l.open_ns / 1e6, l.load_ns / 1e6, (t_c - t_a) / 1e6, (now_ns() - t_c) / 1e6);
 	return 0;
 }
 

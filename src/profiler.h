@@ -14,4 +14,12 @@
 
 extern const struct collector collector_profile;
 
+/*
+ * Starts opening and loading the BPF object on a thread, so that it overlaps
+ * what comes before the collector opens (rules, counters, the target's fork);
+ * the collector's open takes the result.  discard() releases an unused one.
+ */
+void profile__preload(void);
+void profile__preload_discard(void);
+
 #endif

@@ -83,6 +83,13 @@ int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t f
 			     uint64_t ip, uint64_t *prev);
 /* Lookups answered from the build-id cache (for tests). */
 uint64_t symbolizer__cache_hits(const struct symbolizer *s);
+/*
+ * Dwfl_Callbacks.find_debuginfo: local debug files (build-id, debuglink);
+ * debuginfod servers only when DEBUGINFOD_URLS names some.
+ */
+int symbolizer__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			       GElf_Word debuglink_crc, char **debuginfo_file_name);
 /* dwfl_module_addrinfo() by binary search in an index kept per build-id. */
 const char *symbolizer__addrinfo(Dwfl_Module *mod, uint64_t addr, GElf_Off *off, GElf_Sym *sym);
 
