@@ -27,7 +27,13 @@ __u32 targ_tgid = 0;	/* the target's thread-group leader */
 __u64 t0_ns = 0;	/* CLOCK_MONOTONIC when the target was released */
 __u32 active = 0;	/* 1 once the target runs its own program (after exec, or attached) */
 __u64 pre_exec_mm = 0;	/* mm of the held child when it called execve */
-__u32 procs_gen = 0;	/* changes when 'procs' gains a process or one execs */
+__u32 procs_gen = 0;
+/*
+ * 1: on_sample runs on the sw-addr event, whose ring user space reads:
+ * user-mode samples go on to it.  (Not an attach cookie: the events that
+ * threads and children inherit carry the program but not the cookie.)
+ */
+__u32 pass_user = 0;	/* changes when 'procs' gains a process or one execs */
 
 #define USER_ADDR_MAX 0x00007ffffffff000ULL
 
@@ -208,9 +214,11 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	bool kernel = ctx->regs.ip >> 63; /* a kernel address */
 	/* The event's index in user space's table travels as the attach cookie. */
 	__u32 ev = (__u32)bpf_get_attach_cookie(ctx) & (PROF_MAX_EVENTS - 1);
+	/* non-zero: perf writes the sample to the event's ring as well */
+	int pass = pass_user && !kernel;
 
 	if (!tgid)
-		return 0;
+		return pass;
 	stat_inc(PROF_ST_SAMPLES);
 	if (kernel)
 		stat_inc(PROF_ST_SAMPLES_KERNEL);
@@ -228,12 +236,12 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	sk.ev = ev;
 	if (sk.stackid < 0) {
 		stat_inc(PROF_ST_STACK_ERR);
-		return 0;
+		return pass;
 	}
 	v = lookup_or_init(&stack_counts, &sk, &zero);
 	if (!count_sample(v, period, kernel))
 		stat_inc(PROF_ST_STACK_FULL);
-	return 0;
+	return pass;
 }
 
 /* The chunk's entry, created empty on first use (NULL when the map is full). */

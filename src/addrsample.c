@@ -421,6 +421,8 @@ struct addrsample {
 	pid_t pid;
 	unsigned int freq_hz;
 	struct evring *ring;
+	bool kernel_ticks;	/* the event samples kernel mode too */
+	uint64_t kernel_mode;	/* kernel-mode samples that reached the ring */
 	struct symbolizer *sym;
 	struct aspace *spaces[AS_MAX_PROCS];
 	int nr_spaces;
@@ -759,6 +761,11 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	bool added;
 	int reg;
 
+	if (ip >> 63) {
+		/* a kernel-mode tick (the BPF program, when attached, keeps those) */
+		as->kernel_mode++;
+		return;
+	}
 	as->tot.samples++;
 	if (!abi || h->size < sizeof(*h) + (4 + AS_NR_REGS) * sizeof(uint64_t)) {
 		as->tot.no_regs++;
@@ -886,7 +893,9 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			       PERF_SAMPLE_REGS_USER,
 		.sample_regs_user = AS_REGS_MASK,
-		.exclude_kernel = 1,
+		/* kernel-mode ticks too: the profile's BPF program, run on this
+		 * event, charges them to the user code (they are not decoded) */
+		.exclude_kernel = 0,
 		.exclude_hv = 1,
 		.disabled = enable_on_exec,
 		.enable_on_exec = enable_on_exec,
@@ -917,6 +926,12 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 	}
 	as->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	as->ring = evring__open(&attr, pid, 6, why, why_len);
+	if (!as->ring && (errno == EACCES || errno == EPERM)) {
+		/* perf_event_paranoid >= 2: user mode only, nothing to share */
+		attr.exclude_kernel = 1;
+		as->ring = evring__open(&attr, pid, 6, why, why_len);
+	}
+	as->kernel_ticks = !attr.exclude_kernel;
 	if (!as->ring) {
 		int e = errno;
 
@@ -1422,6 +1437,12 @@ static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
 		return -e;
 	}
 	*state = as;
+	if (ctx->shared && as->kernel_ticks) {
+		ctx->shared->nr_sw_fds = evring__fds(as->ring, ctx->shared->sw_fds,
+						     (int)ARRAY_SIZE(ctx->shared->sw_fds));
+		ctx->shared->sw_hz = as->freq_hz;
+		ctx->shared->sw_period_ns = as->tot.period_ns;
+	}
 	return 0;
 }
 

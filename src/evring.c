@@ -212,6 +212,19 @@ uint64_t evring__lost(const struct evring *er)
 	return er ? er->lost : 0;
 }
 
+int evring__fds(const struct evring *er, int *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; er && i < er->nr && n < max; i++)
+		if (er->rings[i].fd >= 0)
+			out[n++] = er->rings[i].fd;
+	for (int i = 0; er && i < er->nr_extra && n < max; i++)
+		if (er->extra[i] >= 0)
+			out[n++] = er->extra[i];
+	return n;
+}
+
 int evring__nr_cpus(const struct evring *er)
 {
 	return er ? er->nr : 0;

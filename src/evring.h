@@ -42,6 +42,8 @@ int evring__enable(struct evring *er, bool on);
 int evring__ioctl(struct evring *er, unsigned long req, void *arg);
 uint64_t evring__lost(const struct evring *er);	/* PERF_RECORD_LOST total */
 int evring__nr_cpus(const struct evring *er);
+/* The events' fds (one per CPU, then those of threads added); returns how many (at most MAX). */
+int evring__fds(const struct evring *er, int *out, int max);
 void evring__close(struct evring *er);
 
 /* perf_event_open(2); returns the fd or -errno. */

@@ -67,8 +67,9 @@ struct proc {
 
 struct ev_slot {
 	struct profile_event info;
-	int *fds;			/* per CPU, -1 when not open */
+	int *fds;			/* per CPU, -1 when not open; NULL: not ours */
 	struct bpf_link **links;
+	int nr;				/* entries of links (and fds) */
 };
 
 struct prof_state {
@@ -224,6 +225,35 @@ static int open_per_cpu(struct prof_state *st, struct perf_event_attr *attr,
 	return done;
 }
 
+/*
+ * Attaches on_sample to the sw-addr collector's event (see run_shared): the
+ * program keeps every tick in its maps and passes the user-mode ones on to
+ * that event's ring.  Returns the number of fds attached.
+ */
+static int attach_shared(struct prof_state *st, struct ev_slot *s, const struct run_shared *sh)
+{
+	int done = 0;
+
+	st->skel->bss->pass_user = 1;
+	s->links = xcalloc(sh->nr_sw_fds, sizeof(*s->links));
+	s->nr = sh->nr_sw_fds;
+	for (int i = 0; i < sh->nr_sw_fds; i++) {
+		LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = st->nr_evs);
+
+		s->links[i] = bpf_program__attach_perf_event_opts(st->skel->progs.on_sample,
+								   sh->sw_fds[i], &opts);
+		if (s->links[i])
+			done++;
+	}
+	if (!done) {
+		st->skel->bss->pass_user = 0;
+		free(s->links);
+		s->links = NULL;
+		s->nr = 0;
+	}
+	return done;
+}
+
 static const char *const hw_events[] = { "llc_miss", "l1d_miss", "dtlb_miss", "branch_miss" };
 
 /* Miss events on a machine with a PMU; returns how many attached. */
@@ -252,6 +282,7 @@ static int open_pmu_sampling(struct prof_state *st, unsigned int freq, struct re
 				got = open_per_cpu(st, &a, st->skel->progs.on_sample, st->nr_evs,
 						   &s->fds, &s->links);
 				if (got > 0) {
+					s->nr = st->nr_cpus;
 					snprintf(s->info.name, sizeof(s->info.name), "%s", hw_events[i]);
 					snprintf(s->info.encoding, sizeof(s->info.encoding), "%s",
 						 cand[c].encoding);
@@ -288,6 +319,23 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 	if (open_pmu_sampling(st, freq, r) > 0)
 		return 0;
 	s = &st->evs[st->nr_evs];
+	if (ctx->shared && ctx->shared->nr_sw_fds && attach_shared(st, s, ctx->shared) > 0) {
+		snprintf(s->info.name, sizeof(s->info.name), "cpu-clock");
+		snprintf(s->info.encoding, sizeof(s->info.encoding), "perf::PERF_COUNT_SW_CPU_CLOCK");
+		snprintf(s->info.unit, sizeof(s->info.unit), "ns");
+		s->info.tier = TIER_SOFTWARE;
+		s->info.freq_hz = ctx->shared->sw_hz;
+		s->info.period = ctx->shared->sw_period_ns;
+		s->info.nr_cpus = st->nr_cpus;
+		st->nr_evs++;
+		report__add_provenance(r, "sampling",
+				       "hot spots from cpu-clock at %u Hz (software tier), on the "
+				       "data-address sampling event: %s", ctx->shared->sw_hz,
+				       pmu__hw_exposed() ?
+				       "no miss event could be opened" :
+				       "no hardware PMU exposed (virtualized guest?)");
+		return 0;
+	}
 	got = open_per_cpu(st, &a, st->skel->progs.on_sample, st->nr_evs, &s->fds, &s->links);
 	if (got < 0) {
 		st->attach_failed++;
@@ -295,6 +343,7 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 				       strerror(-got));
 		return got;
 	}
+	s->nr = st->nr_cpus;
 	snprintf(s->info.name, sizeof(s->info.name), "cpu-clock");
 	snprintf(s->info.encoding, sizeof(s->info.encoding), "perf::PERF_COUNT_SW_CPU_CLOCK");
 	snprintf(s->info.unit, sizeof(s->info.unit), "ns");
@@ -1384,7 +1433,7 @@ static void profile_destroy(void *state)
 	if (!st)
 		return;
 	for (int e = 0; e < st->nr_evs; e++)
-		close_fds(st->evs[e].fds, st->evs[e].links, st->nr_cpus);
+		close_fds(st->evs[e].fds, st->evs[e].links, st->evs[e].nr);
 	if (st->major_fds)
 		close_fds(st->major_fds, st->major_links, st->nr_cpus);
 	for (int i = 0; i < st->nr_tp_links; i++)
