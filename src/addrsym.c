@@ -185,7 +185,7 @@ int addrsym__data(struct symbolizer *s, const struct procmaps *maps, uint64_t ad
 	if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || off >= sym.st_size)
 		return -ENOENT;
 	snprintf(buf, len, "%s", name);
-	dw = dwfl_module_getdwarf(m, &bias);
+	dw = symbolizer__dwarf_wanted(s, m) ? dwfl_module_getdwarf(m, &bias) : NULL;
 	if (dw && addrsym__var_type(dw, name, &type))
 		member_path(type, off, buf, len);
 	else if (off)

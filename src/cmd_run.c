@@ -30,9 +30,10 @@
 #include "watch.h"
 
 /* Every collector 'run' drives, in order (see collector.h). */
+/* In this order: the profile runs its program on the sw-addr event (run_shared). */
 static const struct collector *const collectors[] = {
-	&collector_profile,
 	&collector_addrsample,
+	&collector_profile,
 	&collector_watch,
 	NULL,
 };
@@ -332,6 +333,7 @@ int cmd_run(int argc, char **argv)
 	struct ruleset *rules = NULL;
 	struct sim_run *sim = NULL;
 	struct run_ctx ctx = { 0 };
+	struct run_shared shared = { .nr_sw_fds = 0 };
 	uint64_t t0, deadline = 0;
 	int err, ret = MA_EXIT_ERROR, interrupts = 0;
 	char *const *cmd, *const *user_cmd;
@@ -416,6 +418,7 @@ int cmd_run(int argc, char **argv)
 	ctx.exe = target__exe(t);
 	ctx.argv = o.pid ? NULL : cmd;
 	ctx.freq_hz = o.freq_hz;
+	ctx.shared = &shared;
 	ctx.sample = !o.no_sample && !o.sim;
 	if (o.sim)
 		report__add_provenance(r, "simulation",

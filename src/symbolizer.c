@@ -498,6 +498,22 @@ static bool dwarf_loaded(struct symbolizer *s, const unsigned char *id, int len,
 	return false;
 }
 
+bool symbolizer__dwarf_wanted(struct symbolizer *s, Dwfl_Module *mod)
+{
+	const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	int id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+
+	if (id_len > 20)
+		id_len = 20;
+	if (name && is_system_path(name) && !(id_len > 0 && dwarf_loaded(s, id, id_len, false)))
+		return false;
+	if (id_len > 0)
+		dwarf_loaded(s, id, id_len, true);
+	return true;
+}
+
 int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 			bool return_addr, enum sym_detail detail, struct profile_loc *loc)
 {

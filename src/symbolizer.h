@@ -90,6 +90,12 @@ uint64_t symbolizer__cache_hits(const struct symbolizer *s);
 int symbolizer__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			       GElf_Word debuglink_crc, char **debuginfo_file_name);
+/*
+ * Whether to load MOD's DWARF for a detail: not for a system library (its
+ * DWARF, from a -dbg package, takes 10-100 ms to decompress) unless this
+ * symbolizer loaded it already.
+ */
+bool symbolizer__dwarf_wanted(struct symbolizer *s, Dwfl_Module *mod);
 /* dwfl_module_addrinfo() by binary search in an index kept per build-id. */
 const char *symbolizer__addrinfo(Dwfl_Module *mod, uint64_t addr, GElf_Off *off, GElf_Sym *sym);
 
