@@ -315,47 +315,41 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 		.sample_period = 1000000000ULL / freq,
 		.exclude_hv = 1,
 	};
+	uint64_t period = a.sample_period;
 	struct ev_slot *s;
+	bool shared;
 	int got;
 
 	if (open_pmu_sampling(st, freq, r) > 0)
 		return 0;
 	s = &st->evs[st->nr_evs];
-	if (ctx->shared && ctx->shared->nr_sw_fds && attach_shared(st, s, ctx->shared) > 0) {
-		snprintf(s->info.name, sizeof(s->info.name), "cpu-clock");
-		snprintf(s->info.encoding, sizeof(s->info.encoding), "perf::PERF_COUNT_SW_CPU_CLOCK");
-		snprintf(s->info.unit, sizeof(s->info.unit), "ns");
-		s->info.tier = TIER_SOFTWARE;
-		s->info.freq_hz = ctx->shared->sw_hz;
-		s->info.period = ctx->shared->sw_period_ns;
-		s->info.nr_cpus = st->nr_cpus;
-		st->nr_evs++;
-		report__add_provenance(r, "sampling",
-				       "hot spots from cpu-clock at %u Hz (software tier), on the "
-				       "data-address sampling event: %s", ctx->shared->sw_hz,
-				       pmu__hw_exposed() ?
-				       "no miss event could be opened" :
-				       "no hardware PMU exposed (virtualized guest?)");
-		return 0;
+	shared = ctx->shared && ctx->shared->nr_sw_fds && attach_shared(st, s, ctx->shared) > 0;
+	if (shared) {
+		freq = ctx->shared->sw_hz;
+		period = ctx->shared->sw_period_ns;
+		got = st->nr_cpus;
+	} else {
+		got = open_per_cpu(st, &a, st->skel->progs.on_sample, st->nr_evs, &s->fds,
+				   &s->links);
+		if (got < 0) {
+			st->attach_failed++;
+			report__add_provenance(r, "sampling",
+					       "cannot sample cpu-clock: %s: no hot spots",
+					       strerror(-got));
+			return got;
+		}
+		s->nr = st->nr_cpus;
 	}
-	got = open_per_cpu(st, &a, st->skel->progs.on_sample, st->nr_evs, &s->fds, &s->links);
-	if (got < 0) {
-		st->attach_failed++;
-		report__add_provenance(r, "sampling", "cannot sample cpu-clock: %s: no hot spots",
-				       strerror(-got));
-		return got;
-	}
-	s->nr = st->nr_cpus;
 	snprintf(s->info.name, sizeof(s->info.name), "cpu-clock");
 	snprintf(s->info.encoding, sizeof(s->info.encoding), "perf::PERF_COUNT_SW_CPU_CLOCK");
 	snprintf(s->info.unit, sizeof(s->info.unit), "ns");
 	s->info.tier = TIER_SOFTWARE;
 	s->info.freq_hz = freq;
-	s->info.period = a.sample_period;
+	s->info.period = period;
 	s->info.nr_cpus = got;
 	st->nr_evs++;
-	report__add_provenance(r, "sampling",
-			       "hot spots from cpu-clock at %u Hz (software tier): %s", freq,
+	report__add_provenance(r, "sampling", "hot spots from cpu-clock at %u Hz (software tier)%s: %s",
+			       freq, shared ? ", on the data-address sampling event" : "",
 			       pmu__hw_exposed() ?
 			       "no miss event could be opened" :
 			       "no hardware PMU exposed (virtualized guest?)");
