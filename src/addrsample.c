@@ -422,7 +422,6 @@ struct addrsample {
 	unsigned int freq_hz;
 	struct evring *ring;
 	bool kernel_ticks;	/* the event samples kernel mode too */
-	uint64_t kernel_mode;	/* kernel-mode samples that reached the ring */
 	struct symbolizer *sym;
 	struct aspace *spaces[AS_MAX_PROCS];
 	int nr_spaces;
@@ -761,11 +760,8 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	bool added;
 	int reg;
 
-	if (ip >> 63) {
-		/* a kernel-mode tick (the BPF program, when attached, keeps those) */
-		as->kernel_mode++;
-		return;
-	}
+	if (ip >> 63)
+		return;	/* a kernel-mode tick: the BPF program, when attached, keeps those */
 	as->tot.samples++;
 	if (!abi || h->size < sizeof(*h) + (4 + AS_NR_REGS) * sizeof(uint64_t)) {
 		as->tot.no_regs++;

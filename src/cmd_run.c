@@ -29,8 +29,10 @@
 #include "util.h"
 #include "watch.h"
 
-/* Every collector 'run' drives, in order (see collector.h). */
-/* In this order: the profile runs its program on the sw-addr event (run_shared). */
+/*
+ * Every collector 'run' drives, in order (see collector.h): sw-addr before
+ * the profile, which runs its program on the sw-addr event (run_shared).
+ */
 static const struct collector *const collectors[] = {
 	&collector_addrsample,
 	&collector_profile,

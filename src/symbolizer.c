@@ -98,6 +98,9 @@ int symbolizer__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *mo
 			       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			       GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
+	static const struct { const char *before, *after; } places[] = {
+		{ "", "" }, { "", "/.debug" }, { "/usr/lib/debug", "" },
+	};
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	const unsigned char *id = NULL;
 	GElf_Addr id_vaddr;
@@ -121,16 +124,13 @@ int symbolizer__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *mo
 	slash = strrchr(file_name, '/');
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file_name) : 1,
 		 slash ? file_name : ".");
-	snprintf(path, sizeof(path), "%s/%s", dir, debuglink_file);
-	if (strcmp(path, file_name) &&
-	    (fd = open_if_same_build_id(path, id, id_len, debuginfo_file_name)) >= 0)
-		return fd;
-	snprintf(path, sizeof(path), "%s/.debug/%s", dir, debuglink_file);
-	if ((fd = open_if_same_build_id(path, id, id_len, debuginfo_file_name)) >= 0)
-		return fd;
-	snprintf(path, sizeof(path), "/usr/lib/debug%s/%s", dir, debuglink_file);
-	if ((fd = open_if_same_build_id(path, id, id_len, debuginfo_file_name)) >= 0)
-		return fd;
+	for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
+		snprintf(path, sizeof(path), "%s%s%s/%s", places[i].before, dir, places[i].after,
+			 debuglink_file);
+		if (strcmp(path, file_name) &&
+		    (fd = open_if_same_build_id(path, id, id_len, debuginfo_file_name)) >= 0)
+			return fd;
+	}
 	errno = ENOENT;
 	return -1;
 }
@@ -242,7 +242,7 @@ struct symidx_ent {
 	uint64_t max_end;	/* highest end of the sized entries up to this one */
 	uint64_t sect_end;	/* size-0 labels: the end of their section */
 	uint64_t st_value;	/* as in its ELF file, like dwfl_module_addrinfo's */
-	const char *name;
+	size_t name_off;	/* in struct symidx's names */
 	unsigned int ndx;	/* in the symbol table: the first of aliases wins */
 	unsigned char info;
 };
@@ -284,7 +284,7 @@ static struct symidx *symidx_build(Dwfl_Module *mod, Dwarf_Addr mod_start,
 {
 	int n = dwfl_module_getsymtab(mod);
 	struct symidx *x;
-	size_t names_len = 0, off = 0;
+	size_t names_len = 0, names_cap = 0;
 
 	if (n <= 0)
 		return NULL;
@@ -292,46 +292,42 @@ static struct symidx *symidx_build(Dwfl_Module *mod, Dwarf_Addr mod_start,
 	memcpy(x->id, id, id_len);
 	x->id_len = id_len;
 	x->e = xcalloc(n, sizeof(*x->e));
-	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 1; i < n; i++) {
-			GElf_Sym sym;
-			GElf_Addr addr;
-			GElf_Word shndx;
-			Elf *elf = NULL;
-			Dwarf_Addr bias = 0;
-			const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
-								   &elf, &bias);
-			int type = GELF_ST_TYPE(sym.st_info);
-			size_t l;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		Dwarf_Addr bias = 0;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
+		int type = GELF_ST_TYPE(sym.st_info);
+		struct symidx_ent *e = &x->e[x->n];
+		size_t l;
 
-			if (!name || !name[0] || shndx == SHN_UNDEF || addr < mod_start ||
-			    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
-				continue;
-			l = strlen(name) + 1;
-			if (!pass) {
-				names_len += l;
-				continue;
-			}
-			memcpy(x->names + off, name, l);
-			x->e[x->n].start = addr - mod_start;
-			x->e[x->n].size = sym.st_size;
-			x->e[x->n].name = x->names + off;
-			x->e[x->n].info = sym.st_info;
-			x->e[x->n].ndx = i;
-			x->e[x->n].st_value = sym.st_value;
-			if (!sym.st_size) {
-				/* a label names addresses of its own section only */
-				Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
-				GElf_Shdr sh;
-
-				if (scn && gelf_getshdr(scn, &sh) && sh.sh_addr + bias >= mod_start)
-					x->e[x->n].sect_end = sh.sh_addr + sh.sh_size + bias - mod_start;
-			}
-			x->n++;
-			off += l;
+		if (!name || !name[0] || shndx == SHN_UNDEF || addr < mod_start ||
+		    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+			continue;
+		l = strlen(name) + 1;
+		if (names_len + l > names_cap) {
+			names_cap = (names_len + l) * 2;
+			x->names = xrealloc(x->names, names_cap);
 		}
-		if (!pass)
-			x->names = xmalloc(names_len ? names_len : 1);
+		memcpy(x->names + names_len, name, l);
+		e->name_off = names_len;
+		names_len += l;
+		e->start = addr - mod_start;
+		e->size = sym.st_size;
+		e->info = sym.st_info;
+		e->ndx = i;
+		e->st_value = sym.st_value;
+		if (!sym.st_size) {
+			/* a label names addresses of its own section only */
+			Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+			GElf_Shdr sh;
+
+			if (scn && gelf_getshdr(scn, &sh) && sh.sh_addr + bias >= mod_start)
+				e->sect_end = sh.sh_addr + sh.sh_size + bias - mod_start;
+		}
+		x->n++;
 	}
 	qsort(x->e, x->n, sizeof(*x->e), cmp_symidx);
 	for (size_t i = 0; i < x->n; i++) {
@@ -412,7 +408,7 @@ const char *symbolizer__addrinfo(Dwfl_Module *mod, uint64_t addr, GElf_Off *off,
 	}
 	if (off)
 		*off = addr - (start + e->start);
-	return e->name;
+	return x->names + e->name_off;
 }
 
 static unsigned int cache_hash(const unsigned char *id, int len, uint64_t rel)
