@@ -34,7 +34,12 @@ struct prof_stack_key {
 	__u32 _pad;
 };
 
-/* Page faults by faulting code location. */
+/*
+ * Page faults by faulting code location, from samples of the page-faults
+ * software event in frequency mode: while faults are rare the period is 1 and
+ * every fault is a sample; in a storm the kernel raises the period, and each
+ * sample stands for 'period' faults.
+ */
 struct prof_fault_site_key {
 	__u32 tgid;
 	__u32 kernel;	/* 1: taken in kernel mode (copy to/from user); ip is the user ip of the syscall */
@@ -42,18 +47,16 @@ struct prof_fault_site_key {
 };
 
 struct prof_fault_val {
-	__u64 count;
-	__u64 writes;	/* error_code bit 1 */
-	__u64 instr;	/* error_code bit 4: instruction fetch */
-	__u64 major;	/* from the major-faults software event (period 1) */
-	__u64 last_addr; /* the last faulting address (names the region) */
+	__u64 count;	/* sum of the samples' periods: estimated faults */
+	__u64 samples;
+	__u64 instr;	/* of count, instruction fetches (the address is the ip's) */
+	__u64 major;	/* from the major-faults software event (period 1): exact */
+	__u64 last_addr; /* the last sampled faulting address (names the region) */
 };
 
 /*
  * Page faults by 2 MiB chunk of address space (address >> PROF_CHUNK_SHIFT):
- * one bit per 4 KiB page that faulted, and the chunk's fault counts.  One
- * entry per chunk instead of one per page: the per-page insert doubled the
- * cost of a first-touch fault.
+ * one bit per sampled 4 KiB page, and the chunk's estimated faults.
  */
 #define PROF_CHUNK_SHIFT 21
 #define PROF_CHUNK_PAGES (1 << (PROF_CHUNK_SHIFT - PROF_PAGE_SHIFT))
@@ -65,38 +68,13 @@ struct prof_chunk_key {
 };
 
 struct prof_chunk_val {
-	__u64 pages[PROF_CHUNK_PAGES / 64];	/* bit i: page i of the chunk faulted */
-	__u64 faults;
-	__u64 writes;
+	__u64 pages[PROF_CHUNK_PAGES / 64];	/* bit i: page i of the chunk was sampled faulting */
+	__u64 faults;	/* estimated (sum of periods) */
+	__u64 samples;
 	__u64 major;
 };
 
-/*
- * The fault counts of the current run of faults on one CPU: same site, same
- * chunk, same time bucket.  A first-touch storm faults page after page from
- * one line into one region, so most faults only add to this per-CPU entry
- * (no hash lookup, no locked instruction); a change of key flushes the run
- * into fault_sites, fault_chunks and timeline.  User space folds what is
- * still pending into those maps before reading them.
- */
-struct prof_fault_cache {
-	struct prof_fault_site_key fk;
-	struct prof_fault_val fv;	/* fv.count == 0: no site pending */
-	struct prof_chunk_key ck;
-	struct prof_chunk_val cv;	/* cv.faults == 0: no chunk pending */
-	__u32 t_idx;
-	__u32 t_left;			/* faults left before the clock is read again */
-	__u64 t_faults;			/* 0: no bucket pending */
-	/*
-	 * Who faulted last on this CPU: 'procs' need not be searched again
-	 * while the same thread faults and the process set did not change.
-	 */
-	__u64 who_id;			/* pid_tgid */
-	__u32 who_gen;			/* procs_gen when who_id was looked up */
-	__u32 who_tgid;			/* its tracked tgid, 0: not tracked */
-};
-
-/* Faults per time bucket, counted from t0_ns (set when the target starts). */
+/* Faults per time bucket (estimated), counted from t0_ns (set when the target starts). */
 struct prof_bucket {
 	__u64 faults;
 	__u64 major;
@@ -134,17 +112,22 @@ enum prof_stat {
 	PROF_ST_STACK_ERR,	/* bpf_get_stackid failed (collision, no user stack) */
 	PROF_ST_STACK_FULL,	/* stack-count map full */
 	PROF_ST_FAULTS_MAJOR,	/* major-faults software event samples */
-	/* fault totals are sums over fault_sites, plus these when it was full: */
-	PROF_ST_SITE_FULL,	/* user-mode faults not in the site map */
-	PROF_ST_SITE_FULL_KERNEL, /* kernel-mode faults not in the site map */
-	PROF_ST_SITE_FULL_WRITE, /* of both, writes */
-	PROF_ST_PAGE_FULL,	/* fault-chunk map full */
-	PROF_ST_TIMELINE_LATE,	/* faults after the last time bucket */
+	PROF_ST_FAULT_SAMPLES,	/* page-faults event samples */
+	PROF_ST_FAULT_MAX_PERIOD, /* the largest period seen (a maximum, not a sum) */
+	PROF_ST_SITE_FULL,	/* estimated user-mode faults not in the site map */
+	PROF_ST_SITE_FULL_KERNEL, /* estimated kernel-mode faults not in the site map */
+	PROF_ST_PAGE_FULL,	/* estimated faults not in the chunk map */
+	PROF_ST_TIMELINE_LATE,	/* samples after the last time bucket */
 	PROF_ST_RB_DROP,	/* process events dropped (ring full) */
 	PROF_ST_PROCS_FULL,	/* process set full: child not followed */
-	PROF_ST_THP_EVENTS,	/* huge_memory events on the target's mm */
-	PROF_ST_FAULTS_NOFAULT,	/* kernel-mode faults with page faults disabled (not counted) */
 	PROF_ST__COUNT,
+};
+
+/* Indexes into the THP object's 'thp_stats' array. */
+enum prof_thp_stat {
+	PROF_THP_EVENTS,	/* huge_memory events on the target's mm */
+	PROF_THP_NO_OWNER,	/* events whose mm has no owner to filter by */
+	PROF_THP__COUNT,
 };
 
 #endif

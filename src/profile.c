@@ -176,11 +176,16 @@ struct json_object *profile__to_json(const struct profile *p)
 	jadd(x, "tier", jstr(tier__name(TIER_SOFTWARE)));
 	if (p->faults_measured) {
 		jadd(x, "total", ju64(p->faults));
+		jadd(x, "exact", json_object_new_boolean(p->faults_exact));
+		jadd(x, "sample_hz", json_object_new_int((int)p->fault_hz));
+		jadd(x, "samples", ju64(p->fault_samples));
+		jadd(x, "max_period", ju64(p->fault_max_period));
+		jadd(x, "estimated", ju64(p->fault_est));
 		jadd(x, "user_mode", ju64(p->faults_user));
 		jadd(x, "kernel_mode", ju64(p->faults_kernel));
-		jadd(x, "unhandled_not_counted", ju64(p->faults_unhandled));
 		jadd(x, "reads", ju64(p->reads));
 		jadd(x, "writes", ju64(p->writes));
+		jadd(x, "rw_unknown", ju64(p->rw_unknown));
 		if (p->major_measured) {
 			jadd(x, "minor", ju64(p->minor));
 			jadd(x, "major", ju64(p->major));
@@ -194,8 +199,10 @@ struct json_object *profile__to_json(const struct profile *p)
 			jadd(y, "kernel_mode", json_object_new_boolean(s->kernel_mode));
 			loc_json(y, &s->loc);
 			jadd(y, "count", ju64(s->count));
+			jadd(y, "samples", ju64(s->samples));
 			jadd(y, "reads", ju64(s->reads));
 			jadd(y, "writes", ju64(s->writes));
+			jadd(y, "rw_unknown", ju64(s->rw_unknown));
 			jadd(y, "instr", ju64(s->instr));
 			if (p->major_measured) {
 				jadd(y, "minor", ju64(s->minor));
@@ -418,17 +425,21 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 	char b1[32], b2[32];
 	int shown = 0;
 
-	fprintf(f, "\nPage faults (tracepoints, exact; software tier)\n");
+	fprintf(f, "\nPage faults (page-faults event; software tier)\n");
 	if (!p->faults_measured) {
-		fprintf(f, "  not measured (tracepoints could not attach)\n");
+		fprintf(f, "  not measured (the page-faults event could not be opened)\n");
 		return;
 	}
-	fprintf(f, "  %" PRIu64 " faults: %" PRIu64 " reads, %" PRIu64 " writes", p->faults,
-		p->reads, p->writes);
+	fprintf(f, "  %" PRIu64 " faults", p->faults);
 	if (p->major_measured)
-		fprintf(f, "; %" PRIu64 " minor, %" PRIu64 " major", p->minor, p->major);
-	fprintf(f, "\n  (%" PRIu64 " taken in kernel mode, in copies to/from user memory)\n",
-		p->faults_kernel);
+		fprintf(f, ": %" PRIu64 " minor, %" PRIu64 " major", p->minor, p->major);
+	if (p->faults_exact)
+		fprintf(f, "; every fault sampled");
+	else
+		fprintf(f, "; below, estimates from %" PRIu64 " samples", p->fault_samples);
+	fprintf(f, "\n  %s%" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " other (%" PRIu64
+		" in kernel-mode copies)\n", p->faults_exact ? "" : "~", p->reads, p->writes,
+		p->rw_unknown, p->faults_kernel);
 	if (p->duration_ns && p->faults)
 		fprintf(f, "  %s faults/s on average over %.2f s\n",
 			fmt_count(p->faults / (p->duration_ns / 1e9), b1, sizeof(b1)),

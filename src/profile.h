@@ -99,12 +99,18 @@ struct profile_stack {
 	struct profile_loc frames[PROFILE_MAX_FRAMES];
 };
 
-/* Page faults of one code location (faulting instruction). */
+/*
+ * Page faults of one code location (faulting instruction).  Counts are
+ * estimates from samples (each stands for its period of faults; exact when
+ * every fault was a sample); major faults are exact.  Reads and writes come
+ * from decoding the faulting instruction: a fault in kernel mode, or at an
+ * instruction without an explicit memory operand (call, push), is neither.
+ */
 struct profile_fault_site {
 	pid_t pid;
 	bool kernel_mode;	  /* taken in kernel mode (copy to/from user): loc is the syscall site */
 	struct profile_loc loc;
-	uint64_t count, reads, writes, instr, major, minor;
+	uint64_t count, samples, reads, writes, rw_unknown, instr, major, minor;
 	int region;		  /* index into regions[] of its last faulting address, -1 unknown */
 };
 
@@ -125,12 +131,13 @@ struct profile_region {
 	char perms[8];		  /* "rw-p" */
 	char path[256];		  /* file path or "[heap]"...; "" for anonymous */
 	/*
-	 * Faults on its pages.  Counted per 2 MiB chunk of address space: exact
-	 * when no other region shares a chunk with it, else the chunk's faults
-	 * are shared in proportion to each region's pages that faulted.
+	 * Faults on its pages (estimated, as a site's).  Counted per 2 MiB chunk
+	 * of address space: a chunk shared with another region is split in
+	 * proportion to each one's sampled pages.  Writes: of the faults of the
+	 * sites whose last sampled address is in the region.
 	 */
 	uint64_t faults, writes, major;
-	uint64_t pages_faulted;	  /* distinct 4 KiB pages that faulted (exact) */
+	uint64_t pages_faulted;	  /* distinct 4 KiB pages seen in samples (all when faults_exact) */
 	bool at_exit;		  /* seen in the snapshot at exit (else only earlier) */
 	/* Huge pages (from /proc/PID/smaps at exit; has_smaps false = unknown). */
 	bool has_smaps;
@@ -186,13 +193,19 @@ struct profile {
 	int nr_threads;			/* threads that were sampled */
 	struct profile_stack *stacks;	int nr_stacks;
 
-	/* page faults (faults_measured false: tracepoints failed) */
+	/*
+	 * Page faults (faults_measured false: the event failed).  faults is the
+	 * page-faults event's count, exact as perf stat's; the breakdowns are
+	 * estimated from its samples (frequency mode, fault_hz samples a second
+	 * at most; fault_est is the sum of their periods).
+	 */
 	bool faults_measured;
 	bool major_measured;		/* major-faults event attached */
-	uint64_t faults, faults_user, faults_kernel, reads, writes, major, minor;
-	uint64_t faults_unhandled;	/* kernel-mode faults with page faults disabled
-					 * (failed user-memory probes, e.g. stack walks):
-					 * not in faults, as perf does not count them */
+	bool faults_exact;		/* every fault was a sample (period 1 throughout) */
+	unsigned int fault_hz;
+	uint64_t faults, fault_samples, fault_est, fault_max_period;
+	uint64_t faults_user, faults_kernel, reads, writes, rw_unknown; /* estimated */
+	uint64_t major, minor;
 	struct profile_fault_site *sites; int nr_sites;
 	uint64_t bucket_ns;
 	struct profile_bucket *timeline; int nr_buckets; /* trailing empty buckets dropped */

@@ -14,6 +14,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
@@ -27,6 +28,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "addrsample.h"
 #include "common.h"
 #include "log.h"
 #include "pmu.h"
@@ -39,6 +41,7 @@
 
 #include "../bpf/profile.h" /* BPF-shared types */
 #include "profile.skel.h"
+#include "thp.skel.h"
 
 _Static_assert(sizeof(struct prof_hot_key) == 24, "prof_hot_key layout");
 _Static_assert(sizeof(struct prof_hot_val) == 24, "prof_hot_val layout");
@@ -51,6 +54,14 @@ _Static_assert(sizeof(struct prof_bucket) == 16, "prof_bucket layout");
 _Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
 _Static_assert(sizeof(struct prof_proc_event) == 40, "prof_proc_event layout");
 
+/*
+ * Page-fault samples a second in a fault storm.  The page-faults event runs
+ * in frequency mode: the period is 1 (every fault a sample) until faults come
+ * faster than this, then the kernel raises it.  A fault the event counts but
+ * does not sample costs what perf stat's counter costs (an add); a traced
+ * fault cost 100-150 ns more, 5 % of a first-touch fault in a guest.
+ */
+#define FAULT_HZ 4000
 #define BUCKET_NS 10000000ULL	/* 10 ms timeline buckets ... */
 #define NR_BUCKETS 60000	/* ... for 10 minutes */
 #define MAPS_REFRESH_NS 100000000ULL
@@ -74,6 +85,25 @@ struct ev_slot {
 	int nr;				/* entries of links (and fds) */
 };
 
+/* The khugepaged programs (bpf/thp.bpf.c), loaded on a thread once the target runs. */
+struct thp_load {
+	pthread_t thread;
+	bool running;
+	int procs_fd;
+	struct thp_bpf *skel;
+	struct bpf_link *links[2];
+	int err;		/* -errno of the first failure */
+	const char *what;	/* what failed */
+	uint64_t ns;
+};
+
+/* A per-task event (inherited by threads and children) with a program on it. */
+struct task_event {
+	int *fds;		/* the process, or each of its threads with -p */
+	struct bpf_link **links;
+	int nr;
+};
+
 struct prof_state {
 	struct profile_bpf *skel;
 	struct ring_buffer *rb;
@@ -82,12 +112,13 @@ struct prof_state {
 	int nr_cpus;
 	struct ev_slot evs[PROF_MAX_EVENTS];
 	int nr_evs;
-	int *major_fds;
-	struct bpf_link **major_links;
+	struct task_event faults, major;
 	bool major_ok;
-	struct bpf_link *tp_links[16];
+	struct bpf_link *tp_links[8];
 	int nr_tp_links;
-	bool faults_ok, thp_ok;
+	bool faults_ok, procs_ok;
+	unsigned int fault_hz;
+	struct thp_load thp;
 	int attach_failed;
 	struct proc *procs;
 	int nr_procs;
@@ -486,19 +517,201 @@ void profile__preload_discard(void)
 		profile_bpf__destroy(l.skel);
 }
 
-static int profile_open(void **state, const struct run_ctx *ctx, struct report *r)
+/*
+ * Opens ATTR on the target as a per-task event that its threads and children
+ * inherit (with -p on each of its threads, as those exist already), with
+ * PROG attached.  Returns how many were opened, or -errno of the first
+ * failure when none was.
+ */
+static int open_task_event(struct prof_state *st, struct perf_event_attr *attr,
+			   struct bpf_program *prog, struct task_event *te)
 {
-	struct prof_state *st = xcalloc(1, sizeof(*st));
+	pid_t tids[1024];
+	int n = 0, err = 0;
+
+	attr->size = sizeof(*attr);
+	attr->inherit = 1;
+	if (st->attached) {
+		char path[64];
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)st->pid);
+		d = opendir(path);
+		if (!d)
+			return -errno;
+		while ((de = readdir(d)) && n < (int)ARRAY_SIZE(tids))
+			if (atoi(de->d_name) > 0)
+				tids[n++] = atoi(de->d_name);
+		closedir(d);
+	} else {
+		/* the corked child: counting starts when it execs the target */
+		attr->disabled = 1;
+		attr->enable_on_exec = 1;
+		tids[n++] = st->pid;
+	}
+	te->fds = xcalloc(n, sizeof(int));
+	te->links = xcalloc(n, sizeof(*te->links));
+	te->nr = 0;
+	for (int i = 0; i < n; i++) {
+		int fd = (int)perf_event_open(attr, tids[i], -1, -1, PERF_FLAG_FD_CLOEXEC);
+		struct bpf_link *l;
+
+		if (fd < 0) {
+			if (!err && errno != ESRCH) /* a thread that just exited */
+				err = -errno;
+			continue;
+		}
+		l = bpf_program__attach_perf_event(prog, fd);
+		if (!l) {
+			if (!err)
+				err = -errno;
+			close(fd);
+			continue;
+		}
+		te->fds[te->nr] = fd;
+		te->links[te->nr++] = l;
+	}
+	if (!te->nr) {
+		close_fds(te->fds, te->links, 0);
+		memset(te, 0, sizeof(*te));
+		return err ? err : -ESRCH;
+	}
+	return te->nr;
+}
+
+/* The events' count summed over the tasks (read() includes inherited children). */
+static bool task_event_count(const struct task_event *te, uint64_t *count)
+{
+	*count = 0;
+	for (int i = 0; i < te->nr; i++) {
+		uint64_t v;
+
+		if (read(te->fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v))
+			return false;
+		*count += v;
+	}
+	return te->nr > 0;
+}
+
+/* The highest sampling frequency the kernel allows (perf_event_max_sample_rate). */
+static unsigned int max_sample_rate(void)
+{
+	char *t = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
+	unsigned int hz = t ? (unsigned int)strtoul(t, NULL, 10) : 0;
+
+	free(t);
+	return hz;
+}
+
+static void open_faults(struct prof_state *st, struct report *r)
+{
+	struct perf_event_attr pf = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_PAGE_FAULTS,
+		.freq = 1,
+		.exclude_hv = 1,
+	};
 	struct perf_event_attr maj = {
-		.size = sizeof(maj),
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_PAGE_FAULTS_MAJ,
 		.sample_period = 1,
+		.exclude_hv = 1,
 	};
+	unsigned int max = max_sample_rate();
+	int got;
+
+	st->fault_hz = max && max < FAULT_HZ ? max : FAULT_HZ;
+	pf.sample_freq = st->fault_hz;
+	got = open_task_event(st, &pf, st->skel->progs.on_fault, &st->faults);
+	st->faults_ok = got > 0;
+	if (!st->faults_ok) {
+		st->attach_failed++;
+		report__add_provenance(r, "page_faults", "page-faults event: %s: no fault numbers",
+				       strerror(-got));
+		return;
+	}
+	got = open_task_event(st, &maj, st->skel->progs.on_major, &st->major);
+	st->major_ok = got > 0;
+	if (!st->major_ok) {
+		st->attach_failed++;
+		report__add_provenance(r, "page_faults", "major faults not told apart: major-faults event: %s",
+				       strerror(-got));
+	}
+}
+
+/* ---- khugepaged programs, loaded while the target runs ------------------- */
+
+static void *thp_main(void *arg)
+{
+	struct thp_load *t = arg;
+	uint64_t t0 = now_ns();
+
+	t->skel = thp_bpf__open();
+	if (!t->skel) {
+		t->err = -errno;
+		t->what = "open";
+		goto out;
+	}
+	t->err = bpf_map__reuse_fd(t->skel->maps.procs, t->procs_fd);
+	if (t->err) {
+		t->what = "share the process set with";
+		goto out;
+	}
+	t->err = thp_bpf__load(t->skel);
+	if (t->err) {
+		t->what = "load";
+		goto out;
+	}
+	t->links[0] = bpf_program__attach(t->skel->progs.on_scan_pmd);
+	if (!t->links[0]) {
+		t->err = -errno;
+		t->what = "attach mm_khugepaged_scan_pmd for";
+		goto out;
+	}
+	t->links[1] = bpf_program__attach(t->skel->progs.on_collapse);
+	if (!t->links[1]) {
+		t->err = -errno;
+		t->what = "attach mm_collapse_huge_page for";
+	}
+out:
+	t->ns = now_ns() - t0;
+	return NULL;
+}
+
+static void thp_start(struct prof_state *st)
+{
+	st->thp.procs_fd = bpf_map__fd(st->skel->maps.procs);
+	st->thp.running = !pthread_create(&st->thp.thread, NULL, thp_main, &st->thp);
+	if (!st->thp.running) {
+		st->thp.err = -EAGAIN;
+		st->thp.what = "start a thread to load";
+	}
+}
+
+static void thp_join(struct prof_state *st)
+{
+	if (!st->thp.running)
+		return;
+	pthread_join(st->thp.thread, NULL);
+	st->thp.running = false;
+	pr_debug("profile: khugepaged programs ready after %.1f ms%s%s", st->thp.ns / 1e6,
+		 st->thp.err ? ": failed to " : "", st->thp.err ? st->thp.what : "");
+}
+
+static void thp_destroy(struct thp_load *t)
+{
+	for (int i = 0; i < 2; i++)
+		bpf_link__destroy(t->links[i]);
+	thp_bpf__destroy(t->skel);
+}
+
+static int profile_open(void **state, const struct run_ctx *ctx, struct report *r)
+{
+	struct prof_state *st = xcalloc(1, sizeof(*st));
 	__u32 tgid = (__u32)ctx->pid;
 	__u64 zero = 0;
 	struct skel_load l;
-	int got;
 	uint64_t t_a = now_ns(), t_c;
 
 	*state = st;
@@ -517,7 +730,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 		return 0;
 	}
 	if (l.err) {
-		report__add_provenance(r, "profile", "cannot load the BPF programs: %s (needs root or CAP_BPF+CAP_PERFMON, and kernel BTF)",
+		report__add_provenance(r, "profile", "cannot load the BPF programs: %s (needs root or CAP_BPF+CAP_PERFMON)",
 				       strerror(-l.err));
 		return 0; /* regions and huge pages still come from /proc */
 	}
@@ -533,24 +746,11 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 		report__add_provenance(r, "profile", "cannot read the process-event ring: children are not followed");
 	}
 
-	st->faults_ok = st->thp_ok = true;
-	attach_tp(st, st->skel->progs.on_prepare_exec, NULL, r);
-	attach_tp(st, st->skel->progs.on_exec, NULL, r);
-	attach_tp(st, st->skel->progs.on_fork, NULL, r);
-	attach_tp(st, st->skel->progs.on_exit, NULL, r);
-	attach_tp(st, st->skel->progs.on_fault_user, &st->faults_ok, r);
-	attach_tp(st, st->skel->progs.on_fault_kernel, &st->faults_ok, r);
-	attach_tp(st, st->skel->progs.on_scan_pmd, &st->thp_ok, r);
-	attach_tp(st, st->skel->progs.on_collapse, &st->thp_ok, r);
-
-	got = open_per_cpu(st, &maj, st->skel->progs.on_major, 0, &st->major_fds,
-			   &st->major_links);
-	st->major_ok = got > 0;
-	if (!st->major_ok) {
-		st->attach_failed++;
-		report__add_provenance(r, "page_faults", "major faults not told apart: major-faults event: %s",
-				       strerror(-got));
-	}
+	st->procs_ok = true;
+	attach_tp(st, st->skel->progs.on_exec, &st->procs_ok, r);
+	attach_tp(st, st->skel->progs.on_exit, &st->procs_ok, r);
+	attach_tp(st, st->skel->progs.on_newtask, &st->procs_ok, r);
+	open_faults(st, r);
 
 	if (ctx->sample)
 		open_sampling(st, ctx, r);
@@ -572,6 +772,7 @@ static void profile_started(void *state)
 	 * bucket the faults of the exec, already counted, on another origin.
 	 */
 	st->last_refresh = 0;
+	thp_start(st);
 }
 
 static int profile_poll(void *state)
@@ -624,70 +825,6 @@ static void read_stats(struct prof_state *st, uint64_t *out)
 			out[i] += vals[c];
 	}
 	free(vals);
-}
-
-/*
- * Folds the fault runs still pending in the per-CPU fault_cache (see
- * profile.h) into fault_sites, fault_chunks and timeline, so that those maps
- * hold every fault; counts that find a full map go to the stats that report
- * the loss (adds to OUT, as read_stats filled it).  A launched target has
- * exited; a process measured with -p runs on, and a fault it takes while this
- * folds (after the measurement's end) may be counted or lost.  A live view
- * that reads the maps while the target runs must fold first too.
- */
-static void fold_fault_cache(struct prof_state *st, uint64_t *out)
-{
-	int cfd = bpf_map__fd(st->skel->maps.fault_cache);
-	int sfd = bpf_map__fd(st->skel->maps.fault_sites);
-	int kfd = bpf_map__fd(st->skel->maps.fault_chunks);
-	int tfd = bpf_map__fd(st->skel->maps.timeline);
-	struct prof_fault_cache *c = xcalloc(st->nr_cpus, sizeof(*c));
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(cfd, &zero, c)) {
-		free(c);
-		return;
-	}
-	for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
-		struct prof_fault_cache *e = &c[cpu];
-
-		if (e->fv.count) {
-			struct prof_fault_val v = { 0 };
-
-			bpf_map_lookup_elem(sfd, &e->fk, &v);
-			v.count += e->fv.count;
-			v.writes += e->fv.writes;
-			v.instr += e->fv.instr;
-			v.last_addr = e->fv.last_addr;
-			if (bpf_map_update_elem(sfd, &e->fk, &v, BPF_ANY)) {
-				out[e->fk.kernel ? PROF_ST_SITE_FULL_KERNEL : PROF_ST_SITE_FULL] +=
-					e->fv.count;
-				out[PROF_ST_SITE_FULL_WRITE] += e->fv.writes;
-			}
-		}
-		if (e->cv.faults) {
-			struct prof_chunk_val v = { 0 };
-
-			bpf_map_lookup_elem(kfd, &e->ck, &v);
-			for (int w = 0; w < PROF_CHUNK_PAGES / 64; w++)
-				v.pages[w] |= e->cv.pages[w];
-			v.faults += e->cv.faults;
-			v.writes += e->cv.writes;
-			if (bpf_map_update_elem(kfd, &e->ck, &v, BPF_ANY))
-				out[PROF_ST_PAGE_FULL] += e->cv.faults;
-		}
-		if (e->t_faults) {
-			struct prof_bucket b = { 0 };
-
-			if (!bpf_map_lookup_elem(tfd, &e->t_idx, &b)) {
-				b.faults += e->t_faults;
-				bpf_map_update_elem(tfd, &e->t_idx, &b, BPF_ANY);
-			}
-		}
-	}
-	memset(c, 0, st->nr_cpus * sizeof(*c));
-	bpf_map_update_elem(cfd, &zero, c, BPF_ANY);
-	free(c);
 }
 
 /* The newest snapshot of PID (or of its parents) that maps ADDR. */
@@ -1156,6 +1293,8 @@ static void merge_sites(struct profile *p)
 			d->reads += s->reads;
 			d->writes += s->writes;
 			d->instr += s->instr;
+			d->samples += s->samples;
+			d->rw_unknown += s->rw_unknown;
 			d->major += s->major;
 			d->minor += s->minor;
 			continue;
@@ -1172,6 +1311,40 @@ static int cmp_site_idx(const void *a, const void *b)
 	return cmp_site(&sort_sites[*(const int *)a], &sort_sites[*(const int *)b]);
 }
 
+/*
+ * Splits a site's estimated faults into reads and writes by its faulting
+ * instruction: a load faults for reading, a store or read-modify-write for
+ * writing.  Kernel-mode faults (the kernel copying to or from user memory)
+ * and instructions without an explicit memory operand stay unknown.
+ */
+static void site_rw(struct prof_state *st, struct symbolizer *sym, struct profile_fault_site *s)
+{
+	uint8_t code[16];
+	struct mem_operand op;
+	int n;
+
+	s->reads = s->writes = 0;
+	s->rw_unknown = s->count;
+	if (s->kernel_mode)
+		return;
+	if (s->instr) {
+		s->reads = s->instr;
+		s->rw_unknown = s->count - s->instr;
+		if (!s->rw_unknown)
+			return;
+	}
+	n = symbolizer__code(sym, maps_for(st, s->pid, s->loc.ip), s->loc.ip, code, sizeof(code));
+	if (n <= 0 || addrsample__decode(code, (size_t)n, s->loc.ip, &op) || op.skip != AS_OK)
+		return;
+	if (op.write)
+		s->writes = s->rw_unknown;
+	else if (op.read)
+		s->reads += s->rw_unknown;
+	else
+		return;
+	s->rw_unknown = 0;
+}
+
 static void finish_faults(struct prof_state *st, struct profile *p, struct symbolizer *sym,
 			  const uint64_t *stats)
 {
@@ -1186,15 +1359,17 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 
 	p->faults_measured = st->faults_ok;
 	p->major_measured = st->major_ok;
+	p->fault_hz = st->fault_hz;
+	p->fault_samples = stats[PROF_ST_FAULT_SAMPLES];
+	p->fault_max_period = stats[PROF_ST_FAULT_MAX_PERIOD];
+	p->faults_exact = p->fault_max_period <= 1;
 	p->faults_user = stats[PROF_ST_SITE_FULL];
 	p->faults_kernel = stats[PROF_ST_SITE_FULL_KERNEL];
-	p->writes = stats[PROF_ST_SITE_FULL_WRITE];
+	p->rw_unknown = p->faults_user + p->faults_kernel;
 	p->major = stats[PROF_ST_FAULTS_MAJOR];
-	p->faults_unhandled = stats[PROF_ST_FAULTS_NOFAULT];
 
 	map_iter_init(&it, fd, sizeof(k), sizeof(fv));
 	while (map_iter_next(&it, &k, &fv)) {
-		struct prof_fault_val v = fv;
 		struct profile_fault_site *s;
 
 		if (p->nr_sites == cap) {
@@ -1206,23 +1381,23 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		memset(s, 0, sizeof(*s));
 		s->pid = (pid_t)k.tgid;
 		s->kernel_mode = k.kernel;
-		s->count = v.count;
-		s->writes = v.writes;
-		s->reads = v.count - v.writes;
-		s->instr = v.instr;
-		s->major = v.major;
-		s->minor = v.count > v.major ? v.count - v.major : 0;
+		s->count = fv.count;
+		s->samples = fv.samples;
+		s->instr = fv.instr;
+		s->major = fv.major;
+		s->minor = fv.count > fv.major ? fv.count - fv.major : 0;
 		if (k.kernel)
-			p->faults_kernel += v.count;
+			p->faults_kernel += fv.count;
 		else
-			p->faults_user += v.count;
-		p->writes += v.writes;
+			p->faults_user += fv.count;
 		s->loc.ip = k.ip;
 		s->region = -1;
-		site_addr[p->nr_sites++] = v.last_addr;
+		site_addr[p->nr_sites++] = fv.last_addr;
 	}
-	p->faults = p->faults_user + p->faults_kernel;
-	p->reads = p->faults - p->writes;
+	p->fault_est = p->faults_user + p->faults_kernel;
+	/* the event's own count is exact; without it, the samples' estimate */
+	if (!task_event_count(&st->faults, &p->faults))
+		p->faults = p->fault_est;
 	p->minor = p->faults > p->major ? p->faults - p->major : 0;
 
 	/* lines for the sites that matter (>= 0.2 % of the faults and 50 faults) */
@@ -1236,12 +1411,16 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		for (int r = 0; r < p->nr_sites; r++) {
 			struct profile_fault_site *s = &p->sites[order[r]];
 			uint64_t ip = s->loc.ip;
-			enum sym_detail d = r < 200 && s->count >= 50 && s->count * 500 >= p->faults ?
+			enum sym_detail d = r < 200 && s->count >= 50 && s->count * 500 >= p->fault_est ?
 					    SYM_LINES : SYM_LINES_IF_LOADED;
 
 			symbolizer__resolve(sym, maps_for(st, s->pid, ip), ip, s->kernel_mode, d,
 					    &s->loc);
 			s->loc.ip = ip;
+			site_rw(st, sym, s);
+			p->reads += s->reads;
+			p->writes += s->writes;
+			p->rw_unknown += s->rw_unknown;
 		}
 		free(order);
 	}
@@ -1255,8 +1434,8 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	map_iter_init(&it, fd, sizeof(ck), sizeof(cv));
 	while (map_iter_next(&it, &ck, &cv)) {
 		int ri_of[16], nr = 0, big = 0;
-		uint64_t np[16], total = 0, given[3] = { 0 };
-		const uint64_t cnt[3] = { cv.faults, cv.writes, cv.major };
+		uint64_t np[16], total = 0, given[2] = { 0 };
+		const uint64_t cnt[2] = { cv.faults, cv.major };
 
 		for (int w = 0; w < PROF_CHUNK_PAGES / 64; w++) {
 			for (uint64_t bits = cv.pages[w]; bits; bits &= bits - 1) {
@@ -1289,27 +1468,28 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 			continue;
 		for (int j = 0; j < nr; j++) {
 			struct profile_region *rg = &p->regions[ri_of[j]];
-			uint64_t part[3];
+			uint64_t part[2];
 
 			if (np[j] > np[big])
 				big = j;
-			for (int c = 0; c < 3; c++) {
+			for (int c = 0; c < 2; c++) {
 				part[c] = cnt[c] * np[j] / total;
 				given[c] += part[c];
 			}
 			rg->faults += part[0];
-			rg->writes += part[1];
-			rg->major += part[2];
+			rg->major += part[1];
 		}
 		/* rounding remainders to the chunk's biggest region */
 		p->regions[ri_of[big]].faults += cnt[0] - given[0];
-		p->regions[ri_of[big]].writes += cnt[1] - given[1];
-		p->regions[ri_of[big]].major += cnt[2] - given[2];
+		p->regions[ri_of[big]].major += cnt[1] - given[1];
 	}
 	/* sort regions by faults, then name each site's region */
 	sort_array(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
-	for (int i = 0; i < p->nr_sites; i++)
+	for (int i = 0; i < p->nr_sites; i++) {
 		p->sites[i].region = region_of(p, p->sites[i].pid, site_addr[i]);
+		if (p->sites[i].region >= 0)
+			p->regions[p->sites[i].region].writes += p->sites[i].writes;
+	}
 	merge_sites(p);
 	sort_array(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site);
 	free(site_addr);
@@ -1338,12 +1518,21 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	}
 }
 
-static void finish_thp(struct prof_state *st, struct profile *p)
+static void finish_thp(struct prof_state *st, struct profile *p, struct report *r)
 {
-	int fd = st->skel ? bpf_map__fd(st->skel->maps.thp) : -1;
+	struct thp_load *t = &st->thp;
+	int fd = -1;
 	__u32 k, next, *prev = NULL;
 
-	p->thp_measured = st->skel && st->thp_ok;
+	if (st->skel) {
+		thp_join(st);
+		if (t->skel && !t->err)
+			fd = bpf_map__fd(t->skel->maps.thp);
+		else if (t->what)
+			report__add_provenance(r, "huge_pages", "khugepaged activity not measured: cannot %s the khugepaged programs: %s (they need kernel BTF)",
+					       t->what, strerror(-t->err));
+	}
+	p->thp_measured = fd >= 0;
 	if (sysinfo__thp_mode(p->thp_mode, sizeof(p->thp_mode)) < 0)
 		p->thp_mode[0] = '\0';
 	if (sysinfo__thp_defrag(p->thp_defrag, sizeof(p->thp_defrag)) < 0)
@@ -1376,6 +1565,10 @@ static int profile_finish(void *state, struct report *r)
 		for (int c = 0; c < st->nr_cpus; c++)
 			if (st->evs[e].fds && st->evs[e].fds[c] >= 0)
 				ioctl(st->evs[e].fds[c], PERF_EVENT_IOC_DISABLE, 0);
+	for (int i = 0; i < st->faults.nr; i++)
+		ioctl(st->faults.fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (int i = 0; i < st->major.nr; i++)
+		ioctl(st->major.fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	if (st->rb)
 		ring_buffer__consume(st->rb);
 	/* a target that was not stopped at exit (-p): take what is still there */
@@ -1394,7 +1587,6 @@ static int profile_finish(void *state, struct report *r)
 	p->duration_ns = st->t0 ? st->t_end - st->t0 : 0;
 	if (st->skel) {
 		read_stats(st, stats);
-		fold_fault_cache(st, stats);
 		finish_hot(st, p, sym);
 		finish_stacks(st, p, sym);
 	}
@@ -1404,7 +1596,7 @@ static int profile_finish(void *state, struct report *r)
 		finish_faults(st, p, sym, stats);
 	else
 		sort_array(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
-	finish_thp(st, p);
+	finish_thp(st, p, r);
 	symbolizer__free(sym);
 
 	p->procs = xcalloc(st->nr_procs, sizeof(*p->procs));
@@ -1441,8 +1633,9 @@ static int profile_finish(void *state, struct report *r)
 	if (p->loss.proc_events || p->loss.procs_full)
 		report__add_provenance(r, "profile", "children not fully followed: %" PRIu64 " process events lost, %" PRIu64 " not tracked",
 				       p->loss.proc_events, p->loss.procs_full);
-	if (!st->faults_ok)
-		report__add_provenance(r, "page_faults", "page-fault tracepoints not attached: no fault numbers");
+	if (st->faults_ok && !p->faults_exact)
+		report__add_provenance(r, "page_faults", "faults by site, region and time estimated from %" PRIu64 " samples of the page-faults event (at most %u a second, up to %" PRIu64 " faults each); the total is counted",
+				       p->fault_samples, p->fault_hz, p->fault_max_period);
 	if (r->profile)
 		profile__free(r->profile);
 	r->profile = p;
@@ -1457,8 +1650,10 @@ static void profile_destroy(void *state)
 		return;
 	for (int e = 0; e < st->nr_evs; e++)
 		close_fds(st->evs[e].fds, st->evs[e].links, st->evs[e].nr);
-	if (st->major_fds)
-		close_fds(st->major_fds, st->major_links, st->nr_cpus);
+	close_fds(st->faults.fds, st->faults.links, st->faults.nr);
+	close_fds(st->major.fds, st->major.links, st->major.nr);
+	thp_join(st);
+	thp_destroy(&st->thp);
 	for (int i = 0; i < st->nr_tp_links; i++)
 		bpf_link__destroy(st->tp_links[i]);
 	ring_buffer__free(st->rb);

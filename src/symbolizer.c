@@ -667,6 +667,36 @@ static const unsigned char *code_bytes(Elf *elf, uint64_t a, size_t len)
 	return NULL;
 }
 
+int symbolizer__code(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+		     uint8_t *buf, size_t max)
+{
+	Dwfl *dwfl = maps && ip ? symbolizer__dwfl(s, maps) : NULL;
+	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
+	Dwarf_Addr bias;
+	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	Elf_Scn *scn = NULL;
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		uint64_t a = ip - bias;
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || a < sh.sh_addr || a >= sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || a - sh.sh_addr >= d->d_size)
+			return -ENOENT;
+		n = d->d_size - (a - sh.sh_addr);
+		if (n > max)
+			n = max;
+		memcpy(buf, (const uint8_t *)d->d_buf + (a - sh.sh_addr), n);
+		return (int)n;
+	}
+	return -ENOENT;
+}
+
 int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			     uint64_t ip, uint64_t *prev)
 {

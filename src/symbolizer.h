@@ -81,6 +81,12 @@ int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uin
  */
 int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			     uint64_t ip, uint64_t *prev);
+/*
+ * Up to MAX bytes of code at IP, from the file of the module mapping it (as
+ * far as its executable section goes).  The count, or -ENOENT.
+ */
+int symbolizer__code(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+		     uint8_t *buf, size_t max);
 /* Lookups answered from the build-id cache (for tests). */
 uint64_t symbolizer__cache_hits(const struct symbolizer *s);
 /*

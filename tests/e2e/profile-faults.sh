@@ -1,7 +1,8 @@
 #!/bin/sh
-# Page faults from the tracepoints: the total agrees with perf stat's
-# page-faults within 1%; the faulting line and the anonymous region are named;
-# reads/writes and minor/major add up; the timeline holds every fault.
+# Page faults from the page-faults event: the total agrees with perf stat's
+# page-faults within 1%; the faulting line and the anonymous region are named
+# from the samples, with estimates near the truth; reads/writes/other add up
+# to the estimate, minor/major to the total; the timeline holds the estimate.
 . "$MA_TOP/tests/lib.sh"
 need_root
 need_cmd perf
@@ -16,15 +17,17 @@ P="d['profile']['page_faults']"
 ma=$(json "$MA_TMP/r.json" "$P['total']")
 python3 -c "import sys; a,b=$ma,$pf; sys.exit(0 if abs(a-b)<=0.01*b and a>=$n else 1)" ||
 	fail "profile faults=$ma, perf page-faults=$pf (need within 1% and >= $n)"
-json "$MA_TMP/r.json" "$P['reads'] + $P['writes'] == $P['total'] and $P['minor'] + $P['major'] == $P['total'] and sum($P['timeline']) == $P['total']" |
-	grep -q True || fail "reads+writes, minor+major or the timeline do not add up to the total: $(json "$MA_TMP/r.json" "($P['total'], $P['reads'], $P['writes'], $P['minor'], $P['major'], sum($P['timeline']))")"
+json "$MA_TMP/r.json" "$P['reads'] + $P['writes'] + $P['rw_unknown'] == $P['estimated'] and $P['minor'] + $P['major'] == $P['total'] and sum($P['timeline']) == $P['estimated'] and abs($P['estimated'] - $P['total']) <= $P['total'] // 20 and $P['samples'] > 0" |
+	grep -q True || fail "reads+writes+other, minor+major or the timeline do not add up: $(json "$MA_TMP/r.json" "($P['total'], $P['estimated'], $P['reads'], $P['writes'], $P['rw_unknown'], $P['minor'], $P['major'], sum($P['timeline']))")"
 site=$(json "$MA_TMP/r.json" "'%s:%d %s %d' % ($P['sites'][0]['file'].split('/')[-1], $P['sites'][0]['line'], $P['sites'][0]['function'], $P['sites'][0]['writes'])")
 case "$site" in
-"touch_pages.c:$line main "*) ;;
+"touch_pages.c:$line main "*)
+	w=${site##* }
+	[ "$w" -ge $((n * 9 / 10)) ] || fail "the site's store is not counted as writes ($site)" ;;
 *) fail "top faulting site is '$site', expected touch_pages.c:$line main" ;;
 esac
 reg=$(json "$MA_TMP/r.json" "d['profile']['regions'][$P['sites'][0]['region']]")
-# distinct pages are exact; faults are apportioned within 2 MiB chunks shared with a neighbour
-json "$MA_TMP/r.json" "(lambda r: r['kind'] == 'anon' and r['size'] == $n * 4096 and r['pages_faulted'] == $n and abs(r['faults'] - $n) <= $n // 100)(d['profile']['regions'][$P['sites'][0]['region']])" |
+# estimated from samples: within 10%; the sampled pages are some of its pages
+json "$MA_TMP/r.json" "(lambda r: r['kind'] == 'anon' and r['size'] == $n * 4096 and 0 < r['pages_faulted'] <= $n and abs(r['faults'] - $n) <= $n // 10)(d['profile']['regions'][$P['sites'][0]['region']])" |
 	grep -q True || fail "the site's region is not the $n-page anonymous mapping with $n faults: $reg"
 pass "faults: memadvise $ma, perf stat $pf; site touch_pages.c:$line; region anon $n pages"
