@@ -25,7 +25,7 @@
 #include "util.h"
 #include "watch.h"
 
-#define AS_DEFAULT_HZ 2000
+#define AS_DEFAULT_HZ 1000
 #define AS_MAX_SWEEP 16384	/* bytes of a function swept linearly */
 #define AS_VOTE_WINDOW 40	/* bytes tried before the IP without a symbol */
 #define AS_MAX_DELTAS 8192	/* per IP */
@@ -285,12 +285,28 @@ int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac)
 double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride)
 {
 	size_t nonzero = 0, same = 0;
+	int64_t pos = 0, lo = 0, hi = 0;
 
+	/* the span of the walk, from the positions the deltas add up to */
 	for (size_t i = 0; i < n; i++) {
+		pos += deltas[i];
+		lo = pos < lo ? pos : lo;
+		hi = pos > hi ? pos : hi;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool back = (deltas[i] < 0) != (stride < 0);
+
 		if (!deltas[i])
 			continue;
+		/*
+		 * A jump back over half the span or more is a new pass of a walk
+		 * that repeats (a loop over an array, run again): not a step
+		 * against the stride.  The slower the sampling, the more of them.
+		 */
+		if (back && (deltas[i] < 0 ? -deltas[i] : deltas[i]) * 2 >= hi - lo)
+			continue;
 		nonzero++;
-		same += (deltas[i] < 0) == (stride < 0);
+		same += !back;
 	}
 	return nonzero ? (double)same / (double)nonzero : 0.0;
 }

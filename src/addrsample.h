@@ -79,7 +79,11 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
  * the fraction of non-zero deltas that are multiples of it.
  */
 int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac);
-/* Fraction of the non-zero deltas with the sign of stride (1 = a monotonic walk). */
+/*
+ * Fraction of the non-zero deltas with the sign of stride (1 = a monotonic
+ * walk); jumps back over half the walk's span or more (a repeated walk
+ * starting its next pass) are left out.
+ */
 double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride);
 
 #define AS_MAX_THREADS_PER_LINE 8

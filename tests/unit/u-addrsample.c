@@ -129,8 +129,12 @@ void test_addrsample__stride_from_sparse_samples(void)
 		deltas[i] = d[i];
 	ASSERT_EQ(addrsample__stride(deltas, (sizeof(d) / sizeof(d[0])), &frac), 256, "stride");
 	ASSERT_NEAR(frac, 1.0, 1e-9, "all deltas are multiples");
+	ASSERT_NEAR(addrsample__monotonic(deltas, (sizeof(d) / sizeof(d[0])), 256), 1.0, 1e-9,
+		    "the wrap starts a new pass: not a step back");
+	/* a short step back (a tenth of the span) is one */
+	deltas[7] = -256 * 4;
 	ASSERT_NEAR(addrsample__monotonic(deltas, (sizeof(d) / sizeof(d[0])), 256), 11.0 / 12, 1e-9,
-		    "one wrap goes back");
+		    "a short step back counts against the walk");
 }
 
 void test_addrsample__stride_none(void)
