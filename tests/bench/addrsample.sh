@@ -1,6 +1,6 @@
 #!/bin/sh
 # Wall-time cost of software data-address sampling: 'memadvise run' (with
-# sampling, 2000 Hz) vs 'run --no-sample' vs the bare program vs
+# sampling at its default, 1000 Hz) vs 'run --no-sample' vs the bare program vs
 # 'perf record' of the same registers at the same rate; median of
 # interleaved runs, plus the bytes perf wrote (memadvise writes none).
 . "$MA_TOP/tests/lib.sh"
@@ -13,8 +13,8 @@ args = [prog, "256", "60"]
 cmds = {
     "bare": args,
     "no-sample": [ma, "run", "--no-sample", "-o", "/dev/null", "--"] + args,
-    "sampling": [ma, "run", "-F", "2000", "-o", "/dev/null", "--"] + args,
-    "perf rec": ["perf", "record", "-q", "-e", "cpu-clock", "-F", "2000",
+    "sampling": [ma, "run", "-o", "/dev/null", "--"] + args,
+    "perf rec": ["perf", "record", "-q", "-e", "cpu-clock", "-F", "1000",
                  "--user-regs=ax,bx,cx,dx,si,di,bp,sp,ip,r8,r9,r10,r11,r12,r13,r14,r15",
                  "-o", pdata, "--"] + args,
 }
