@@ -1533,6 +1533,19 @@ static void finish_thp(struct prof_state *st, struct profile *p, struct report *
 					       t->what, strerror(-t->err));
 	}
 	p->thp_measured = fd >= 0;
+	if (fd >= 0) {
+		int sfd = bpf_map__fd(t->skel->maps.thp_stats);
+		__u32 idx = PROF_THP_NO_OWNER;
+		__u64 *v = xcalloc(st->nr_cpus, sizeof(*v)), n = 0;
+
+		if (!bpf_map_lookup_elem(sfd, &idx, v))
+			for (int c = 0; c < st->nr_cpus; c++)
+				n += v[c];
+		free(v);
+		if (n)
+			report__add_provenance(r, "huge_pages", "%" PRIu64 " khugepaged events on an mm without an owner task (kernel without CONFIG_MEMCG?): not attributed",
+					       (uint64_t)n);
+	}
 	if (sysinfo__thp_mode(p->thp_mode, sizeof(p->thp_mode)) < 0)
 		p->thp_mode[0] = '\0';
 	if (sysinfo__thp_defrag(p->thp_defrag, sizeof(p->thp_defrag)) < 0)
