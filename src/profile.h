@@ -13,7 +13,8 @@
  *  - "samples" are raw samples of the sampling event; "est_events" =
  *    sum of the sample periods (for cpu-clock: nanoseconds of CPU time, for
  *    a miss event: estimated misses).  The event says which (events[ev]).
- *  - Page-fault numbers are exact counts (tracepoints), not samples.
+ *  - The page-fault total is the page-faults event's exact count; the
+ *    breakdowns (sites, regions, timeline) are estimates from its samples.
  *  - pid is the process (thread-group id), tid the thread; tid 0 in an
  *    aggregated row means "all threads".
  */
@@ -214,7 +215,7 @@ struct profile {
 	struct profile_region *regions;	int nr_regions;
 	char thp_mode[16];		/* always / madvise / never, "" unknown */
 	char thp_defrag[32];
-	bool thp_measured;		/* huge_memory tracepoints attached */
+	bool thp_measured;		/* khugepaged programs (bpf/thp.bpf.c) attached */
 	struct profile_thp thp;		/* summed over the target's processes */
 
 	struct profile_proc *procs;	int nr_procs;

@@ -2,7 +2,7 @@
 /*
  * The "profile" collector: BPF sampling of code hot spots, page faults by
  * site/page/region/time, huge-page state of large regions and khugepaged
- * activity (bpf/profile.bpf.c).  Results go to report->profile (profile.h).
+ * activity (bpf/profile.bpf.c, bpf/thp.bpf.c).  Results go to report->profile (profile.h).
  */
 #ifndef __MA_PROFILER_H
 #define __MA_PROFILER_H
