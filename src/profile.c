@@ -181,6 +181,7 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "samples", ju64(p->fault_samples));
 		jadd(x, "max_period", ju64(p->fault_max_period));
 		jadd(x, "estimated", ju64(p->fault_est));
+		jadd(x, "sampled_periods", ju64(p->fault_periods));
 		jadd(x, "user_mode", ju64(p->faults_user));
 		jadd(x, "kernel_mode", ju64(p->faults_kernel));
 		jadd(x, "reads", ju64(p->reads));
@@ -436,7 +437,8 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 	if (p->faults_exact)
 		fprintf(f, "; every fault sampled");
 	else
-		fprintf(f, "; below, estimates from %" PRIu64 " samples", p->fault_samples);
+		fprintf(f, "; below, estimates from %" PRIu64 " samples, scaled to the count",
+			p->fault_samples);
 	fprintf(f, "\n  %s%" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " other (%" PRIu64
 		" in kernel-mode copies)\n", p->faults_exact ? "" : "~", p->reads, p->writes,
 		p->rw_unknown, p->faults_kernel);

@@ -198,13 +198,14 @@ struct profile {
 	 * Page faults (faults_measured false: the event failed).  faults is the
 	 * page-faults event's count, exact as perf stat's; the breakdowns are
 	 * estimated from its samples (frequency mode, fault_hz samples a second
-	 * at most; fault_est is the sum of their periods).
+	 * at most; fault_periods is the sum of their periods) and scaled to
+	 * that count: fault_est, their sum, is faults unless sites were lost.
 	 */
 	bool faults_measured;
 	bool major_measured;		/* major-faults event attached */
 	bool faults_exact;		/* every fault was a sample (period 1 throughout) */
 	unsigned int fault_hz;
-	uint64_t faults, fault_samples, fault_est, fault_max_period;
+	uint64_t faults, fault_samples, fault_est, fault_periods, fault_max_period;
 	uint64_t faults_user, faults_kernel, reads, writes, rw_unknown; /* estimated */
 	uint64_t major, minor;
 	struct profile_fault_site *sites; int nr_sites;

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Page faults from the page-faults event: the total agrees with perf stat's
 # page-faults within 1%; the faulting line and the anonymous region are named
-# from the samples, with estimates near the truth; reads/writes/other add up
-# to the estimate, minor/major to the total; the timeline holds the estimate.
+# from the samples, whose periods sum near the truth and are scaled to the
+# total; reads/writes/other add up to it, minor/major too, and the timeline.
 . "$MA_TOP/tests/lib.sh"
 need_root
 need_cmd perf
@@ -17,7 +17,7 @@ P="d['profile']['page_faults']"
 ma=$(json "$MA_TMP/r.json" "$P['total']")
 python3 -c "import sys; a,b=$ma,$pf; sys.exit(0 if abs(a-b)<=0.01*b and a>=$n else 1)" ||
 	fail "profile faults=$ma, perf page-faults=$pf (need within 1% and >= $n)"
-json "$MA_TMP/r.json" "$P['reads'] + $P['writes'] + $P['rw_unknown'] == $P['estimated'] and $P['minor'] + $P['major'] == $P['total'] and sum($P['timeline']) == $P['estimated'] and abs($P['estimated'] - $P['total']) <= $P['total'] // 20 and $P['samples'] > 0" |
+json "$MA_TMP/r.json" "$P['reads'] + $P['writes'] + $P['rw_unknown'] == $P['estimated'] and $P['minor'] + $P['major'] == $P['total'] and sum($P['timeline']) == $P['estimated'] and $P['estimated'] == $P['total'] and abs($P['sampled_periods'] - $P['total']) <= $P['total'] // 5 and $P['samples'] > 0" |
 	grep -q True || fail "reads+writes+other, minor+major or the timeline do not add up: $(json "$MA_TMP/r.json" "($P['total'], $P['estimated'], $P['reads'], $P['writes'], $P['rw_unknown'], $P['minor'], $P['major'], sum($P['timeline']))")"
 site=$(json "$MA_TMP/r.json" "'%s:%d %s %d' % ($P['sites'][0]['file'].split('/')[-1], $P['sites'][0]['line'], $P['sites'][0]['function'], $P['sites'][0]['writes'])")
 case "$site" in
