@@ -437,8 +437,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 	if (p->faults_exact)
 		fprintf(f, "; every fault sampled");
 	else
-		fprintf(f, "; below, estimates from %" PRIu64 " samples, scaled to the count",
-			p->fault_samples);
+		fprintf(f, "; below, %" PRIu64 " samples' shares of them", p->fault_samples);
 	fprintf(f, "\n  %s%" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " other (%" PRIu64
 		" in kernel-mode copies)\n", p->faults_exact ? "" : "~", p->reads, p->writes,
 		p->rw_unknown, p->faults_kernel);
