@@ -1350,14 +1350,6 @@ static void site_rw(struct prof_state *st, struct symbolizer *sym, struct profil
 	s->rw_unknown = 0;
 }
 
-/*
- * Largest-remainder rescaling: the n values *v[i], summing to FROM, become
- * integers summing to TO, each within 1 of v[i] * TO / FROM.  The samples'
- * periods give the shape of the faults (by site, by 10 ms); the page-faults
- * event's count gives their number: a frequency-mode period set just before
- * a burst ends over- or under-states the last samples by up to 15 % on a
- * short run, and throttled samples are missing from the sum.
- */
 struct share {
 	uint64_t rem;
 	int i;
@@ -1372,6 +1364,13 @@ static int cmp_share(const void *a, const void *b)
 	return x->i - y->i;
 }
 
+/*
+ * Largest-remainder rescaling: the n values *v[i], summing to FROM, become
+ * integers summing to TO, each within 1 of v[i] * TO / FROM.  The samples'
+ * periods give the shape of the faults (by site, region, 10 ms); the
+ * page-faults event's count gives their number (see FAULT_HZ: a period is
+ * approximate, and throttled samples are missing from the sum).
+ */
 static void apportion(uint64_t **v, int n, uint64_t from, uint64_t to)
 {
 	struct share *sh;
@@ -1414,6 +1413,7 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	uint64_t *site_addr = NULL;
 	uint64_t over[2] = { stats[PROF_ST_SITE_FULL], stats[PROF_ST_SITE_FULL_KERNEL] };
 	int cap = 0, last = -1;
+	bool rescale;
 
 	p->faults_measured = st->faults_ok;
 	p->major_measured = st->major_ok;
@@ -1459,7 +1459,8 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	p->minor = p->faults > p->major ? p->faults - p->major : 0;
 	if (p->faults != p->fault_periods)
 		p->faults_exact = false; /* samples throttled or lost */
-	if (p->fault_periods && p->faults != p->fault_periods) {
+	rescale = p->fault_periods && p->faults != p->fault_periods;
+	if (rescale) {
 		/* the sites (and the faults of sites that found the map full) */
 		uint64_t **v = xcalloc(p->nr_sites + 2, sizeof(*v));
 		int n = 0;
@@ -1570,7 +1571,7 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		p->regions[ri_of[big]].faults += cnt[0] - given[0];
 		p->regions[ri_of[big]].major += cnt[1] - given[1];
 	}
-	if (p->fault_periods && p->faults != p->fault_periods && p->nr_regions) {
+	if (rescale && p->nr_regions) {
 		/* the minor parts: major faults are each a sample */
 		uint64_t *minor = xcalloc(p->nr_regions, sizeof(*minor)), **v, sum = 0;
 
@@ -1605,13 +1606,12 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		/* faults before started() were bucketed from the t0 set at open */
 		uint64_t dur = (st->t_end > st->t_open ? st->t_end - st->t_open : 0);
 		int n = (int)(dur / BUCKET_NS) + 2;
+		uint64_t sum = 0;
 
 		if (n > NR_BUCKETS)
 			n = NR_BUCKETS;
 		p->bucket_ns = BUCKET_NS;
 		p->timeline = xcalloc(n, sizeof(*p->timeline));
-		uint64_t sum = 0;
-
 		for (__u32 i = 0; i < (__u32)n; i++) {
 			struct prof_bucket b;
 
@@ -1623,7 +1623,7 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 			if (b.faults || b.major)
 				p->nr_buckets = (int)i + 1;
 		}
-		if (p->nr_buckets && p->fault_periods && p->faults != p->fault_periods) {
+		if (rescale && p->nr_buckets) {
 			uint64_t **v = xcalloc(p->nr_buckets, sizeof(*v));
 
 			for (int i = 0; i < p->nr_buckets; i++)
