@@ -170,6 +170,9 @@ void addr_profile__free(struct addr_profile *p);
  * child that has not exec'd yet when enable_on_exec) and sample it.
  */
 struct addrsample;
+/* The cpu-clock rate without -F: lower in a virtualized guest (see the .c). */
+unsigned int addrsample__default_hz(void);
+/* FREQ_HZ 0: addrsample__default_hz(). */
 struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable_on_exec,
 				    char *why, size_t why_len);
 int addrsample__poll(struct addrsample *as);
