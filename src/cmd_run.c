@@ -407,6 +407,9 @@ int cmd_run(int argc, char **argv)
 						       o.watch, o.nr_watch))
 		goto out;
 
+	/* with sampling, the page-faults sampling event gives page_faults (see event.c) */
+	if (!o.no_sample && !o.sim)
+		event_set__defer(es, "page_faults");
 	err = event_set__open(es, target__pid(t), !o.pid);
 	if (err) {
 		if (err != -ENOENT && err != -EINVAL)
@@ -444,6 +447,10 @@ int cmd_run(int argc, char **argv)
 		active[i] = true;
 		phase(c->name);
 	}
+
+	if (shared.nr_fault_fds)
+		event_set__provide(es, "page_faults", shared.fault_fds, shared.nr_fault_fds);
+	event_set__open_deferred(es);
 
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;

@@ -36,6 +36,9 @@ struct run_shared {
 	int nr_sw_fds;		/* 0: none to share */
 	unsigned int sw_hz;
 	uint64_t sw_period_ns;
+	/* the page-faults sampling event's fds, whose count the counters take */
+	int fault_fds[1024];
+	int nr_fault_fds;
 };
 
 struct run_ctx {

@@ -34,6 +34,14 @@ struct event_set *event_set__defaults(void);
  * error returned is for names that do not exist (-ENOENT, message printed).
  */
 int event_set__open(struct event_set *es, pid_t pid, bool on_exec);
+/*
+ * NAME is not opened by event_set__open(): another event with the same count
+ * may provide it (FDS, borrowed until the set is read); event_set__open_deferred()
+ * then opens whatever was deferred and not provided.
+ */
+void event_set__defer(struct event_set *es, const char *name);
+void event_set__provide(struct event_set *es, const char *name, const int *fds, int nr);
+void event_set__open_deferred(struct event_set *es);
 /* Stops counting (so that what follows the target is not counted). */
 void event_set__disable(struct event_set *es);
 /* Reads and scales every counter into the report (one struct counter each). */

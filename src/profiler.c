@@ -756,6 +756,12 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	attach_tp(st, st->skel->progs.on_exit, &st->procs_ok, r);
 	attach_tp(st, st->skel->progs.on_newtask, &st->procs_ok, r);
 	open_faults(st, r);
+	/* the counters take page_faults from these (one event less on every fault) */
+	if (st->faults_ok && ctx->shared &&
+	    st->faults.nr <= (int)ARRAY_SIZE(ctx->shared->fault_fds)) {
+		memcpy(ctx->shared->fault_fds, st->faults.fds, st->faults.nr * sizeof(int));
+		ctx->shared->nr_fault_fds = st->faults.nr;
+	}
 
 	if (ctx->sample)
 		open_sampling(st, ctx, r);

@@ -233,7 +233,10 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 		}
 		fprintf(f, "%-19s %13s  %s", c->name, fmt_value(c, buf, sizeof(buf)),
 			tier__name(c->tier));
-		if (c->running_ns < c->enabled_ns)
+		if (c->note[0])
+			fprintf(f, "%*s%s", 9 - (int)strlen(tier__name(c->tier)) + 1, "",
+				c->note);
+		else if (c->running_ns < c->enabled_ns)
 			fprintf(f, "%*sscaled: counted %.1f%% of the time",
 				9 - (int)strlen(tier__name(c->tier)) + 1, "",
 				100.0 * c->running_ns / (double)c->enabled_ns);
@@ -331,6 +334,10 @@ struct json_object *report__to_json(const struct report *r)
 			json_object_object_add(e, "running_ns", json_object_new_uint64(c->running_ns));
 			json_object_object_add(e, "scaled",
 					       json_object_new_boolean(c->running_ns < c->enabled_ns));
+			if (c->derived[0])
+				json_object_object_add(e, "derived", jstr(c->derived));
+			if (c->note[0])
+				json_object_object_add(e, "note", jstr(c->note));
 		} else {
 			/* Never a number for a counter that did not count. */
 			json_object_object_add(e, "value", jstr("not supported"));

@@ -42,6 +42,8 @@ struct counter {
 	char reason[160];
 	uint64_t raw, enabled_ns, running_ns;
 	double scaled;	     /* raw * enabled / running */
+	char derived[48];    /* counted from others by this formula ("" : counted itself) */
+	char note[64];	     /* where a counted value came from, when not its own counter */
 };
 
 /* A derived ratio (CPI, MPKI, miss ratios): present only when inputs counted. */
