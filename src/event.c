@@ -25,7 +25,7 @@ struct ev {
 	/*
 	 * Not opened: page_faults - major_faults.  Every minor fault runs the
 	 * minor-faults software event's path in the kernel once a counter of it
-	 * exists: 3-5 % of a first-touch fault storm's CPU time in our guests
+	 * exists: about 1.3 % of a first-touch fault storm's time in our guests
 	 * (perf stat -e page-faults,minor-faults pays it too), for a number the
 	 * other two give.  Only the default set derives it; -e minor_faults
 	 * opens the event.
