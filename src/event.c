@@ -429,16 +429,9 @@ int event_set__read(struct event_set *es, struct report *r)
 		if (e->derived)
 			continue;	/* derive_minor() fills it */
 		if (e->nr_ext) {	/* provided: the page-faults sampling event */
-			uint64_t v, sum = 0;
-			bool ok = true;
+			uint64_t sum;
 
-			for (int k = 0; k < e->nr_ext; k++) {
-				if (read(e->ext_fds[k], &v, sizeof(v)) != (ssize_t)sizeof(v))
-					ok = false;
-				else
-					sum += v;
-			}
-			if (!ok) {
+			if (!read_counts_sum(e->ext_fds, e->nr_ext, &sum)) {
 				snprintf(c->reason, sizeof(c->reason),
 					 "the fault-sampling event could not be read");
 				continue;

@@ -588,15 +588,7 @@ static int open_task_event(struct prof_state *st, struct perf_event_attr *attr,
 /* The events' count summed over the tasks (read() includes inherited children). */
 static bool task_event_count(const struct task_event *te, uint64_t *count)
 {
-	*count = 0;
-	for (int i = 0; i < te->nr; i++) {
-		uint64_t v;
-
-		if (read(te->fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v))
-			return false;
-		*count += v;
-	}
-	return te->nr > 0;
+	return read_counts_sum(te->fds, te->nr, count);
 }
 
 /* The highest sampling frequency the kernel allows (perf_event_max_sample_rate). */

@@ -211,6 +211,19 @@ int read_u64_file(const char *path, uint64_t *out)
 	return parse_u64(buf, out);
 }
 
+bool read_counts_sum(const int *fds, int n, uint64_t *sum)
+{
+	*sum = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t v;
+
+		if (read(fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v))
+			return false;
+		*sum += v;
+	}
+	return n > 0;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;
