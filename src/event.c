@@ -429,9 +429,9 @@ int event_set__read(struct event_set *es, struct report *r)
 		if (e->derived)
 			continue;	/* derive_minor() fills it */
 		if (e->nr_ext) {	/* provided: the page-faults sampling event */
-			uint64_t sum;
+			uint64_t sum, t_ena, t_run;
 
-			if (!read_counts_sum(e->ext_fds, e->nr_ext, &sum)) {
+			if (!read_counts_sum(e->ext_fds, e->nr_ext, &sum, &t_ena, &t_run)) {
 				snprintf(c->reason, sizeof(c->reason),
 					 "the fault-sampling event could not be read");
 				continue;
@@ -441,6 +441,8 @@ int event_set__read(struct event_set *es, struct report *r)
 			c->counted = true;
 			c->raw = sum;
 			c->scaled = (double)sum;
+			c->enabled_ns = t_ena;
+			c->running_ns = t_run;
 			snprintf(c->note, sizeof(c->note), "the fault sampler's count");
 			continue;
 		}

@@ -588,7 +588,7 @@ static int open_task_event(struct prof_state *st, struct perf_event_attr *attr,
 /* The events' count summed over the tasks (read() includes inherited children). */
 static bool task_event_count(const struct task_event *te, uint64_t *count)
 {
-	return read_counts_sum(te->fds, te->nr, count);
+	return read_counts_sum(te->fds, te->nr, count, NULL, NULL);
 }
 
 /* The highest sampling frequency the kernel allows (perf_event_max_sample_rate). */
@@ -608,6 +608,8 @@ static void open_faults(struct prof_state *st, struct report *r)
 		.config = PERF_COUNT_SW_PAGE_FAULTS,
 		.freq = 1,
 		.exclude_hv = 1,
+		/* its count stands in for the page_faults counter: with its times */
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
 	struct perf_event_attr maj = {
 		.type = PERF_TYPE_SOFTWARE,

@@ -211,15 +211,27 @@ int read_u64_file(const char *path, uint64_t *out)
 	return parse_u64(buf, out);
 }
 
-bool read_counts_sum(const int *fds, int n, uint64_t *sum)
+bool read_counts_sum(const int *fds, int n, uint64_t *sum, uint64_t *ena, uint64_t *run)
 {
 	*sum = 0;
+	if (ena)
+		*ena = 0;
+	if (run)
+		*run = 0;
 	for (int i = 0; i < n; i++) {
-		uint64_t v;
+		/* value, then the times when read_format asks for both */
+		uint64_t v[3];
+		ssize_t got = read(fds[i], v, sizeof(v));
 
-		if (read(fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v))
+		if (got < (ssize_t)sizeof(v[0]))
 			return false;
-		*sum += v;
+		*sum += v[0];
+		if (got >= (ssize_t)sizeof(v)) {
+			if (ena)
+				*ena += v[1];
+			if (run)
+				*run += v[2];
+		}
 	}
 	return n > 0;
 }

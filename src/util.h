@@ -28,10 +28,12 @@ char *read_file(const char *path, size_t *len);
 int read_line(const char *path, char *buf, size_t len);
 int read_u64_file(const char *path, uint64_t *out);
 /*
- * The counts of N perf_event fds opened without read_format (one u64 each),
- * summed into *SUM; false when N is 0 or a read fails.
+ * The counts of N perf_event fds, summed into *SUM; false when N is 0 or a
+ * read fails.  Fds opened with read_format TOTAL_TIME_ENABLED|RUNNING also
+ * give their times, summed into *ENA and *RUN (left 0 for fds without them);
+ * either may be NULL.
  */
-bool read_counts_sum(const int *fds, int n, uint64_t *sum);
+bool read_counts_sum(const int *fds, int n, uint64_t *sum, uint64_t *ena, uint64_t *run);
 
 uint64_t now_ns(void); /* CLOCK_MONOTONIC */
 uint64_t gcd64(uint64_t a, uint64_t b); /* greatest common divisor; gcd64(a, 0) == a */

@@ -29,6 +29,11 @@ json "$MA_TMP/s.json" "[e['value'] for e in d['events'] if e['name'] == 'minor_f
 	grep -q True || fail "minor_faults is not page_faults - major_faults"
 [ "$(ev "$MA_TMP/s.json" minor_faults derived)" = "page_faults - major_faults" ] ||
 	fail "minor_faults not marked derived"
+# the sampler's own times: enabled for the target's run, and running all of it
+for c in page_faults minor_faults; do
+	python3 -c "import sys; e,r=$(ev "$MA_TMP/s.json" $c enabled_ns),$(ev "$MA_TMP/s.json" $c running_ns); sys.exit(0 if e > 0 and r == e else 1)" ||
+		fail "$c: enabled_ns/running_ns $(ev "$MA_TMP/s.json" $c enabled_ns)/$(ev "$MA_TMP/s.json" $c running_ns) (want equal and > 0)"
+done
 
 "$MA" run --no-sample -j -o "$MA_TMP/n.json" -- "$MA_TMP/touch_pages" $n || fail "memadvise run --no-sample exited $?"
 [ "$(ev "$MA_TMP/n.json" page_faults note)" = None ] ||
