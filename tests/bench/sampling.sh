@@ -15,6 +15,10 @@
 # guest two runs of one program differ by 10-40 % (its physical pages, the
 # host's load), so the interval says whether a run of the bench can tell
 # 1.03 from 1.00 at all.  The ratio of the medians is printed too.
+# A fault workload also runs under 'perf stat -e page-faults': the cost of
+# the kernel's page-fault event alone, which every fault passes once any
+# such event exists (sampled or only counted), the floor of any tool that
+# counts or samples faults with it.
 # Then the cost of each tool's events alone, measured inside one process
 # (tests/bench/toggle.c: the tool attached with -p, its perf_event
 # descriptors switched off and on around 300 pairs of 20 ms slices): a
@@ -93,6 +97,10 @@ for name, prog in wl:
         "memadvise": f"{ma} run -- {w_prog}",
         "perf": f"perf record -q -g -F {hz} -o perf.data -- {w_prog} && perf report --stdio -i perf.data",
     }
+    if "fault" in name:
+        # the floor for a fault storm: the kernel's page-faults event only
+        # counting, no sampling, no program (every fault passes its hook)
+        cmds["perf-stat"] = f"perf stat -x, -e page-faults -o /dev/null -- {w_prog}"
     t = {k: [] for k in cmds}
     w = {k: [] for k in cmds}
     cpu = {k: [] for k in cmds}
@@ -129,17 +137,24 @@ for name, prog in wl:
           f"perf/bare {m['perf']/m['bare']:.3f}")
     print(f"  cpu  ratio memadvise/bare {c['memadvise']/c['bare']:.3f}   "
           f"perf/bare {c['perf']/c['bare']:.3f}   (all processes, tool included)")
+    if "perf-stat" in cmds:
+        print(f"  floor: perf stat -e page-faults/bare wall {pr['perf-stat']:.3f}"
+              f"   (counting the faults with the kernel's event, nothing else)")
     if all(len(v) == reps for v in inner.values()):
         i = {k: statistics.median(x[1] for x in v) for k, v in inner.items()}
         print(f"  loop ratio memadvise/bare {i['memadvise']/i['bare']:.3f}   "
-              f"perf/bare {i['perf']/i['bare']:.3f}   (the workload's own timed loop)")
+              f"perf/bare {i['perf']/i['bare']:.3f}"
+              + (f"   perf-stat/bare {i['perf-stat']/i['bare']:.3f}" if "perf-stat" in i else "")
+              + "   (the workload's own timed loop)")
         if inner["bare"][0][0] == "ns":
             fixed = (m["memadvise"] - i["memadvise"] / 1e9) - (m["bare"] - i["bare"] / 1e9)
             print(f"  memadvise's fixed cost (wall outside the loop, over bare) {fixed * 1000:.0f} ms")
     if all(len(v) == reps for v in wcpu.values()):
         x = {k: statistics.median(v) for k, v in wcpu.items()}
         print(f"  workload cpu ratio memadvise/bare {x['memadvise']/x['bare']:.3f}   "
-              f"perf/bare {x['perf']/x['bare']:.3f}   (the program's own CPU time: no steal, no tool)")
+              f"perf/bare {x['perf']/x['bare']:.3f}"
+              + (f"   perf-stat/bare {x['perf-stat']/x['bare']:.3f}" if "perf-stat" in x else "")
+              + "   (the program's own CPU time: no steal, no tool)")
     # how far the median can be trusted: the spread of the rounds' ratios and
     # a bootstrap 95 % interval of their median (fixed seed: reproducible)
     rr = sorted(a / b for a, b in zip(t["memadvise"], t["bare"]))
