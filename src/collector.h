@@ -8,7 +8,7 @@
  *             attach here.  A failure is not fatal: the run goes on and the
  *             reason is recorded as provenance.
  *   started   the child was released (it execs now) or the attach is live
- *   poll      every few milliseconds while the target runs: drain rings
+ *   poll      every 20 ms (POLL_MS) while the target runs: drain rings
  *   at_exit   the target's main thread is stopped at exit with its address
  *             space still mapped: read /proc/PID/{maps,smaps} here
  *   finish    drain what is left, attach results to the report
