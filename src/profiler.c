@@ -1685,7 +1685,7 @@ static int profile_finish(void *state, struct report *r)
 	struct symbolizer *sym;
 	struct profile *p;
 	uint64_t stats[PROF_ST__COUNT];
-	uint64_t t[6] = { 0 };
+	uint64_t t[6];
 
 	if (!st)
 		return -ENODEV;
@@ -1719,9 +1719,10 @@ static int profile_finish(void *state, struct report *r)
 	if (st->skel) {
 		read_stats(st, stats);
 		finish_hot(st, p, sym);
-		t[1] = now_ns();
-		finish_stacks(st, p, sym);
 	}
+	t[1] = now_ns();
+	if (st->skel)
+		finish_stacks(st, p, sym);
 	t[2] = now_ns();
 	/* regions and their THP state come from /proc: also without BPF */
 	finish_regions(st, p);
@@ -1735,8 +1736,7 @@ static int profile_finish(void *state, struct report *r)
 	symbolizer__free(sym);
 	t[5] = now_ns();
 	pr_debug("profile: read-out: hot spots %.1f ms, stacks %.1f ms, regions %.1f ms, faults %.1f ms, THP %.1f ms",
-		 st->skel ? (t[1] - t[0]) / 1e6 : 0.0, st->skel ? (t[2] - t[1]) / 1e6 : 0.0,
-		 (t[3] - t[2]) / 1e6, (t[4] - t[3]) / 1e6, (t[5] - t[4]) / 1e6);
+		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6, (t[4] - t[3]) / 1e6, (t[5] - t[4]) / 1e6);
 
 	p->procs = xcalloc(st->nr_procs, sizeof(*p->procs));
 	for (int i = 0; i < st->nr_procs; i++) {

@@ -231,14 +231,14 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 			fprintf(f, "%s\n", line);
 			continue;
 		}
-		fprintf(f, "%-19s %13s  %s", c->name, fmt_value(c, buf, sizeof(buf)),
-			tier__name(c->tier));
+		const char *tier = tier__name(c->tier);
+		int pad = 9 - (int)strlen(tier) + 1;	/* to the NOTE column */
+
+		fprintf(f, "%-19s %13s  %s", c->name, fmt_value(c, buf, sizeof(buf)), tier);
 		if (c->note[0])
-			fprintf(f, "%*s%s", 9 - (int)strlen(tier__name(c->tier)) + 1, "",
-				c->note);
+			fprintf(f, "%*s%s", pad, "", c->note);
 		else if (c->running_ns < c->enabled_ns)
-			fprintf(f, "%*sscaled: counted %.1f%% of the time",
-				9 - (int)strlen(tier__name(c->tier)) + 1, "",
+			fprintf(f, "%*sscaled: counted %.1f%% of the time", pad, "",
 				100.0 * c->running_ns / (double)c->enabled_ns);
 		fputc('\n', f);
 	}

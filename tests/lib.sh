@@ -24,6 +24,10 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 # counter FILE NAME: a counter's value from a run report, or "not supported".
 counter() { json "$1" "[e['value'] for e in d['events'] if e['name']=='$2'][0]"; }
 
+# memadvise's cpu-clock rate without -F (addrsample__default_hz): 500 Hz in a
+# virtualized guest, 1000 Hz on bare metal; the benches sample perf at it
+default_hz() { grep -qw hypervisor /proc/cpuinfo && echo 500 || echo 1000; }
+
 # Waits (at most 30 s) until a child of PARENT whose command line matches
 # PATTERN shows, in /proc/PID/stat, awk expression EXPR (fields as $10 minflt,
 # $14 utime, $15 stime) >= MIN: a test that interrupts a run does so once the

@@ -6,7 +6,7 @@
 . "$MA_TOP/tests/lib.sh"
 build_prog stride
 reps=${BENCH_REPS:-9}
-hz=$(grep -qw hypervisor /proc/cpuinfo && echo 500 || echo 1000)
+hz=$(default_hz)
 python3 - "$MA" "$MA_TMP/stride" "$reps" "$MA_TMP/perf.data" "$hz" <<'PY'
 import os, subprocess, sys, time, statistics
 ma, prog, reps, pdata, hz = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]

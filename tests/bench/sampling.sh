@@ -33,7 +33,7 @@
 # e2e test programs: a CPU-bound loop and a page-touching loop.
 . "$MA_TOP/tests/lib.sh"
 reps=${BENCH_REPS:-15}
-hz=${BENCH_HZ:-$(grep -qw hypervisor /proc/cpuinfo && echo 500 || echo 1000)}
+hz=${BENCH_HZ:-$(default_hz)}
 cc -O2 -o "$MA_TMP/toggle" "$MA_TOP/tests/bench/toggle.c" || exit 1
 for p in hot_line touch_pages; do
 	cc -O2 -g -fno-omit-frame-pointer -pthread -o "$MA_TMP/$p" "$MA_TOP/tests/e2e/progs/$p.c" || exit 1
