@@ -304,23 +304,62 @@ static void note_capabilities(struct report *r)
 
 #define POLL_MS 20
 
+/*
+ * Function-call IPIs taken by all CPUs so far (/proc/interrupts "CAL"), -1
+ * when unknown.  In a guest each costs exits on every vCPU, and the sender
+ * waits for a vCPU the host may have descheduled: kernel text patching
+ * (static keys, static calls: enabling a tracepoint or the first event of a
+ * kind) sends them in batches, and they are most of a short run's overhead.
+ */
+static long ipis_so_far(void)
+{
+	char *t = read_file("/proc/interrupts", NULL), *l, *save = NULL;
+	long sum = -1;
+
+	for (l = t ? strtok_r(t, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		char *p = l, *end;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "CAL:", 4))
+			continue;
+		p += 4;
+		sum = 0;
+		for (long v = strtol(p, &end, 10); end != p; v = strtol(p, &end, 10)) {
+			sum += v;
+			p = end;
+		}
+		break;
+	}
+	free(t);
+	return sum;
+}
+
 /* -vv: how long each phase took, for whoever chases the fixed overhead. */
 static void phase(const char *what)
 {
 	static uint64_t start, last;
+	static long last_ipis;
 	uint64_t now = now_ns();
-
-	if (!start)
-		start = last = now;
 	struct rusage ru;
 	double self_ms = NAN;
+	long ipis;
 
+	if (log__verbosity() < LOG_DEBUG)
+		return;
+	ipis = ipis_so_far();
+	if (!start) {
+		start = last = now;
+		last_ipis = ipis;
+	}
 	if (!getrusage(RUSAGE_SELF, &ru))
 		self_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
 			  (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
-	pr_debug("phase %-22s %7.1f ms (at %7.1f ms, own CPU %6.1f ms)", what, (now - last) / 1e6,
-		 (now - start) / 1e6, self_ms);
+	pr_debug("phase %-22s %7.1f ms (at %7.1f ms, own CPU %6.1f ms, IPIs %ld)", what,
+		 (now - last) / 1e6, (now - start) / 1e6, self_ms,
+		 ipis >= 0 && last_ipis >= 0 ? ipis - last_ipis : -1L);
 	last = now;
+	last_ipis = ipis;
 }
 
 int cmd_run(int argc, char **argv)
