@@ -160,6 +160,11 @@ static void explain_launch_error(const char *prog, int err)
 		pr_err("cannot run '%s': not an executable format", prog);
 		pr_hint("a script needs a '#!' line; otherwise run its interpreter");
 		break;
+	case -ECHILD:
+		pr_err("cannot start '%s': memadvise could not re-execute itself to hold it before its exec",
+		       prog);
+		pr_hint("run with -vv for the reason; /proc must be mounted");
+		break;
 	default:
 		pr_err("cannot run '%s': %s", prog, strerror(-err));
 	}

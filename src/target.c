@@ -109,55 +109,139 @@ static void arm_exit_stop(struct target *t)
 		 t->pid, strerror(errno));
 }
 
+/*
+ * The corked child is memadvise itself, re-executed as
+ *   memadvise __corked GO_FD ERR_FD PROGRAM ARGS...
+ * by a vfork()ed child.  A fork()ed child that waited in place would share
+ * every page of memadvise copy-on-write until it execs: while counters and
+ * BPF programs are set up (a loader thread running on another CPU), each
+ * page memadvise then wrote cost a copy and a TLB-shootdown IPI, 80 and
+ * more per run, tens of milliseconds in a guest.  The vfork()ed child
+ * borrows memadvise's memory only until its exec, and the helper's own
+ * address space is fresh.
+ */
+#define CORKED_ARG "__corked"
+
+static void exec_failed(int ep, int e)
+{
+	if (write(ep, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int target__corked_main(int argc, char **argv)
+{
+	int go, ep;
+	sigset_t none;
+	char c;
+
+	if (argc < 6 || strcmp(argv[1], CORKED_ARG) || parse_int(argv[2], 0, INT_MAX, &go) ||
+	    parse_int(argv[3], 0, INT_MAX, &ep) || fcntl(go, F_SETFD, FD_CLOEXEC) ||
+	    fcntl(ep, F_SETFD, FD_CLOEXEC)) {
+		fprintf(stderr, "error: '%s' is internal to 'memadvise run'\n", CORKED_ARG);
+		return 127;
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL); /* the program starts with no signal blocked */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	/* Ready: counters opened from now on start at the program's exec, not this one's. */
+	if (write(ep, "r", 1) != 1)
+		_exit(127);
+	/* Corked: exec only once the parent has attached everything. */
+	if (read(go, &c, 1) != 1)
+		_exit(127);
+	close(go);
+	prctl(PR_SET_PDEATHSIG, 0);
+	drop_to_sudo_user();
+	execv(argv[4], argv + 5);
+	exec_failed(ep, errno);
+	return 127;
+}
+
+static volatile int child_err; /* set by the vfork()ed child, which shares it */
+
+/* vfork()s and execs the helper; its pid, or -errno (child_err: its exec's). */
+static __attribute__((noinline)) pid_t spawn_corked(const char *self, char **hargv, int go,
+						    int ep)
+{
+	pid_t pid;
+
+	child_err = 0;
+	pid = vfork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		/* only syscalls here: this is memadvise's memory until the exec */
+		if (fcntl(go, F_SETFD, 0) || fcntl(ep, F_SETFD, 0))
+			child_err = errno;
+		else
+			execv(self, hargv);
+		if (!child_err)
+			child_err = errno ? errno : ECHILD;
+		_exit(127);
+	}
+	return pid;
+}
+
 int target__launch(struct target **out, char *const argv[])
 {
-	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, err;
+	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, err, argc = 0;
+	char self[PATH_MAX], fds[2][16], **hargv = NULL;
 	struct target *t;
+	ssize_t n;
 	pid_t pid;
+	char c;
 
 	t = xcalloc(1, sizeof(*t));
 	t->go_fd = t->err_fd = t->pidfd = -1;
 	err = resolve_exe(argv[0], t->exe, sizeof(t->exe));
 	if (err)
 		goto out_free;
+	/* by name, not /proc/self/exe: the helper's name is its comm until the exec */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0 && n < (ssize_t)sizeof(self) - 1)
+		self[n] = '\0';
+	if (n <= 0 || n >= (ssize_t)sizeof(self) - 1 || strstr(self, " (deleted)"))
+		snprintf(self, sizeof(self), "/proc/self/exe"); /* replaced since it started */
 	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
 		err = -errno;
 		goto out_close;
 	}
+	while (argv[argc])
+		argc++;
+	hargv = xcalloc(argc + 6, sizeof(*hargv));
+	snprintf(fds[0], sizeof(fds[0]), "%d", go[0]);
+	snprintf(fds[1], sizeof(fds[1]), "%d", ep[1]);
+	hargv[0] = self;
+	hargv[1] = (char *)CORKED_ARG;
+	hargv[2] = fds[0];
+	hargv[3] = fds[1];
+	hargv[4] = t->exe;
+	memcpy(hargv + 5, argv, (argc + 1) * sizeof(*hargv));
 	fflush(NULL);
-	pid = fork();
+	pid = spawn_corked(self, hargv, go[0], ep[1]);
 	if (pid < 0) {
-		err = -errno;
+		err = pid;
 		goto out_close;
-	}
-	if (pid == 0) {
-		char c;
-		int e;
-
-		sigset_t none;
-
-		close(go[1]);
-		close(ep[0]);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL); /* the program starts with no signal blocked */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		/* Corked: exec only once the parent has attached everything. */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		close(go[0]);
-		prctl(PR_SET_PDEATHSIG, 0);
-		drop_to_sudo_user();
-		execv(t->exe, argv);
-		e = errno;
-		if (write(ep[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
 	}
 	close(go[0]);
 	close(ep[1]);
+	go[0] = ep[1] = -1;
+	/* the helper is ready, or could not start */
+	do
+		n = child_err ? 0 : read(ep[0], &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1 || c != 'r') {
+		err = -ECHILD;
+		pr_debug("cannot start the corked helper %s: %s", self,
+			 child_err ? strerror(child_err) : "it exited");
+		waitpid(pid, NULL, 0);
+		goto out_close;
+	}
+	free(hargv);
 	t->pid = pid;
 	t->go_fd = go[1];
 	t->err_fd = ep[0];
@@ -173,6 +257,7 @@ out_close:
 			close(ep[i]);
 	}
 out_free:
+	free(hargv);
 	free(t);
 	return err;
 }

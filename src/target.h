@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The measured program: launched corked (forked, held before exec so that
+ * The measured program: launched corked (started, held before exec so that
  * counters and samplers attach first) or attached to by PID.  The main
  * thread is ptrace-seized (no other stops) only to be told when it exits
  * while its address space is still mapped.
@@ -15,11 +15,19 @@
 struct target;
 
 /*
- * Resolves ARGV[0] through PATH, forks, and holds the child before exec.
+ * Resolves ARGV[0] through PATH, starts the corked helper (memadvise
+ * itself, re-executed) and holds it before it execs the program.
  * -ENOENT / -EACCES / -ENOEXEC when the program cannot be run (checked
- * before forking; the message is the caller's to print).
+ * before forking; the message is the caller's to print), -ECHILD when the
+ * helper could not start.
  */
 int target__launch(struct target **t, char *const argv[]);
+/*
+ * main() of the corked helper (argv[1] "__corked"): tells memadvise it is
+ * ready, waits to be released, then execs the program.  Never returns on
+ * success.
+ */
+int target__corked_main(int argc, char **argv);
 /* Attaches to a running process; -ESRCH when there is none, -EPERM. */
 int target__attach_pid(struct target **t, pid_t pid);
 /* Releases the corked child: it drops to the sudo user if any, then execs.
