@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * In-kernel aggregation for 'memadvise run': code hot spots (perf_event
- * program on the sampling event), page faults (perf_event program on the
- * page-faults software event in frequency mode, and on the major-faults
- * event), and the set of the target's processes (task/sched raw tracepoints).
- * User space reads the maps at the end; only the rare process events go
- * through the ring buffer, without wakeups (the reader consumes it when it
- * polls: wakeups are expensive, see docs/platform.md).
+ * programs on the sampling events) and page faults (perf_event programs on
+ * the page-faults software event in frequency mode, and on the major-faults
+ * event).  Every event is opened on the target as a per-task event that its
+ * threads and children inherit, so every program run is the target's: no
+ * process filter, and no tracepoint (attaching one patches kernel text, with
+ * IPIs to every CPU: tens of milliseconds in a guest).  User space reads the
+ * maps at the end, and learns of the target's processes from perf's own
+ * fork/exit/comm records.
  *
  * This object needs no kernel BTF: UAPI types only, no CO-RE relocations,
  * no BTF-typed tracepoints, no task_struct reads.  libbpf then does not read and parse
@@ -26,36 +28,24 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set by user space between open and load. */
-const volatile __u32 follow_children = 1; /* add forked children to the process set */
 const volatile __u64 bucket_ns = 10000000; /* fault timeline bucket width */
 const volatile __u32 nr_buckets = 1;	 /* entries of 'timeline' */
 
 /* Written by user space after load (bss): the object is loaded before the target exists. */
-__u32 targ_tgid = 0;	/* the target's thread-group leader */
 __u64 t0_ns = 0;	/* CLOCK_MONOTONIC when the target was released */
-__u32 active = 0;	/* 1 once the target runs its own program (after exec, or attached) */
 /*
- * 1: on_sample runs on the sw-addr event, whose ring user space reads:
- * user-mode samples go on to it.  (Not an attach cookie: the events that
- * threads and children inherit carry the program but not the cookie.)
+ * The index of the sampling event that is the sw-addr collector's, whose
+ * ring user space reads: its user-mode samples go on to it.  -1: none.
  */
-__u32 pass_user = 0;
+__s32 pass_ev = -1;
 
-#define CLONE_THREAD_FLAG 0x00010000ULL
-
+/* The target's processes, for thp.bpf.c (which shares the map); user space fills it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u32);		/* tgid */
 	__type(value, __u64);		/* unused (0) */
 } procs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u64);		/* task_struct of a new child process, not yet seen */
-	__type(value, __u32);		/* its parent's tgid */
-} pending SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -110,11 +100,6 @@ struct {
 	__type(value, __u64);
 } stats SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
-} events SEC(".maps");
-
 /* The map's value for KEY, inserted as INIT first when there is none; NULL when full. */
 static __always_inline void *lookup_or_init(void *map, const void *key, const void *init)
 {
@@ -151,61 +136,6 @@ static __always_inline void stat_inc(__u32 idx)
 	stat_add(idx, 1);
 }
 
-static __always_inline void proc_event(__u32 kind, __u32 tgid, __u32 parent)
-{
-	struct prof_proc_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-
-	if (!e) {
-		stat_inc(PROF_ST_RB_DROP);
-		return;
-	}
-	e->kind = kind;
-	e->tgid = tgid;
-	e->parent = parent;
-	e->_pad = 0;
-	e->time_ns = bpf_ktime_get_ns();
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-}
-
-/*
- * Current is the process TGID, not tracked yet: when task_newtask noted it as
- * a child of a tracked process, it joins the set now (and user space hears of
- * the fork).  False when it is not the target's.
- */
-static __always_inline bool discover(__u32 tgid)
-{
-	__u64 task = bpf_get_current_task(), zero = 0;
-	__u32 *parent = bpf_map_lookup_elem(&pending, &task), ptgid;
-
-	if (!parent)
-		return false;
-	ptgid = *parent;
-	bpf_map_delete_elem(&pending, &task);
-	if (bpf_map_update_elem(&procs, &tgid, &zero, BPF_NOEXIST)) {
-		/* full, or another program of the same task came first */
-		if (!bpf_map_lookup_elem(&procs, &tgid)) {
-			stat_inc(PROF_ST_PROCS_FULL);
-			return false;
-		}
-		return true;
-	}
-	proc_event(PROF_PROC_FORK, tgid, ptgid);
-	return true;
-}
-
-/* The tgid of the current task when it is one of the target's processes, else 0. */
-static __always_inline __u32 tracked_tgid(void)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
-	if (!tgid || !active)
-		return 0;
-	if (!bpf_map_lookup_elem(&procs, &tgid) && !discover(tgid))
-		return 0;
-	return tgid;
-}
-
 /*
  * The user-mode ip of the current task, for events taken in kernel mode
  * (the helper's result is a BTF pointer the kernel's own BTF describes: no
@@ -221,23 +151,23 @@ static __always_inline __u64 user_ip(void)
 	return ip;
 }
 
-SEC("perf_event")
-int on_sample(struct bpf_perf_event_data *ctx)
+/*
+ * A sample of sampling event EV (the event's index in user space's table).
+ * The index is the program's own: the events that threads and children
+ * inherit carry the program but not the attach cookie.
+ */
+static __always_inline int sample(struct bpf_perf_event_data *ctx, __u32 ev)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = tracked_tgid();
+	__u32 tgid = id >> 32;
 	struct prof_hot_key hk = {};
 	struct prof_stack_key sk = {};
 	struct prof_hot_val *v, zero = {};
 	__u64 period = ctx->sample_period ? ctx->sample_period : 1;
 	bool kernel = ctx->regs.rip >> 63; /* a kernel address */
-	/* The event's index in user space's table travels as the attach cookie. */
-	__u32 ev = (__u32)bpf_get_attach_cookie(ctx) & (PROF_MAX_EVENTS - 1);
 	/* non-zero: perf writes the sample to the event's ring as well */
-	int pass = pass_user && !kernel;
+	int pass = pass_ev == (__s32)ev && !kernel;
 
-	if (!tgid)
-		return pass;
 	stat_inc(PROF_ST_SAMPLES);
 	if (kernel)
 		stat_inc(PROF_ST_SAMPLES_KERNEL);
@@ -262,6 +192,32 @@ int on_sample(struct bpf_perf_event_data *ctx)
 		stat_inc(PROF_ST_STACK_FULL);
 	return pass;
 }
+
+SEC("perf_event")
+int on_sample0(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, 0);
+}
+
+SEC("perf_event")
+int on_sample1(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, 1);
+}
+
+SEC("perf_event")
+int on_sample2(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, 2);
+}
+
+SEC("perf_event")
+int on_sample3(struct bpf_perf_event_data *ctx)
+{
+	return sample(ctx, 3);
+}
+
+_Static_assert(PROF_MAX_EVENTS == 4, "one on_sampleN program per sampling event");
 
 /* The timeline bucket of now (the first before t0 is set), or NULL after the last. */
 static __always_inline struct prof_bucket *bucket_now(void)
@@ -305,8 +261,6 @@ int on_fault(struct bpf_perf_event_data *ctx)
 	__u64 *maxp;
 
 	stat_inc(PROF_ST_FAULT_SAMPLES);
-	if (!bpf_map_lookup_elem(&procs, &tgid))
-		discover(tgid);
 	maxp = bpf_map_lookup_elem(&stats, &idx);
 	if (maxp && *maxp < period)
 		*maxp = period;
@@ -365,57 +319,5 @@ int on_major(struct bpf_perf_event_data *ctx)
 	b = bucket_now();
 	if (b)
 		__sync_fetch_and_add(&b->major, 1);
-	return 0;
-}
-
-/*
- * The target's new processes.  task_newtask runs in the parent and names
- * the child by its task_struct, whose pid this object cannot read (no BTF):
- * the child is noted by that pointer and becomes a tracked process the first
- * time one of our programs runs in it (a sample, its exec, its exit), where
- * bpf_get_current_task() gives the same pointer and the helpers its tgid.
- * Raw tracepoints: unlike perf tracepoint events, they detach without waiting
- * for an RCU-tasks grace period (60-75 ms each here).
- */
-SEC("raw_tp/task_newtask")
-int on_newtask(struct bpf_raw_tracepoint_args *ctx)
-{
-	__u32 ptgid = bpf_get_current_pid_tgid() >> 32;
-	__u64 task = ctx->args[0], flags = ctx->args[1];
-
-	if (!follow_children || !active || (flags & CLONE_THREAD_FLAG) ||
-	    !bpf_map_lookup_elem(&procs, &ptgid))
-		return 0;
-	if (bpf_map_update_elem(&pending, &task, &ptgid, BPF_ANY))
-		stat_inc(PROF_ST_PROCS_FULL);
-	return 0;
-}
-
-SEC("raw_tp/sched_process_exec")
-int on_exec(struct bpf_raw_tracepoint_args *ctx)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
-	if (!bpf_map_lookup_elem(&procs, &tgid) && !discover(tgid))
-		return 0;
-	if (tgid == targ_tgid)
-		active = 1;
-	if (!active)
-		return 0;
-	proc_event(PROF_PROC_EXEC, tgid, 0);
-	return 0;
-}
-
-SEC("raw_tp/sched_process_exit")
-int on_exit(struct bpf_raw_tracepoint_args *ctx)
-{
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32;
-
-	if ((__u32)id != tgid || !active)
-		return 0;
-	if (!bpf_map_lookup_elem(&procs, &tgid) && !discover(tgid))
-		return 0;
-	proc_event(PROF_PROC_EXIT, tgid, 0);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Types shared by bpf/profile.bpf.c and src/profiler.c: map keys, values,
- * ring-buffer records and counter indexes.  Fixed-width fields only and no
+ * and counter indexes.  Fixed-width fields only and no
  * implicit padding; user space checks the sizes with _Static_assert.
  */
 #ifndef __MA_BPF_PROFILE_H
@@ -88,22 +88,6 @@ struct prof_thp_val {
 	__u64 collapse_fail;	/* mm_collapse_huge_page, other status */
 };
 
-/* Process life-cycle records in the ring buffer (rare events). */
-enum prof_proc_kind {
-	PROF_PROC_FORK = 1,
-	PROF_PROC_EXEC = 2,
-	PROF_PROC_EXIT = 3,
-};
-
-struct prof_proc_event {
-	__u32 kind;
-	__u32 tgid;
-	__u32 parent;		/* fork: parent tgid */
-	__u32 _pad;
-	__u64 time_ns;
-	char comm[16];
-};
-
 /* Indexes into the per-CPU 'stats' array. */
 enum prof_stat {
 	PROF_ST_SAMPLES,	/* samples of the target's threads */
@@ -118,8 +102,6 @@ enum prof_stat {
 	PROF_ST_SITE_FULL_KERNEL, /* estimated kernel-mode faults not in the site map */
 	PROF_ST_PAGE_FULL,	/* estimated faults not in the chunk map */
 	PROF_ST_TIMELINE_LATE,	/* samples after the last time bucket */
-	PROF_ST_RB_DROP,	/* process events dropped (ring full) */
-	PROF_ST_PROCS_FULL,	/* process set full: child not followed */
 	PROF_ST__COUNT,
 };
 

@@ -268,6 +268,12 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "khugepaged_scan_pmd", ju64(p->thp.scan_pmd));
 		jadd(x, "collapse_ok", ju64(p->thp.collapse_ok));
 		jadd(x, "collapse_failed", ju64(p->thp.collapse_fail));
+		jadd(x, "watched_from_s", json_object_new_double(p->thp_watch_from_ns / 1e9));
+	}
+	if (p->thp_unwatched_known) {
+		/* anywhere on the system, while the programs were not attached */
+		jadd(x, "unwatched_collapse_ok_system", ju64(p->thp_unwatched.collapse_ok));
+		jadd(x, "unwatched_collapse_failed_system", ju64(p->thp_unwatched.collapse_fail));
 	}
 	jadd(o, "thp", x);
 
@@ -515,13 +521,21 @@ static void print_thp(const struct profile *p, FILE *f, bool wide)
 
 	for (int i = 0; i < p->nr_regions; i++)
 		n += p->regions[i].large;
-	fprintf(f, "\nHuge pages: THP mode %s, defrag %s", p->thp_mode[0] ? p->thp_mode : "unknown",
-		p->thp_defrag[0] ? p->thp_defrag : "unknown");
+	fprintf(f, "\nHuge pages: THP mode %s, defrag %s\n  khugepaged: ",
+		p->thp_mode[0] ? p->thp_mode : "unknown", p->thp_defrag[0] ? p->thp_defrag : "unknown");
 	if (p->thp_measured)
-		fprintf(f, "; khugepaged: %" PRIu64 " collapses (%" PRIu64 " failed)\n",
+		fprintf(f, "%" PRIu64 " collapses (%" PRIu64 " failed)",
 			p->thp.collapse_ok, p->thp.collapse_fail);
+	else if (p->thp_unwatched_known && p->thp_delay_ns)
+		fprintf(f, "not watched (run < %.1f s)", p->thp_delay_ns / 1e9);
 	else
-		fprintf(f, "; khugepaged not observed\n");
+		fprintf(f, "not observed");
+	if (p->thp_measured && p->thp_watch_from_ns >= 100000000ULL)
+		fprintf(f, " from %.1f s", p->thp_watch_from_ns / 1e9);
+	if (p->thp_unwatched_known && (!p->thp_measured || p->thp_watch_from_ns >= 100000000ULL))
+		fprintf(f, "; collapses system-wide %s: %" PRIu64, p->thp_measured ? "before" : "meanwhile",
+			p->thp_unwatched.collapse_ok + p->thp_unwatched.collapse_fail);
+	fputc('\n', f);
 	if (!n) {
 		fprintf(f, "  no anonymous region of 2 MiB or more\n");
 		return;

@@ -218,6 +218,10 @@ struct profile {
 	char thp_defrag[32];
 	bool thp_measured;		/* khugepaged programs (bpf/thp.bpf.c) attached */
 	struct profile_thp thp;		/* summed over the target's processes */
+	uint64_t thp_delay_ns;		/* the programs attach this far into the run */
+	uint64_t thp_watch_from_ns;	/* when they did (thp_measured) */
+	bool thp_unwatched_known;	/* /proc/vmstat was read */
+	struct profile_thp thp_unwatched; /* collapses system-wide while not attached */
 
 	struct profile_proc *procs;	int nr_procs;
 	struct profile_loss loss;

@@ -2,11 +2,13 @@
 /*
  * The "profile" collector (see profiler.h).  Life cycle, as driven by 'run':
  *   open     load bpf/profile.bpf.c sized and configured, put the target's
- *            pid in the process set, open the sampling events per CPU and
- *            attach everything (failures are counted, never fatal)
- *   started  t0 of the fault timeline
- *   poll     consume the process-event ring (fork/exec/exit: no wakeups)
- *            and refresh the memory maps of live processes every 100 ms
+ *            pid in the process set, open the sampling and fault events on
+ *            the target (per task, inherited) and attach the programs, open
+ *            the side-band ring (failures are counted, never fatal)
+ *   started  the khugepaged programs' deadline
+ *   poll     read the side-band ring (perf's fork/exit/comm records of the
+ *            target's tasks) and refresh the memory maps of live processes
+ *            every 100 ms; load the khugepaged programs when it is time
  *   at_exit  /proc/PID/smaps of the stopped target: regions + THP state
  *   finish   read every map once, symbolise, build struct profile
  */
@@ -30,6 +32,7 @@
 
 #include "addrsample.h"
 #include "common.h"
+#include "evring.h"
 #include "log.h"
 #include "pmu.h"
 #include "procmaps.h"
@@ -52,7 +55,6 @@ _Static_assert(sizeof(struct prof_chunk_key) == 16, "prof_chunk_key layout");
 _Static_assert(sizeof(struct prof_chunk_val) == 88, "prof_chunk_val layout");
 _Static_assert(sizeof(struct prof_bucket) == 16, "prof_bucket layout");
 _Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
-_Static_assert(sizeof(struct prof_proc_event) == 40, "prof_proc_event layout");
 
 /*
  * Page-fault samples a second in a fault storm.  The page-faults event runs
@@ -85,21 +87,30 @@ struct proc {
 
 struct ev_slot {
 	struct profile_event info;
-	int *fds;			/* per CPU, -1 when not open; NULL: not ours */
+	int *fds;			/* per task (see open_task_event); NULL: not ours */
 	struct bpf_link **links;
 	int nr;				/* entries of links (and fds) */
 };
 
-/* The khugepaged programs (bpf/thp.bpf.c), loaded on a thread once the target runs. */
+/*
+ * The khugepaged programs (bpf/thp.bpf.c), loaded on a thread once the
+ * target has run for a while (see thp_delay_ns).  Collapses anywhere on the
+ * system before they were attached are counted from /proc/vmstat.
+ */
 struct thp_load {
 	pthread_t thread;
-	bool running;
+	bool running, started;
 	int procs_fd;
 	struct thp_bpf *skel;
 	struct bpf_link *links[2];
 	int err;		/* -errno of the first failure */
 	const char *what;	/* what failed */
 	uint64_t ns;
+	uint64_t delay_ns;	/* into the run */
+	uint64_t sleep_ms;	/* khugepaged's scan_sleep_millisecs */
+	uint64_t t_attached;	/* CLOCK_MONOTONIC when both were attached, 0 */
+	bool vm_ok;		/* /proc/vmstat readable at the start and at attach */
+	uint64_t vm0[2], vm1[2]; /* thp_collapse_alloc(_failed) at the start, at attach */
 };
 
 /* A per-task event (inherited by threads and children) with a program on it. */
@@ -111,7 +122,9 @@ struct task_event {
 
 struct prof_state {
 	struct profile_bpf *skel;
-	struct ring_buffer *rb;
+	struct evring *side;	/* fork/exit/comm records of the target's tasks */
+	uint64_t procs_full;	/* children left out of the process set (thp.bpf.c) */
+	bool started;
 	pid_t pid;
 	bool attached;
 	int nr_cpus;
@@ -119,21 +132,35 @@ struct prof_state {
 	int nr_evs;
 	struct task_event faults, major;
 	bool major_ok;
-	struct bpf_link *tp_links[8];
-	int nr_tp_links;
-	bool faults_ok, procs_ok;
+	bool faults_ok;
 	unsigned int fault_hz;
 	struct thp_load thp;
 	int attach_failed;
 	struct proc *procs;
 	int nr_procs;
-	uint64_t t0, t_open, last_refresh, t_end;
+	uint64_t t0, t_open, t_start, last_refresh, t_end;
 };
 
 static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
 			    unsigned long flags)
 {
 	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+static struct proc *proc_get(struct prof_state *st, pid_t pid, bool create);
+
+/* The process's name from /proc (a launched program's, once it has exec'd). */
+static void proc_read_comm(struct proc *p)
+{
+	char path[64], *t;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)p->pid);
+	t = read_file(path, NULL);
+	if (!t)
+		return;
+	t[strcspn(t, "\n")] = '\0';
+	snprintf(p->comm, sizeof(p->comm), "%s", t);
+	free(t);
 }
 
 static struct proc *proc_get(struct prof_state *st, pid_t pid, bool create)
@@ -182,31 +209,86 @@ static void proc_snapshot(struct proc *p, bool smaps)
 		p->at_exit = m;
 }
 
-static int on_proc_event(void *ctx, void *data, size_t len)
+/* Adds a child process to the set thp.bpf.c filters khugepaged activity by. */
+static void track_proc(struct prof_state *st, pid_t pid)
+{
+	__u32 tgid = (__u32)pid;
+	__u64 zero = 0;
+
+	if (st->skel && bpf_map_update_elem(bpf_map__fd(st->skel->maps.procs), &tgid, &zero,
+					    BPF_NOEXIST) && errno != EEXIST)
+		st->procs_full++;
+}
+
+/*
+ * A record of the side-band ring: perf writes them for the tasks the
+ * per-task event follows (the target and everything it forks).
+ */
+static void on_side_record(void *ctx, const struct perf_event_header *h)
 {
 	struct prof_state *st = ctx;
-	const struct prof_proc_event *e = data;
-	struct proc *p;
+	const uint32_t *v = (const void *)(h + 1);
+	size_t body = h->size - sizeof(*h);
+	struct proc *p, *parent;
 
-	if (len < sizeof(*e))
-		return 0;
-	p = proc_get(st, (pid_t)e->tgid, true);
-	memcpy(p->comm, e->comm, sizeof(p->comm));
-	p->comm[sizeof(p->comm) - 1] = '\0';
-	switch (e->kind) {
-	case PROF_PROC_FORK:
-		p->parent = (pid_t)e->parent;
+	switch (h->type) {
+	case PERF_RECORD_FORK: /* pid, ppid, tid, ptid, time */
+		if (body < 16 || v[0] == v[1])
+			return; /* a new thread */
+		p = proc_get(st, (pid_t)v[0], true);
+		p->parent = (pid_t)v[1];
+		parent = proc_get(st, p->parent, false);
+		if (parent && !p->comm[0])
+			memcpy(p->comm, parent->comm, sizeof(p->comm));
+		track_proc(st, p->pid);
 		proc_snapshot(p, false);
 		break;
-	case PROF_PROC_EXEC:
-		p->execed = true;
-		proc_snapshot(p, false);
+	case PERF_RECORD_EXIT: /* pid, ppid, tid, ptid, time */
+		if (body < 16 || v[0] != v[2])
+			return; /* a thread other than the leader */
+		proc_get(st, (pid_t)v[0], true)->exited = true;
 		break;
-	case PROF_PROC_EXIT:
-		p->exited = true;
+	case PERF_RECORD_COMM: /* pid, tid, comm */
+		if (body <= 8 || v[0] != v[1])
+			return; /* a thread renamed */
+		p = proc_get(st, (pid_t)v[0], true);
+		snprintf(p->comm, sizeof(p->comm), "%.*s", (int)(body - 8), (const char *)(v + 2));
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+			p->execed = true;
+			proc_snapshot(p, false);
+		}
 		break;
 	}
-	return 0;
+}
+
+/*
+ * The side-band ring: a dummy software event on the target, per CPU and
+ * inherited, with fork/exit and comm records on.  It never samples.
+ */
+static void open_side(struct prof_state *st, struct report *r)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+		.task = 1,
+		.comm = 1,
+		.comm_exec = 1,
+		.disabled = !st->attached,
+		.enable_on_exec = !st->attached,
+	};
+	char why[160] = "";
+
+	st->side = evring__open(&a, st->pid, 2, why, sizeof(why));
+	if (!st->side) {
+		st->attach_failed++;
+		report__add_provenance(r, "profile", "cannot follow the target's processes (%s): "
+				       "children's code is not symbolised", why);
+		return;
+	}
+	if (st->attached)
+		evring__add_threads(st->side, &a, st->pid);
 }
 
 static void close_fds(int *fds, struct bpf_link **links, int n)
@@ -221,70 +303,55 @@ static void close_fds(int *fds, struct bpf_link **links, int n)
 	free(links);
 }
 
-/*
- * Opens ATTR on every CPU and attaches PROG with COOKIE.  Returns the number
- * of CPUs done, or -errno of the first failure when none worked.
- */
-static int open_per_cpu(struct prof_state *st, struct perf_event_attr *attr,
-			struct bpf_program *prog, uint64_t cookie, int **fdsp,
-			struct bpf_link ***linksp)
+static int open_task_event(struct prof_state *st, struct perf_event_attr *attr,
+			   struct bpf_program *prog, struct task_event *te);
+
+/* The program for sampling event I: each has its own (see bpf/profile.bpf.c). */
+static struct bpf_program *sample_prog(struct prof_state *st, int i)
 {
-	int *fds = xcalloc(st->nr_cpus, sizeof(int));
-	struct bpf_link **links = xcalloc(st->nr_cpus, sizeof(*links));
-	int done = 0, err = 0;
+	struct bpf_program *p[PROF_MAX_EVENTS] = {
+		st->skel->progs.on_sample0, st->skel->progs.on_sample1,
+		st->skel->progs.on_sample2, st->skel->progs.on_sample3,
+	};
 
-	for (int c = 0; c < st->nr_cpus; c++) {
-		LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = cookie);
+	return p[i & (PROF_MAX_EVENTS - 1)];
+}
 
-		fds[c] = (int)perf_event_open(attr, -1, c, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fds[c] < 0) {
-			if (errno == ENODEV) /* offline CPU */
-				continue;
-			if (!err)
-				err = -errno;
-			continue;
-		}
-		links[c] = bpf_program__attach_perf_event_opts(prog, fds[c], &opts);
-		if (!links[c]) {
-			if (!err)
-				err = -errno;
-			close(fds[c]);
-			fds[c] = -1;
-			continue;
-		}
-		done++;
-	}
-	if (!done) {
-		close_fds(fds, links, st->nr_cpus);
-		return err ? err : -ENODEV;
-	}
-	*fdsp = fds;
-	*linksp = links;
-	return done;
+/* Opens ATTR on the target as sampling event S; how many tasks, or -errno. */
+static int open_sampling_event(struct prof_state *st, struct perf_event_attr *attr,
+			       struct ev_slot *s)
+{
+	struct task_event te = { 0 };
+	int got = open_task_event(st, attr, sample_prog(st, st->nr_evs), &te);
+
+	if (got <= 0)
+		return got;
+	s->fds = te.fds;
+	s->links = te.links;
+	s->nr = te.nr;
+	return got;
 }
 
 /*
- * Attaches on_sample to the sw-addr collector's event (see run_shared): the
- * program keeps every tick in its maps and passes the user-mode ones on to
- * that event's ring.  Returns the number of fds attached.
+ * Attaches the sampling program to the sw-addr collector's event (see
+ * run_shared): the program keeps every tick in its maps and passes the
+ * user-mode ones on to that event's ring.  Returns the number of fds attached.
  */
 static int attach_shared(struct prof_state *st, struct ev_slot *s, const struct run_shared *sh)
 {
 	int done = 0;
 
-	st->skel->bss->pass_user = 1;
+	st->skel->data->pass_ev = st->nr_evs;
 	s->links = xcalloc(sh->nr_sw_fds, sizeof(*s->links));
 	s->nr = sh->nr_sw_fds;
 	for (int i = 0; i < sh->nr_sw_fds; i++) {
-		LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = st->nr_evs);
-
-		s->links[i] = bpf_program__attach_perf_event_opts(st->skel->progs.on_sample,
-								   sh->sw_fds[i], &opts);
+		s->links[i] = bpf_program__attach_perf_event(sample_prog(st, st->nr_evs),
+							      sh->sw_fds[i]);
 		if (s->links[i])
 			done++;
 	}
 	if (!done) {
-		st->skel->bss->pass_user = 0;
+		st->skel->data->pass_ev = -1;
 		free(s->links);
 		s->links = NULL;
 		s->nr = 0;
@@ -317,10 +384,8 @@ static int open_pmu_sampling(struct prof_state *st, unsigned int freq, struct re
 				a.precise_ip = precise;
 				a.exclude_hv = 1;
 				a.exclude_kernel = 1;
-				got = open_per_cpu(st, &a, st->skel->progs.on_sample, st->nr_evs,
-						   &s->fds, &s->links);
+				got = open_sampling_event(st, &a, s);
 				if (got > 0) {
-					s->nr = st->nr_cpus;
 					snprintf(s->info.name, sizeof(s->info.name), "%s", hw_events[i]);
 					snprintf(s->info.encoding, sizeof(s->info.encoding), "%s",
 						 cand[c].encoding);
@@ -329,7 +394,7 @@ static int open_pmu_sampling(struct prof_state *st, unsigned int freq, struct re
 					s->info.tier = precise > 0 ? TIER_PRECISE : TIER_COUNTING;
 					s->info.freq = true;
 					s->info.freq_hz = freq;
-					s->info.nr_cpus = got;
+					s->info.nr_cpus = st->nr_cpus;
 					st->nr_evs++;
 				}
 			}
@@ -363,10 +428,8 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 	if (shared) {
 		freq = ctx->shared->sw_hz;
 		period = ctx->shared->sw_period_ns;
-		got = st->nr_cpus;
 	} else {
-		got = open_per_cpu(st, &a, st->skel->progs.on_sample, st->nr_evs, &s->fds,
-				   &s->links);
+		got = open_sampling_event(st, &a, s);
 		if (got < 0) {
 			st->attach_failed++;
 			report__add_provenance(r, "sampling",
@@ -374,7 +437,6 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 					       strerror(-got));
 			return got;
 		}
-		s->nr = st->nr_cpus;
 	}
 	snprintf(s->info.name, sizeof(s->info.name), "cpu-clock");
 	snprintf(s->info.encoding, sizeof(s->info.encoding), "perf::PERF_COUNT_SW_CPU_CLOCK");
@@ -382,7 +444,7 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 	s->info.tier = TIER_SOFTWARE;
 	s->info.freq_hz = freq;
 	s->info.period = period;
-	s->info.nr_cpus = got;
+	s->info.nr_cpus = st->nr_cpus;
 	st->nr_evs++;
 	report__add_provenance(r, "sampling", "hot spots from cpu-clock at %u Hz (software tier)%s: %s",
 			       freq, shared ? ", on the data-address sampling event" : "",
@@ -390,24 +452,6 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 			       "no miss event could be opened" :
 			       "no hardware PMU exposed (virtualized guest?)");
 	return 0;
-}
-
-static void attach_tp(struct prof_state *st, struct bpf_program *prog, bool *ok, struct report *r)
-{
-	struct bpf_link *l = bpf_program__attach(prog);
-
-	if (!l) {
-		int err = -errno;
-
-		st->attach_failed++;
-		if (ok)
-			*ok = false;
-		report__add_provenance(r, "profile", "cannot attach %s: %s",
-				       bpf_program__name(prog), strerror(-err));
-		return;
-	}
-	if (st->nr_tp_links < (int)ARRAY_SIZE(st->tp_links))
-		st->tp_links[st->nr_tp_links++] = l;
 }
 
 /* --no-sample means counting only: no sampling and no tracing. */
@@ -641,6 +685,47 @@ static void open_faults(struct prof_state *st, struct report *r)
 
 /* ---- khugepaged programs, loaded while the target runs ------------------- */
 
+/* System-wide collapses so far (thp_collapse_alloc and _failed in /proc/vmstat). */
+static bool vmstat_collapses(uint64_t v[2])
+{
+	char *t = read_file("/proc/vmstat", NULL), *l, *save = NULL;
+	int found = 0;
+
+	for (l = t ? strtok_r(t, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		unsigned long long n;
+
+		if (sscanf(l, "thp_collapse_alloc %llu", &n) == 1) {
+			v[0] = n;
+			found |= 1;
+		} else if (sscanf(l, "thp_collapse_alloc_failed %llu", &n) == 1) {
+			v[1] = n;
+			found |= 2;
+		}
+	}
+	free(t);
+	return found == 3;
+}
+
+/*
+ * When the khugepaged programs attach: attaching a tracepoint patches kernel
+ * text (IPIs to every CPU, 10-30 ms in a guest), and so does detaching it,
+ * which is worth it only for a run that khugepaged can reach.  khugepaged
+ * wakes every scan_sleep_millisecs (10 s by default) and scans a few MiB;
+ * the programs attach a quarter of that into the run, at most 2.5 s, and
+ * /proc/vmstat tells whether anything collapsed before.
+ */
+static uint64_t thp_delay_ns(uint64_t *sleep_ms)
+{
+	char *t = read_file("/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs",
+			    NULL);
+	uint64_t ms = t ? strtoull(t, NULL, 10) : 10000;
+
+	free(t);
+	*sleep_ms = ms;
+	ms /= 4;
+	return (ms < 2500 ? ms : 2500) * 1000000ULL;
+}
+
 static void *thp_main(void *arg)
 {
 	struct thp_load *t = arg;
@@ -672,7 +757,10 @@ static void *thp_main(void *arg)
 	if (!t->links[1]) {
 		t->err = -errno;
 		t->what = "attach mm_collapse_huge_page for";
+		goto out;
 	}
+	t->t_attached = now_ns();
+	t->vm_ok = t->vm_ok && vmstat_collapses(t->vm1);
 out:
 	t->ns = now_ns() - t0;
 	return NULL;
@@ -680,6 +768,7 @@ out:
 
 static void thp_start(struct prof_state *st)
 {
+	st->thp.started = true;
 	st->thp.procs_fd = bpf_map__fd(st->skel->maps.procs);
 	st->thp.running = !pthread_create(&st->thp.thread, NULL, thp_main, &st->thp);
 	if (!st->thp.running) {
@@ -711,7 +800,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	__u32 tgid = (__u32)ctx->pid;
 	__u64 zero = 0;
 	struct skel_load l;
-	uint64_t t_a = now_ns(), t_c;
+	uint64_t t_a, t_c;
 
 	*state = st;
 	st->pid = ctx->pid;
@@ -720,6 +809,12 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	if (st->nr_cpus <= 0 || st->nr_cpus > MAX_CPUS)
 		st->nr_cpus = sysinfo__nr_cpus();
 	proc_get(st, ctx->pid, true);
+	if (st->attached)
+		proc_read_comm(proc_get(st, ctx->pid, false));
+	/* processes are followed with or without BPF: their maps name regions and code */
+	open_side(st, r);
+
+	t_a = now_ns();
 
 	skel_take(&l);
 	t_c = now_ns();
@@ -733,22 +828,9 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 				       strerror(-l.err));
 		return 0; /* regions and huge pages still come from /proc */
 	}
-	st->skel->bss->targ_tgid = tgid;
 	bpf_map_update_elem(bpf_map__fd(st->skel->maps.procs), &tgid, &zero, BPF_ANY);
-	if (ctx->attached)
-		st->skel->bss->active = 1;
 	st->t0 = st->t_open = now_ns();
 	st->skel->bss->t0_ns = st->t0;
-	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.events), on_proc_event, st, NULL);
-	if (!st->rb) {
-		st->attach_failed++;
-		report__add_provenance(r, "profile", "cannot read the process-event ring: children are not followed");
-	}
-
-	st->procs_ok = true;
-	attach_tp(st, st->skel->progs.on_exec, &st->procs_ok, r);
-	attach_tp(st, st->skel->progs.on_exit, &st->procs_ok, r);
-	attach_tp(st, st->skel->progs.on_newtask, &st->procs_ok, r);
 	open_faults(st, r);
 	/* the counters take page_faults from these (one event less on every fault) */
 	if (st->faults_ok && ctx->shared &&
@@ -769,15 +851,29 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 static void profile_started(void *state)
 {
 	struct prof_state *st = state;
+	struct proc *p;
 
-	if (!st || !st->skel)
+	if (!st)
+		return;
+	st->started = true;
+	/* the program's exec is done: its first exec record came before the events were on */
+	p = proc_get(st, st->pid, false);
+	if (!st->attached && p) {
+		p->execed = true;
+		proc_read_comm(p);
+	}
+	if (!st->skel)
 		return;
 	/*
 	 * t0 stays the time of open (a few ms earlier): moving it now would
 	 * bucket the faults of the exec, already counted, on another origin.
 	 */
 	st->last_refresh = 0;
-	thp_start(st);
+	st->t_start = now_ns();
+	st->thp.vm_ok = vmstat_collapses(st->thp.vm0);
+	st->thp.delay_ns = thp_delay_ns(&st->thp.sleep_ms);
+	if (!st->thp.delay_ns)
+		thp_start(st);
 }
 
 static int profile_poll(void *state)
@@ -785,12 +881,14 @@ static int profile_poll(void *state)
 	struct prof_state *st = state;
 	uint64_t now;
 
-	if (!st || !st->skel)
+	if (!st)
 		return 0;
-	if (st->rb)
-		ring_buffer__consume(st->rb);
+	if (st->side)
+		evring__drain(st->side, on_side_record, st);
 	now = now_ns();
-	if (now - st->last_refresh >= MAPS_REFRESH_NS && st->skel->bss->active) {
+	if (st->skel && st->started && !st->thp.started && now - st->t_start >= st->thp.delay_ns)
+		thp_start(st);
+	if (now - st->last_refresh >= MAPS_REFRESH_NS && st->started) {
 		st->last_refresh = now;
 		for (int i = 0; i < st->nr_procs; i++)
 			proc_snapshot(&st->procs[i], false);
@@ -805,8 +903,8 @@ static void profile_at_exit(void *state, pid_t pid)
 
 	if (!st)
 		return;
-	if (st->rb)
-		ring_buffer__consume(st->rb);
+	if (st->side)
+		evring__drain(st->side, on_side_record, st);
 	p = proc_get(st, pid, true);
 	proc_snapshot(p, true);
 	/* Children still alive keep their maps until finish; take them now too. */
@@ -1639,6 +1737,7 @@ static void finish_thp(struct prof_state *st, struct profile *p, struct report *
 	struct thp_load *t = &st->thp;
 	int fd = -1;
 	__u32 k, next, *prev = NULL;
+	uint64_t vm[2];
 
 	if (st->skel) {
 		thp_join(st);
@@ -1649,6 +1748,21 @@ static void finish_thp(struct prof_state *st, struct profile *p, struct report *
 					       t->what, strerror(-t->err));
 	}
 	p->thp_measured = fd >= 0;
+	p->thp_delay_ns = t->delay_ns;
+	if (p->thp_measured)
+		p->thp_watch_from_ns = t->t_attached > st->t_start ? t->t_attached - st->t_start : 0;
+	/* what khugepaged did system-wide while the programs were not attached */
+	if (p->thp_measured ? t->vm_ok : t->vm_ok && vmstat_collapses(vm)) {
+		const uint64_t *end = p->thp_measured ? t->vm1 : vm;
+
+		p->thp_unwatched_known = true;
+		p->thp_unwatched.collapse_ok = end[0] - t->vm0[0];
+		p->thp_unwatched.collapse_fail = end[1] - t->vm0[1];
+	}
+	if (st->skel && !t->started && st->started)
+		report__add_provenance(r, "huge_pages", "khugepaged programs not attached: the run ended before %.1f s (khugepaged wakes every %.1f s); %s",
+				       t->delay_ns / 1e9, t->sleep_ms / 1e3,
+				       p->thp_unwatched_known ? "collapses counted system-wide from /proc/vmstat" : "/proc/vmstat unreadable");
 	if (fd >= 0) {
 		int sfd = bpf_map__fd(t->skel->maps.thp_stats);
 		__u32 idx = PROF_THP_NO_OWNER;
@@ -1692,15 +1806,14 @@ static int profile_finish(void *state, struct report *r)
 	st->t_end = now_ns();
 	/* stop sampling before reading */
 	for (int e = 0; e < st->nr_evs; e++)
-		for (int c = 0; c < st->nr_cpus; c++)
-			if (st->evs[e].fds && st->evs[e].fds[c] >= 0)
-				ioctl(st->evs[e].fds[c], PERF_EVENT_IOC_DISABLE, 0);
+		for (int i = 0; st->evs[e].fds && i < st->evs[e].nr; i++)
+			ioctl(st->evs[e].fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	for (int i = 0; i < st->faults.nr; i++)
 		ioctl(st->faults.fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	for (int i = 0; i < st->major.nr; i++)
 		ioctl(st->major.fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	if (st->rb)
-		ring_buffer__consume(st->rb);
+	if (st->side)
+		evring__drain(st->side, on_side_record, st);
 	/* a target that was not stopped at exit (-p): take what is still there */
 	for (int i = 0; i < st->nr_procs; i++) {
 		struct proc *pr = &st->procs[i];
@@ -1756,8 +1869,8 @@ static int profile_finish(void *state, struct report *r)
 	p->loss.site_full = stats[PROF_ST_SITE_FULL] + stats[PROF_ST_SITE_FULL_KERNEL];
 	p->loss.page_full = stats[PROF_ST_PAGE_FULL];
 	p->loss.timeline_late = stats[PROF_ST_TIMELINE_LATE];
-	p->loss.proc_events = stats[PROF_ST_RB_DROP];
-	p->loss.procs_full = stats[PROF_ST_PROCS_FULL];
+	p->loss.proc_events = st->side ? evring__lost(st->side) : 0;
+	p->loss.procs_full = st->procs_full;
 	p->loss.attach_failed = st->attach_failed;
 
 	if (p->loss.hot_full)
@@ -1793,9 +1906,8 @@ static void profile_destroy(void *state)
 	close_fds(st->major.fds, st->major.links, st->major.nr);
 	thp_join(st);
 	thp_destroy(&st->thp);
-	for (int i = 0; i < st->nr_tp_links; i++)
-		bpf_link__destroy(st->tp_links[i]);
-	ring_buffer__free(st->rb);
+	if (st->side)
+		evring__close(st->side);
 	profile_bpf__destroy(st->skel);
 	for (int i = 0; i < st->nr_procs; i++) {
 		for (int s = 0; s < st->procs[i].nr_snaps; s++)

@@ -16,7 +16,7 @@ extern const struct collector collector_profile;
 
 /*
  * Starts opening and loading the BPF object on a thread, so that it overlaps
- * what comes before the collector opens (rules, counters, the target's fork);
+ * what comes before the collector opens (rules, counters, the target's start);
  * the collector's open takes the result.  discard() releases an unused one.
  */
 void profile__preload(void);

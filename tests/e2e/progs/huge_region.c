@@ -2,14 +2,15 @@
 /*
  * A 2 MiB-aligned anonymous region of MIB mebibytes, advised MODE, touched
  * once per 4 KiB page.  MODE: hugepage | nohugepage | collapse (no THP at
- * fault time, then MADV_COLLAPSE after touching).
- * Usage: huge_region MODE [MIB]
+ * fault time, then MADV_COLLAPSE after touching and waiting WAIT_MS).
+ * Usage: huge_region MODE [MIB [WAIT_MS]]
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25
@@ -36,6 +37,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < len; i += 4096)
 		p[i] = 1;
 	if (!strcmp(mode, "collapse")) {
+		long ms = argc > 3 ? atol(argv[3]) : 0;
+		struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L };
+
+		nanosleep(&ts, NULL);
 		madvise(p, len, MADV_HUGEPAGE);
 		if (madvise(p, len, MADV_COLLAPSE))
 			perror("madvise(MADV_COLLAPSE)");
