@@ -14,7 +14,9 @@
 # the spread of those ratios and a bootstrap interval of their median: in a
 # guest two runs of one program differ by 10-40 % (its physical pages, the
 # host's load), so the interval says whether a run of the bench can tell
-# 1.03 from 1.00 at all.  The ratio of the medians is printed too.
+# 1.03 from 1.00 at all.  The ratio of the medians is printed too, and the
+# steal time of the runs (the host running something else: /proc/stat)
+# with the median ratio of the rounds the host left alone.
 # A fault workload also runs under 'perf stat -e page-faults': the cost of
 # the kernel's page-fault event alone, which every fault passes once any
 # such event exists (sampled or only counted), the floor of any tool that
@@ -59,14 +61,22 @@ wl = list(zip(sys.argv[5::2], sys.argv[6::2]))
 
 TICK = os.sysconf("SC_CLK_TCK")
 
+def steal_jiffies():
+    # the guest's steal time, all CPUs (/proc/stat, USER_HZ ticks): time the
+    # host ran something else while a vCPU had work
+    with open("/proc/stat") as f:
+        return int(f.readline().split()[8])
+
 def run(cmd):
     # a shell runs CMD and prints its own /proc io and stat, which include
     # its reaped children: bytes written, and CPU time (cutime + cstime)
     # (its stderr comes back through a pipe: a file would count as written)
     sh = cmd + ' >/dev/null; rc=$?; cat /proc/$$/io; echo; cat /proc/$$/stat; exit $rc'
+    st0 = steal_jiffies()
     s = time.perf_counter()
     p = subprocess.run(["sh", "-c", sh], cwd=tmp, capture_output=True, text=True)
     t = time.perf_counter() - s
+    stolen = (steal_jiffies() - st0) / TICK
     out = p.stdout
     if p.returncode:
         # a failed run is not a fast run
@@ -81,7 +91,7 @@ def run(cmd):
         f = ws.group(0).rsplit(")", 1)[1].split()
         wcpu = (int(f[13]) + int(f[14])) / TICK
     return (t, int(m.group(1)) if m else -1, cpu,
-            (r.group(1), float(r.group(2))) if r else None, wcpu)
+            (r.group(1), float(r.group(2))) if r else None, wcpu, stolen)
 
 def wrapped(prog):
     # the workload under a shell that reports the CPU time of the workload
@@ -106,13 +116,15 @@ for name, prog in wl:
     cpu = {k: [] for k in cmds}
     inner = {k: [] for k in cmds}
     wcpu = {k: [] for k in cmds}
+    steal = {k: [] for k in cmds}
     for rnd in range(reps):
         order = list(cmds.items())
         if rnd % 2:
             order.reverse()
         for k, c in order:
-            a, b, u, n, wc = run(c)
+            a, b, u, n, wc, sl = run(c)
             t[k].append(a)
+            steal[k].append(sl / a)
             w[k].append(b)
             cpu[k].append(u)
             if n is not None:
@@ -164,6 +176,14 @@ for name, prog in wl:
     lo, hi = boot[50], boot[1949]
     print(f"  rounds' ratios memadvise/bare: q25 {q[0]:.3f}  q75 {q[2]:.3f}  "
           f"min {rr[0]:.3f}  max {rr[-1]:.3f};  95 % interval of the median {lo:.3f}-{hi:.3f}")
+    # rounds where the host left both runs alone: steal time under 2 % of
+    # their wall time (measured from /proc/stat around each run)
+    qr = sorted(a / b for a, b, x, y in zip(t["memadvise"], t["bare"], steal["memadvise"],
+                                            steal["bare"]) if x <= 0.02 and y <= 0.02)
+    print(f"  steal: median {statistics.median(steal['bare']) * 100:.1f} % of a bare run's wall, "
+          f"{statistics.median(steal['memadvise']) * 100:.1f} % of memadvise's;  "
+          + (f"{len(qr)} quiet rounds (both under 2 %): median ratio {statistics.median(qr):.3f}"
+             if qr else "no quiet round (both under 2 %)"))
     verdict = "met" if r <= 1.03 else "NOT met"
     if lo <= 1.03 < hi:
         verdict += " (the interval spans 1.03: this machine's noise decides)"
