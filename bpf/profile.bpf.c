@@ -193,30 +193,17 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, __u32 ev)
 	return pass;
 }
 
-SEC("perf_event")
-int on_sample0(struct bpf_perf_event_data *ctx)
-{
-	return sample(ctx, 0);
-}
+#define SAMPLE_PROG(n)						\
+	SEC("perf_event")					\
+	int on_sample##n(struct bpf_perf_event_data *ctx)	\
+	{							\
+		return sample(ctx, n);				\
+	}
 
-SEC("perf_event")
-int on_sample1(struct bpf_perf_event_data *ctx)
-{
-	return sample(ctx, 1);
-}
-
-SEC("perf_event")
-int on_sample2(struct bpf_perf_event_data *ctx)
-{
-	return sample(ctx, 2);
-}
-
-SEC("perf_event")
-int on_sample3(struct bpf_perf_event_data *ctx)
-{
-	return sample(ctx, 3);
-}
-
+SAMPLE_PROG(0)
+SAMPLE_PROG(1)
+SAMPLE_PROG(2)
+SAMPLE_PROG(3)
 _Static_assert(PROF_MAX_EVENTS == 4, "one on_sampleN program per sampling event");
 
 /* The timeline bucket of now (the first before t0 is set), or NULL after the last. */
