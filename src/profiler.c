@@ -152,15 +152,11 @@ static struct proc *proc_get(struct prof_state *st, pid_t pid, bool create);
 /* The process's name from /proc (a launched program's, once it has exec'd). */
 static void proc_read_comm(struct proc *p)
 {
-	char path[64], *t;
+	char path[64], buf[sizeof(p->comm)];
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)p->pid);
-	t = read_file(path, NULL);
-	if (!t)
-		return;
-	t[strcspn(t, "\n")] = '\0';
-	snprintf(p->comm, sizeof(p->comm), "%s", t);
-	free(t);
+	if (!read_line(path, buf, sizeof(buf)))
+		memcpy(p->comm, buf, sizeof(p->comm));
 }
 
 static struct proc *proc_get(struct prof_state *st, pid_t pid, bool create)
@@ -716,11 +712,11 @@ static bool vmstat_collapses(uint64_t v[2])
  */
 static uint64_t thp_delay_ns(uint64_t *sleep_ms)
 {
-	char *t = read_file("/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs",
-			    NULL);
-	uint64_t ms = t ? strtoull(t, NULL, 10) : 10000;
+	uint64_t ms;
 
-	free(t);
+	if (read_u64_file("/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs",
+			  &ms))
+		ms = 10000;
 	*sleep_ms = ms;
 	ms /= 4;
 	return (ms < 2500 ? ms : 2500) * 1000000ULL;
