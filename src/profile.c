@@ -293,14 +293,16 @@ struct json_object *profile__to_json(const struct profile *p)
 	jadd(o, "processes", a);
 
 	x = json_object_new_object();
-	jadd(x, "samples_hot_map_full", ju64(p->loss.hot_full));
-	jadd(x, "samples_no_stack", ju64(p->loss.stack_err));
-	jadd(x, "samples_stack_map_full", ju64(p->loss.stack_full));
-	jadd(x, "samples_unresolved", ju64(p->loss.unresolved));
-	jadd(x, "faults_site_map_full", ju64(p->loss.site_full));
-	jadd(x, "faults_address_map_full", ju64(p->loss.page_full));
-	jadd(x, "faults_after_timeline", ju64(p->loss.timeline_late));
-	jadd(x, "process_events_lost", ju64(p->loss.proc_events));
+	/* null, not 0, where the collector that would count the loss did not run */
+	jadd(x, "samples_hot_map_full", p->nr_events ? ju64(p->loss.hot_full) : NULL);
+	jadd(x, "samples_no_stack", p->nr_events ? ju64(p->loss.stack_err) : NULL);
+	jadd(x, "samples_stack_map_full", p->nr_events ? ju64(p->loss.stack_full) : NULL);
+	jadd(x, "samples_unresolved", p->nr_events ? ju64(p->loss.unresolved) : NULL);
+	jadd(x, "faults_site_map_full", p->faults_measured ? ju64(p->loss.site_full) : NULL);
+	jadd(x, "faults_address_map_full", p->faults_measured ? ju64(p->loss.page_full) : NULL);
+	jadd(x, "faults_after_timeline", p->faults_measured ? ju64(p->loss.timeline_late) : NULL);
+	jadd(x, "process_events_lost",
+	     p->loss.proc_events_known ? ju64(p->loss.proc_events) : NULL);
 	jadd(x, "processes_not_followed", ju64(p->loss.procs_full));
 	jadd(x, "attach_failures", json_object_new_int(p->loss.attach_failed));
 	jadd(o, "lost", x);

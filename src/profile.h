@@ -169,7 +169,10 @@ struct profile_proc {
 	bool maps;		  /* its memory map was captured (symbols, regions) */
 };
 
-/* What was lost or not measured (all counts; 0 means nothing lost). */
+/*
+ * What was lost or not measured (0 means nothing lost).  A count whose
+ * collector did not run is not 0 but unknown: JSON null.
+ */
 struct profile_loss {
 	uint64_t hot_full;	  /* samples not aggregated by ip: map full */
 	uint64_t stack_err;	  /* samples without a user stack (collision or no stack) */
@@ -178,6 +181,7 @@ struct profile_loss {
 	uint64_t page_full;	  /* faults not aggregated by address (region counts are low) */
 	uint64_t timeline_late;	  /* faults after the last timeline bucket */
 	uint64_t proc_events;	  /* fork/exec/exit records dropped */
+	bool proc_events_known;	  /* the side-band ring was open */
 	uint64_t procs_full;	  /* children not followed */
 	uint64_t unresolved;	  /* samples whose ip is in no captured mapping */
 	int attach_failed;	  /* programs or events that could not attach */

@@ -1865,6 +1865,7 @@ static int profile_finish(void *state, struct report *r)
 	p->loss.site_full = stats[PROF_ST_SITE_FULL] + stats[PROF_ST_SITE_FULL_KERNEL];
 	p->loss.page_full = stats[PROF_ST_PAGE_FULL];
 	p->loss.timeline_late = stats[PROF_ST_TIMELINE_LATE];
+	p->loss.proc_events_known = st->side != NULL;
 	p->loss.proc_events = st->side ? evring__lost(st->side) : 0;
 	p->loss.procs_full = st->procs_full;
 	p->loss.attach_failed = st->attach_failed;

@@ -129,6 +129,41 @@ void test_profile__emitters(void)
 	profile__free(p);
 }
 
+/* A loss count whose collector did not run is null, not 0. */
+void test_profile__unknown_loss_is_null(void)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	struct json_object *j, *lost, *x;
+
+	if (!ASSERT_NOT_NULL(p, "alloc"))
+		return;
+	p->faults_measured = true;	/* faults on; no sampling event, no side-band ring */
+	j = profile__to_json(p);
+	if (!ASSERT_TRUE(json_object_object_get_ex(j, "lost", &lost), "lost"))
+		goto out;
+	ASSERT_TRUE(json_object_object_get_ex(lost, "samples_hot_map_full", &x) && !x,
+		    "no sampling: samples_hot_map_full null");
+	ASSERT_TRUE(json_object_object_get_ex(lost, "process_events_lost", &x) && !x,
+		    "no side-band ring: process_events_lost null");
+	ASSERT_TRUE(json_object_object_get_ex(lost, "faults_site_map_full", &x) && x &&
+		    json_object_get_int(x) == 0, "faults on: faults_site_map_full 0");
+	json_object_put(j);
+	p->faults_measured = false;
+	p->nr_events = 1;
+	p->loss.proc_events_known = true;
+	j = profile__to_json(p);
+	json_object_object_get_ex(j, "lost", &lost);
+	ASSERT_TRUE(json_object_object_get_ex(lost, "faults_site_map_full", &x) && !x,
+		    "faults off: faults_site_map_full null");
+	ASSERT_TRUE(json_object_object_get_ex(lost, "samples_hot_map_full", &x) && x,
+		    "sampling: samples_hot_map_full counted");
+	ASSERT_TRUE(json_object_object_get_ex(lost, "process_events_lost", &x) && x,
+		    "side-band ring: process_events_lost counted");
+out:
+	json_object_put(j);
+	profile__free(p);
+}
+
 void test_profile__procmaps_kinds(void)
 {
 	static const char text[] =
