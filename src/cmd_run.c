@@ -603,7 +603,11 @@ int cmd_run(int argc, char **argv)
 	for (;;) {
 		enum target_state st = target__wait(t, POLL_MS);
 
-		for (size_t i = 0; collectors[i]; i++)
+		/*
+		 * Not while the target is stopped at exit: every stopped ms is
+		 * its wall time, and each at_exit drains its own ring.
+		 */
+		for (size_t i = 0; collectors[i] && st != TARGET_AT_EXIT; i++)
 			if (active[i] && collectors[i]->poll)
 				collectors[i]->poll(state[i]);
 		if (st == TARGET_AT_EXIT) {

@@ -10,7 +10,8 @@
  *   started   the child was released (it execs now) or the attach is live
  *   poll      every 20 ms (POLL_MS) while the target runs: drain rings
  *   at_exit   the target's main thread is stopped at exit with its address
- *             space still mapped: read /proc/PID/{maps,smaps} here
+ *             space still mapped: drain the rings and read /proc/PID/{maps,
+ *             smaps} here (no poll runs while it is stopped)
  *   finish    drain what is left, attach results to the report
  *   destroy   free everything (also after a failed open)
  */
