@@ -345,12 +345,51 @@ static long ipis_so_far(void)
 }
 
 /*
+ * The rules (40 YAML files and their expressions, 3 to 9 ms) load on a
+ * thread while the program is launched and the events open.  The thread is
+ * joined before the program is released, so a malformed rule file is still
+ * an error before anything runs.
+ */
+struct rules_load {
+	pthread_t thread;
+	bool running;
+	struct ruleset *rules;
+	int err;
+};
+
+static void *rules_main(void *arg)
+{
+	struct rules_load *l = arg;
+
+	l->err = ruleset__load_default(&l->rules);
+	return NULL;
+}
+
+static void rules_start(struct rules_load *l)
+{
+	l->running = !pthread_create(&l->thread, NULL, rules_main, l);
+	if (!l->running)
+		rules_main(l);
+}
+
+/* The rules, or NULL after a failure (already reported); *ERR is set then. */
+static struct ruleset *rules_join(struct rules_load *l, int *err)
+{
+	if (l->running) {
+		pthread_join(l->thread, NULL);
+		l->running = false;
+	}
+	*err = l->err;
+	return l->rules;
+}
+
+/*
  * The first per-task perf event on the system turns a static branch on and
  * waits for an RCU grace period (perf_sched_events): 35 to 87 ms in a
  * loaded guest, 0.04 ms while another such event exists.  The first event
  * of a software kind patches kernel text too.  A thread opens disabled
- * events of those kinds on memadvise itself while the main thread loads
- * the rules and starts the program, so that the waits overlap that work;
+ * events of those kinds on memadvise itself while the rules load and the
+ * main thread starts the program, so that the waits overlap that work;
  * they are closed once the run's own events hold the same keys.
  */
 struct primer {
@@ -452,6 +491,7 @@ int cmd_run(int argc, char **argv)
 	struct target *t = NULL;
 	struct report *r = NULL;
 	struct ruleset *rules = NULL;
+	struct rules_load rl = { 0 };
 	struct sim_run *sim = NULL;
 	struct run_ctx ctx = { 0 };
 	struct run_shared shared = { .nr_sw_fds = 0 };
@@ -491,11 +531,8 @@ int cmd_run(int argc, char **argv)
 	/* the BPF object loads while the rules, the counters and the target are prepared */
 	if (!o.no_sample && !o.sim)
 		profile__preload();
-	/* A malformed rule file is an error before anything runs. */
-	if (!o.no_advice && ruleset__load_default(&rules))
-		goto out;
-
-	phase("rules loaded");
+	if (!o.no_advice)
+		rules_start(&rl);
 	r = report__new();
 	if (o.pid) {
 		err = target__attach_pid(&t, o.pid);
@@ -572,6 +609,11 @@ int cmd_run(int argc, char **argv)
 		event_set__provide(es, "page_faults", shared.fault_fds, shared.nr_fault_fds);
 	event_set__open_deferred(es);
 	primer_stop(&primer);
+	/* A malformed rule file is an error before the program runs. */
+	rules = rules_join(&rl, &err);
+	if (err)
+		goto out;
+	phase("rules loaded");
 
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -694,6 +736,7 @@ out:
 			collectors[i]->destroy(state[i]);
 	profile__preload_discard();
 	primer_stop(&primer);
+	rules = rules_join(&rl, &err);
 	phase("collectors closed");
 	target__destroy(t);
 	sim_run__free(sim);

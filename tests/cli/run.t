@@ -18,5 +18,6 @@ run --bogus -- true | exit 2 |  | hint: run 'memadvise run --help'
 run --no-sample -e page_faults -- true | exit 0 | page_faults +[0-9]+ +software | 
 run --no-sample -e page_faults -- false | exit 1 | exited with status 1 | 
 run --no-sample -e page_faults -- sh -c "exit 42" | exit 42 |  | 
+--rules $MA_TOP/tests/rules-bad run -- sh -c "exit 42" | exit 2 |  | ^error: .*/tests/rules-bad/.*[.]yaml:[0-9]+: 
 run --no-sample -e page_faults -- sh -c "kill -KILL \$\$" | exit 137 | killed by signal 9 | 
 run --no-sample -j -e page_faults,cycles -- true | exit 0 | "schema_version": ?1 | 
