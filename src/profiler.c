@@ -1864,10 +1864,19 @@ static int cmp_warm(const void *a, const void *b)
 	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : 0;
 }
 
+static void warm_push(struct warm_ent **a, int *n, int *cap, struct warm_ent e)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*a = xrealloc(*a, *cap * sizeof(**a));
+	}
+	(*a)[(*n)++] = e;
+}
+
 static void warm_symbols(struct prof_state *st)
 {
 	struct warm_ent *hot = NULL, *sites = NULL;
-	int nh = 0, ns = 0, cap;
+	int nh = 0, ns = 0, hcap = 0, scap = 0;
 	uint64_t totals[PROF_MAX_EVENTS] = { 0 }, faults = 0, t0 = now_ns();
 	struct map_iter it;
 	struct prof_hot_key hk;
@@ -1878,25 +1887,18 @@ static void warm_symbols(struct prof_state *st)
 
 	if (!st->sym)
 		st->sym = symbolizer__new();
-	cap = 0;
 	map_iter_init(&it, bpf_map__fd(st->skel->maps.hot), sizeof(hk), sizeof(hv));
 	while (map_iter_next(&it, &hk, &hv)) {
-		if (nh == cap) {
-			cap = cap ? cap * 2 : 256;
-			hot = xrealloc(hot, cap * sizeof(*hot));
-		}
-		hot[nh++] = (struct warm_ent){ (pid_t)hk.tgid, hk.ip, hv.samples, hv.kernel_samples,
-					       (int)hk.ev < st->nr_evs ? (int)hk.ev : 0 };
-		totals[hot[nh - 1].ev] += hv.samples;
+		int ev = (int)hk.ev < st->nr_evs ? (int)hk.ev : 0;
+
+		warm_push(&hot, &nh, &hcap, (struct warm_ent){ (pid_t)hk.tgid, hk.ip, hv.samples,
+							       hv.kernel_samples, ev });
+		totals[ev] += hv.samples;
 	}
-	cap = 0;
 	map_iter_init(&it, bpf_map__fd(st->skel->maps.fault_sites), sizeof(fk), sizeof(fv));
 	while (map_iter_next(&it, &fk, &fv)) {
-		if (ns == cap) {
-			cap = cap ? cap * 2 : 256;
-			sites = xrealloc(sites, cap * sizeof(*sites));
-		}
-		sites[ns++] = (struct warm_ent){ (pid_t)fk.tgid, fk.ip, fv.count, fk.kernel, 0 };
+		warm_push(&sites, &ns, &scap,
+			  (struct warm_ent){ (pid_t)fk.tgid, fk.ip, fv.count, fk.kernel, 0 });
 		faults += fv.count;
 	}
 	sort_array(hot, nh, sizeof(*hot), cmp_warm);
