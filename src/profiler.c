@@ -1876,7 +1876,7 @@ static void warm_push(struct warm_ent **a, int *n, int *cap, struct warm_ent e)
 static void warm_symbols(struct prof_state *st)
 {
 	struct warm_ent *hot = NULL, *sites = NULL;
-	int nh = 0, ns = 0, hcap = 0, scap = 0;
+	int nh = 0, ns = 0, hcap = 0, scap = 0, i = 0, j = 0;
 	uint64_t totals[PROF_MAX_EVENTS] = { 0 }, faults = 0, t0 = now_ns();
 	struct map_iter it;
 	struct prof_hot_key hk;
@@ -1903,7 +1903,7 @@ static void warm_symbols(struct prof_state *st)
 	}
 	sort_array(hot, nh, sizeof(*hot), cmp_warm);
 	sort_array(sites, ns, sizeof(*sites), cmp_warm);
-	for (int i = 0, j = 0; (i < nh || j < ns) && now_ns() - t0 < WARM_BUDGET_NS;) {
+	while ((i < nh || j < ns) && now_ns() - t0 < WARM_BUDGET_NS) {
 		/* the heavier of the next hot spot and the next fault site first */
 		if (i < nh && (j >= ns || hot[i].weight * (faults ? faults : 1) >=
 						  sites[j].weight * (totals[hot[i].ev] ? totals[hot[i].ev] : 1))) {
@@ -1924,8 +1924,8 @@ static void warm_symbols(struct prof_state *st)
 			j++;
 		}
 	}
-	pr_debug("profile: symbolised %d hot spots and %d fault sites while running in %.1f ms",
-		 nh, ns, (now_ns() - t0) / 1e6);
+	pr_debug("profile: symbolised %d of %d hot spots and %d of %d fault sites while running in %.1f ms",
+		 i, nh, j, ns, (now_ns() - t0) / 1e6);
 	free(hot);
 	free(sites);
 }
