@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +23,7 @@
 #include "collector.h"
 #include "common.h"
 #include "event.h"
+#include "evring.h"
 #include "log.h"
 #include "profiler.h"
 #include "report.h"
@@ -415,8 +415,7 @@ static void *primer_main(void *arg)
 			.exclude_hv = 1,
 		};
 
-		p->fds[i] = (int)syscall(SYS_perf_event_open, &a, p->pid, -1, -1,
-					 PERF_FLAG_FD_CLOEXEC);
+		p->fds[i] = evring__sys_open(&a, p->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	}
 	return NULL;
 }
