@@ -100,6 +100,12 @@ def run(cmd):
     return (t, int(m.group(1)) if m else -1, cpu,
             (r.group(1), float(r.group(2))) if r else None, wcpu, stolen, stolen_cpu)
 
+def median_interval(ratios):
+    # a bootstrap 95 % interval of the median (fixed seed: reproducible)
+    rng = random.Random(1)
+    boot = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(2000))
+    return boot[50], boot[1949]
+
 def wrapped(prog):
     # the workload under a shell that reports the CPU time of the workload
     # alone: a guest's steal time is not in it, nor is memadvise's own work
@@ -180,9 +186,7 @@ for name, prog in wl:
     # a bootstrap 95 % interval of their median (fixed seed: reproducible)
     rr = sorted(a / b for a, b in zip(t["memadvise"], t["bare"]))
     q = statistics.quantiles(rr, n=4)
-    rng = random.Random(1)
-    boot = sorted(statistics.median(rng.choices(rr, k=len(rr))) for _ in range(2000))
-    lo, hi = boot[50], boot[1949]
+    lo, hi = median_interval(rr)
     print(f"  rounds' ratios memadvise/bare: q25 {q[0]:.3f}  q75 {q[2]:.3f}  "
           f"min {rr[0]:.3f}  max {rr[-1]:.3f};  95 % interval of the median {lo:.3f}-{hi:.3f}")
     # rounds where the host left both runs alone: steal time under 2 % of
@@ -196,12 +200,12 @@ for name, prog in wl:
     # the wall time each run would have had on a host that stole none of it
     # (its wall less its vCPU's steal): the host's other tenants taken out
     ur = sorted(a / b for a, b in zip(unstolen["memadvise"], unstolen["bare"]))
-    uboot = sorted(statistics.median(rng.choices(ur, k=len(ur))) for _ in range(2000))
+    ulo, uhi = median_interval(ur)
     print(f"  wall less steal, ratio memadvise/bare {statistics.median(ur):.3f}   "
           f"perf/bare {statistics.median(a / b for a, b in zip(unstolen['perf'], unstolen['bare'])):.3f}"
           + (f"   perf-stat/bare {statistics.median(a / b for a, b in zip(unstolen['perf-stat'], unstolen['bare'])):.3f}"
              if "perf-stat" in cmds else "")
-          + f";  95 % interval {uboot[50]:.3f}-{uboot[1949]:.3f}")
+          + f";  95 % interval {ulo:.3f}-{uhi:.3f}")
     verdict = "met" if r <= 1.03 else "NOT met"
     if lo <= 1.03 < hi:
         verdict += " (the interval spans 1.03: this machine's noise decides)"
