@@ -165,9 +165,9 @@ static void explain_launch_error(const char *prog, int err)
 		pr_hint("a script needs a '#!' line; otherwise run its interpreter");
 		break;
 	case -ECHILD:
-		pr_err("cannot start '%s': memadvise could not re-execute itself to hold it before its exec",
+		pr_err("cannot start '%s': its process ended before it could be held for the exec",
 		       prog);
-		pr_hint("run with -vv for the reason; /proc must be mounted");
+		pr_hint("run with -vv for the reason");
 		break;
 	default:
 		pr_err("cannot run '%s': %s", prog, strerror(-err));
@@ -624,7 +624,8 @@ int cmd_run(int argc, char **argv)
 	t0 = now_ns();
 	err = target__start(t);
 	if (err) {
-		explain_launch_error(cmd[0], err);
+		if (err < 0)
+			explain_launch_error(cmd[0], err);
 		goto out_signals;
 	}
 	if (o.pid)

@@ -12,7 +12,6 @@
 
 #include "common.h"
 #include "log.h"
-#include "target.h"
 
 
 struct cmd {
@@ -117,8 +116,6 @@ int main(int argc, char **argv)
 	};
 	int verbosity = LOG_INFO, c;
 
-	if (argc > 1 && !strcmp(argv[1], "__corked"))
-		return target__corked_main(argc, argv);
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	while ((c = getopt_long(argc, argv, "+jvqVh", opts, NULL)) != -1) {
 		switch (c) {

@@ -6,6 +6,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,7 +31,8 @@ struct target {
 	bool gone;
 	int status;	     /* raw wait status */
 	int go_fd;	     /* write end: releases the corked child */
-	int err_fd;	     /* read end: exec errno from the child (CLOEXEC) */
+	int err_fd;	     /* read end: the child's and the spawner's reports */
+	struct spawn *spawn; /* until the release */
 	int pidfd;	     /* -p without tracing: readable once the process exits; -1 */
 	bool chld_blocked;   /* SIGCHLD blocked here, so that waiting can sleep on it */
 	sigset_t old_mask;
@@ -81,24 +83,6 @@ static int resolve_exe(const char *name, char *out, size_t len)
 	return err;
 }
 
-/* Under sudo, the program runs as the user who invoked sudo, not as root. */
-static void drop_to_sudo_user(void)
-{
-	const char *uid_s = getenv("SUDO_UID"), *gid_s = getenv("SUDO_GID");
-	const char *user = getenv("SUDO_USER");
-	int uid, gid;
-
-	if (geteuid() != 0 || !uid_s || !gid_s)
-		return;
-	if (parse_int(uid_s, 0, INT_MAX, &uid) || parse_int(gid_s, 0, INT_MAX, &gid) || uid == 0)
-		return;
-	if ((user ? initgroups(user, gid) : setgroups(0, NULL)) || setgid(gid) || setuid(uid)) {
-		fprintf(stderr, "error: cannot switch to the sudo user (uid %d): %s\n", uid,
-			strerror(errno));
-		_exit(127);
-	}
-}
-
 static void arm_exit_stop(struct target *t)
 {
 	if (ptrace(PTRACE_SEIZE, t->pid, NULL, (void *)(long)PTRACE_O_TRACEEXIT) == 0) {
@@ -110,156 +94,229 @@ static void arm_exit_stop(struct target *t)
 }
 
 /*
- * The corked child is memadvise itself, re-executed as
- *   memadvise __corked GO_FD ERR_FD PROGRAM ARGS...
- * by a vfork()ed child.  A fork()ed child that waited in place would share
- * every page of memadvise copy-on-write until it execs: while counters and
- * BPF programs are set up (a loader thread running on another CPU), each
- * page memadvise then wrote cost a copy and a TLB-shootdown IPI, 80 and
- * more per run, tens of milliseconds in a guest.  The vfork()ed child
- * borrows memadvise's memory only until its exec, and the helper's own
- * address space is fresh.
+ * The corked child is a vfork()ed child of a short-lived spawner thread: it
+ * runs on that thread's stack, in memadvise's memory, until it execs the
+ * program.  The spawner is suspended in vfork() meanwhile, and the rest of
+ * memadvise goes on (opening counters, loading BPF).  A fork()ed child would
+ * share memadvise's pages copy-on-write: each page memadvise then wrote cost
+ * a copy and a TLB-shootdown IPI, 80 and more per run, tens of milliseconds
+ * in a guest.  Re-executing memadvise as a helper that waits costs the
+ * exec and the loading of its libraries (5-7 ms before the helper was ready,
+ * on the path to the program's start).  In the shared memory the child may
+ * only make system calls: no malloc, no stdio, nothing that locks; what it
+ * needs is prepared beforehand in struct spawn.
+ *
+ * The messages on the report pipe, in order: the child's 'r' (ready, with
+ * its pid), then after the release 'e' (exec failed, errno) or 's' (could not
+ * switch to the sudo user, errno) if anything, then always the spawner's 'x'
+ * once vfork() returned (the child exec'ed or exited; val: its pid, or
+ * -errno of vfork()).
  */
-#define CORKED_ARG "__corked"
+struct spawn_msg {
+	char tag;
+	int val;
+} __attribute__((packed));
 
-static void exec_failed(int ep, int e)
+struct spawn {
+	pthread_t thread;
+	bool running;
+	const char *exe;
+	char *const *argv;
+	int go_rd, go_wr;	/* release pipe: the child reads, memadvise writes */
+	int rep_rd, rep_wr;	/* report pipe: the child and the spawner write */
+	/* the sudo user the program runs as, resolved beforehand */
+	bool drop;
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;
+	int nr_groups;
+};
+
+/* Under sudo, the program runs as the user who invoked sudo, not as root. */
+static void sudo_user(struct spawn *s)
 {
-	if (write(ep, &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
+	const char *uid_s = getenv("SUDO_UID"), *gid_s = getenv("SUDO_GID");
+	const char *user = getenv("SUDO_USER");
+	int uid, gid, n = 32;
+
+	if (geteuid() != 0 || !uid_s || !gid_s)
+		return;
+	if (parse_int(uid_s, 0, INT_MAX, &uid) || parse_int(gid_s, 0, INT_MAX, &gid) || uid == 0)
+		return;
+	s->drop = true;
+	s->uid = (uid_t)uid;
+	s->gid = (gid_t)gid;
+	if (!user)
+		return; /* no supplementary groups */
+	for (;;) {
+		int got = n;
+
+		s->groups = xrealloc(s->groups, n * sizeof(*s->groups));
+		if (getgrouplist(user, s->gid, s->groups, &got) >= 0) {
+			s->nr_groups = got;
+			return;
+		}
+		if (got <= n)
+			break;
+		n = got;
+	}
+	s->groups[0] = s->gid; /* an unknown user: its primary group alone */
+	s->nr_groups = 1;
 }
 
-int target__corked_main(int argc, char **argv)
+static void child_report(int fd, char tag, int val)
 {
-	int go, ep;
+	struct spawn_msg m = { .tag = tag, .val = val };
+
+	if (write(fd, &m, sizeof(m)) < 0)
+		_exit(127);
+}
+
+/* The vfork()ed child: system calls only (see above). */
+static __attribute__((noreturn)) void corked_child(const struct spawn *s)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
 	char c;
 
-	if (argc < 6 || strcmp(argv[1], CORKED_ARG) || parse_int(argv[2], 0, INT_MAX, &go) ||
-	    parse_int(argv[3], 0, INT_MAX, &ep) || fcntl(go, F_SETFD, FD_CLOEXEC) ||
-	    fcntl(ep, F_SETFD, FD_CLOEXEC)) {
-		fprintf(stderr, "error: '%s' is internal to 'memadvise run'\n", CORKED_ARG);
-		return 127;
+	close(s->go_wr);
+	close(s->rep_rd);
+	/*
+	 * Signals stay blocked (the spawner blocked them all) until the exec:
+	 * memadvise's handlers must not run here.  Handled signals fall back to
+	 * their defaults; ignored ones stay ignored, but for those memadvise
+	 * ignores itself.
+	 */
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction old;
+
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &old))
+			continue;
+		if (old.sa_handler != SIG_DFL &&
+		    (old.sa_handler != SIG_IGN || sig == SIGPIPE || sig == SIGINT || sig == SIGTERM))
+			sigaction(sig, &dfl, NULL);
+	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* the spawner waits in vfork() until the exec */
+	child_report(s->rep_wr, 'r', (int)getpid());
+	/* corked: exec only once memadvise has attached everything */
+	if (read(s->go_rd, &c, 1) != 1)
+		_exit(127);
+	close(s->go_rd);
+	prctl(PR_SET_PDEATHSIG, 0);
+	if (s->drop && (syscall(SYS_setgroups, (size_t)s->nr_groups, s->groups) ||
+			syscall(SYS_setresgid, s->gid, s->gid, s->gid) ||
+			syscall(SYS_setresuid, s->uid, s->uid, s->uid))) {
+		child_report(s->rep_wr, 's', errno);
+		_exit(127);
 	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL); /* the program starts with no signal blocked */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	/* Ready: counters opened from now on start at the program's exec, not this one's. */
-	if (write(ep, "r", 1) != 1)
-		_exit(127);
-	/* Corked: exec only once the parent has attached everything. */
-	if (read(go, &c, 1) != 1)
-		_exit(127);
-	close(go);
-	prctl(PR_SET_PDEATHSIG, 0);
-	drop_to_sudo_user();
-	execv(argv[4], argv + 5);
-	exec_failed(ep, errno);
-	return 127;
+	execve(s->exe, s->argv, environ);
+	child_report(s->rep_wr, 'e', errno);
+	_exit(127);
 }
 
-static volatile int child_err; /* set by the vfork()ed child, which shares it */
-
-/* vfork()s and execs the helper; its pid, or -errno (child_err: its exec's). */
-static __attribute__((noinline)) pid_t spawn_corked(const char *self, char **hargv, int go,
-						    int ep)
+static void *spawner_main(void *arg)
 {
+	struct spawn *s = arg;
+	struct spawn_msg m = { .tag = 'x' };
+	sigset_t all;
 	pid_t pid;
 
-	child_err = 0;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, NULL);
 	pid = vfork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		/* only syscalls here: this is memadvise's memory until the exec */
-		if (fcntl(go, F_SETFD, 0) || fcntl(ep, F_SETFD, 0))
-			child_err = errno;
-		else
-			execv(self, hargv);
-		if (!child_err)
-			child_err = errno ? errno : ECHILD;
-		_exit(127);
-	}
-	return pid;
+	if (pid == 0)
+		corked_child(s);
+	m.val = pid < 0 ? -errno : pid;
+	if (write(s->rep_wr, &m, sizeof(m)) < 0)
+		pr_debug("cannot report the spawn's end: %s", strerror(errno));
+	return NULL;
+}
+
+/* The next message of the report pipe; false at its end. */
+static bool read_msg(int fd, struct spawn_msg *m)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, m, sizeof(*m));
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(*m);
+}
+
+static void spawn_free(struct spawn *s)
+{
+	if (!s)
+		return;
+	if (s->running)
+		pthread_join(s->thread, NULL);
+	if (s->go_rd >= 0)
+		close(s->go_rd);
+	if (s->rep_wr >= 0)
+		close(s->rep_wr);
+	free(s->groups);
+	free(s);
 }
 
 int target__launch(struct target **out, char *const argv[])
 {
-	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, err, argc = 0;
-	char self[PATH_MAX], fds[2][16], **hargv = NULL;
+	struct spawn_msg m;
+	struct spawn *s;
 	struct target *t;
-	ssize_t n;
-	pid_t pid;
-	char c;
+	int go[2], rep[2], err;
 
 	t = xcalloc(1, sizeof(*t));
 	t->go_fd = t->err_fd = t->pidfd = -1;
 	err = resolve_exe(argv[0], t->exe, sizeof(t->exe));
-	if (err)
-		goto out_free;
-	/* by name, not /proc/self/exe: the helper's name is its comm until the exec */
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0 && n < (ssize_t)sizeof(self) - 1)
-		self[n] = '\0';
-	if (n <= 0 || n >= (ssize_t)sizeof(self) - 1 || strstr(self, " (deleted)"))
-		snprintf(self, sizeof(self), "/proc/self/exe"); /* replaced since it started */
-	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
+	if (err) {
+		free(t);
+		return err;
+	}
+	if (pipe2(go, O_CLOEXEC)) {
 		err = -errno;
-		goto out_close;
+		free(t);
+		return err;
 	}
-	while (argv[argc])
-		argc++;
-	hargv = xcalloc(argc + 6, sizeof(*hargv));
-	snprintf(fds[0], sizeof(fds[0]), "%d", go[0]);
-	snprintf(fds[1], sizeof(fds[1]), "%d", ep[1]);
-	hargv[0] = self;
-	hargv[1] = (char *)CORKED_ARG;
-	hargv[2] = fds[0];
-	hargv[3] = fds[1];
-	hargv[4] = t->exe;
-	memcpy(hargv + 5, argv, (argc + 1) * sizeof(*hargv));
-	fflush(NULL);
-	pid = spawn_corked(self, hargv, go[0], ep[1]);
-	if (pid < 0) {
-		err = pid;
-		goto out_close;
+	if (pipe2(rep, O_CLOEXEC)) {
+		err = -errno;
+		close(go[0]);
+		close(go[1]);
+		free(t);
+		return err;
 	}
-	close(go[0]);
-	close(ep[1]);
-	go[0] = ep[1] = -1;
-	/* the helper is ready, or could not start */
-	do
-		n = child_err ? 0 : read(ep[0], &c, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1 || c != 'r') {
-		err = -ECHILD;
-		pr_debug("cannot start the corked helper %s: %s", self,
-			 child_err ? strerror(child_err) : "it exited");
-		waitpid(pid, NULL, 0);
-		goto out_close;
+	s = xcalloc(1, sizeof(*s));
+	s->exe = t->exe;
+	s->argv = argv;
+	s->go_rd = go[0];
+	s->go_wr = t->go_fd = go[1];
+	s->rep_rd = t->err_fd = rep[0];
+	s->rep_wr = rep[1];
+	sudo_user(s);
+	err = -pthread_create(&s->thread, NULL, spawner_main, s);
+	s->running = !err;
+	/* ready, or could not start (not traced yet: nothing stops it on its way out) */
+	if (!err && (!read_msg(t->err_fd, &m) || m.tag != 'r')) {
+		bool x = m.tag == 'x';
+
+		pr_debug("cannot start the program's process: %s",
+			 x && m.val < 0 ? strerror(-m.val) : "it died before it was ready");
+		err = x && m.val < 0 ? m.val : -ECHILD;
+		if (x && m.val > 0)
+			waitpid(m.val, NULL, __WALL);
 	}
-	free(hargv);
-	t->pid = pid;
-	t->go_fd = go[1];
-	t->err_fd = ep[0];
+	if (err) {
+		spawn_free(s);
+		close(t->go_fd);
+		close(t->err_fd);
+		free(t);
+		return err;
+	}
+	t->pid = (pid_t)m.val;
+	t->spawn = s;
 	arm_exit_stop(t);
 	*out = t;
 	return 0;
-
-out_close:
-	for (int i = 0; i < 2; i++) {
-		if (go[i] >= 0)
-			close(go[i]);
-		if (ep[i] >= 0)
-			close(ep[i]);
-	}
-out_free:
-	free(hargv);
-	free(t);
-	return err;
 }
 
 int target__attach_pid(struct target **out, pid_t pid)
@@ -288,33 +345,74 @@ int target__attach_pid(struct target **out, pid_t pid)
 	return 0;
 }
 
+/*
+ * Lets a released child that has not exec'ed yet go on: it passes its
+ * signals on (pending ones arrive once it unblocks them, before the exec),
+ * and on its way out of a failed exec it does not wait at the exit-stop.
+ */
+static void unstick(struct target *t)
+{
+	int st;
+
+	while (!t->gone && waitpid(t->pid, &st, WNOHANG | __WALL) == t->pid) {
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			t->gone = true;
+			t->traced = false;
+			t->status = st;
+		} else if (WIFSTOPPED(st)) {
+			int ev = st >> 16;
+
+			if (ev == PTRACE_EVENT_STOP)
+				ptrace(PTRACE_LISTEN, t->pid, NULL, NULL);
+			else
+				ptrace(PTRACE_CONT, t->pid, NULL,
+				       (void *)(long)(ev ? 0 : WSTOPSIG(st)));
+		}
+	}
+}
+
 int target__start(struct target *t)
 {
-	struct pollfd pfd;
-	int e = 0;
-	ssize_t n;
+	struct spawn *s = t->spawn;
+	struct spawn_msg m;
+	int err = 0;
 
 	if (t->started)
 		return 0;
 	t->started = true;
 	if (write(t->go_fd, "g", 1) != 1)
-		return -errno;
+		err = -errno;
 	close(t->go_fd);
 	t->go_fd = -1;
-	/* The error pipe closes on a successful exec, or carries errno. */
-	pfd.fd = t->err_fd;
-	pfd.events = POLLIN;
+	/* the spawner's 'x' comes once the child exec'ed or exited */
 	for (;;) {
-		if (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+		struct pollfd pfd = { .fd = t->err_fd, .events = POLLIN };
+		int n = poll(&pfd, 1, 20);
+
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n <= 0) {
+			unstick(t);
 			continue;
-		n = read(t->err_fd, &e, sizeof(e));
-		if (n < 0 && errno == EINTR)
-			continue;
-		break;
+		}
+		if (!read_msg(t->err_fd, &m) || m.tag == 'x')
+			break;
+		if (m.tag == 'e') {
+			err = -m.val;
+		} else if (m.tag == 's') {
+			pr_err("cannot switch to the sudo user (uid %u) to run the program: %s",
+			       (unsigned int)s->uid, strerror(m.val));
+			pr_hint("run memadvise as that user, or without sudo's SUDO_UID in the environment");
+			err = TARGET_ERR_REPORTED;
+		}
 	}
 	close(t->err_fd);
 	t->err_fd = -1;
-	return n == sizeof(e) ? -e : 0;
+	spawn_free(s);
+	t->spawn = NULL;
+	if (err)
+		unstick(t);
+	return err;
 }
 
 pid_t target__pid(const struct target *t)
@@ -502,7 +600,11 @@ void target__destroy(struct target *t)
 		close(t->go_fd);
 		t->go_fd = -1;
 		kill(t->pid, SIGKILL);
-		waitpid(t->pid, NULL, __WALL);
+		/* reaped only past its exit-stop, if it got there before the kill */
+		for (int st; waitpid(t->pid, &st, __WALL) == t->pid && !WIFEXITED(st) &&
+			     !WIFSIGNALED(st);)
+			ptrace(PTRACE_CONT, t->pid, NULL, NULL);
+		spawn_free(t->spawn);
 	} else if (t->attached) {
 		target__detach(t);
 	} else if (!t->gone) {

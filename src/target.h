@@ -15,23 +15,22 @@
 struct target;
 
 /*
- * Resolves ARGV[0] through PATH, starts the corked helper (memadvise
- * itself, re-executed) and holds it before it execs the program.
+ * Resolves ARGV[0] through PATH, starts the program's process and holds it
+ * before it execs the program (a vfork()ed child: see target.c).
  * -ENOENT / -EACCES / -ENOEXEC when the program cannot be run (checked
  * before forking; the message is the caller's to print), -ECHILD when the
- * helper could not start.
+ * process died before it was ready.
  */
 int target__launch(struct target **t, char *const argv[]);
-/*
- * main() of the corked helper (argv[1] "__corked"): tells memadvise it is
- * ready, waits to be released, then execs the program.  Never returns on
- * success.
- */
-int target__corked_main(int argc, char **argv);
 /* Attaches to a running process; -ESRCH when there is none, -EPERM. */
 int target__attach_pid(struct target **t, pid_t pid);
-/* Releases the corked child: it drops to the sudo user if any, then execs.
- * Returns -errno of a failed exec (reported by the child). */
+/* target__start() failed and said why itself. */
+#define TARGET_ERR_REPORTED 1
+/*
+ * Releases the corked child: it drops to the sudo user if any, then execs.
+ * Returns once it exec'ed: 0, or -errno of a failed exec (reported by the
+ * child; the message is the caller's to print), or TARGET_ERR_REPORTED.
+ */
 int target__start(struct target *t);
 
 pid_t target__pid(const struct target *t);

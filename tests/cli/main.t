@@ -8,5 +8,3 @@ ru | exit 2 |  | ^error: unknown command 'ru'
 help run | exit 0 | ^Usage: memadvise run | 
 help nosuch | exit 2 |  | unknown command 'nosuch'
 --bogus | exit 2 |  | hint: run 'memadvise --help'
-__corked | exit 127 |  | is internal to .memadvise run.
-__corked 99 98 /bin/true true | exit 127 |  | is internal to .memadvise run.

@@ -5,6 +5,8 @@ run -- /nonexistent/prog | exit 2 |  | ^error: cannot run '/nonexistent/prog': n
 run -- /etc/passwd | exit 2 |  | ^error: cannot run '/etc/passwd': permission denied
 run -- /tmp | exit 2 |  | it is a directory
 run -- no-such-command-xyz | exit 2 |  | hint: it is not in PATH
+run -- $MA_TOP/tests/cli/progs/not-elf | exit 2 |  | ^error: cannot run '.*/not-elf': not an executable format
+run -- $MA_TOP/tests/cli/progs/bad-interp | exit 2 |  | ^error: cannot run '.*/bad-interp': no such file or directory
 run -p 0 | exit 2 |  | ^error: invalid pid '0'
 run -p -5 | exit 2 |  | ^error: invalid pid
 run -p 4194303 | exit 2 |  | no such process
