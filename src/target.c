@@ -184,8 +184,8 @@ static __attribute__((noreturn)) void corked_child(const struct spawn *s)
 	/*
 	 * Signals stay blocked (the spawner blocked them all) until the exec:
 	 * memadvise's handlers must not run here.  Handled signals fall back to
-	 * their defaults; ignored ones stay ignored, but for those memadvise
-	 * ignores itself.
+	 * their defaults, and so do SIGINT, SIGTERM and SIGPIPE even where they
+	 * were ignored; other ignored signals stay ignored, as exec keeps them.
 	 */
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction old;
