@@ -196,6 +196,17 @@ static __attribute__((noreturn)) void corked_child(const struct spawn *s)
 		    (old.sa_handler != SIG_IGN || sig == SIGPIPE || sig == SIGINT || sig == SIGTERM))
 			sigaction(sig, &dfl, NULL);
 	}
+	/*
+	 * glibc's own signals (32 and 33: cancellation and setxid), which its
+	 * sigaction() refuses to touch, were once seen ignored here; the
+	 * program gets them with their defaults too (struct kernel_sigaction:
+	 * handler, flags, restorer, mask).
+	 */
+	for (int sig = 32; sig <= 33 && sig < SIGRTMIN; sig++) {
+		unsigned long k[4] = { (unsigned long)SIG_DFL, 0, 0, 0 };
+
+		syscall(SYS_rt_sigaction, sig, k, NULL, sizeof(k[3]));
+	}
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* the spawner waits in vfork() until the exec */
 	child_report(s->rep_wr, 'r', (int)getpid());
 	/* corked: exec only once memadvise has attached everything */
