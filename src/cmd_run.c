@@ -657,10 +657,13 @@ int cmd_run(int argc, char **argv)
 			if (active[i] && collectors[i]->poll)
 				collectors[i]->poll(state[i]);
 		if (st == TARGET_AT_EXIT) {
+			uint64_t stop = now_ns();
+
 			for (size_t i = 0; collectors[i]; i++)
 				if (active[i] && collectors[i]->at_exit)
 					collectors[i]->at_exit(state[i], target__pid(t));
 			target__resume(t);
+			pr_debug("exit-stop of pid %d: %.1f ms", target__pid(t), (now_ns() - stop) / 1e6);
 			continue;
 		}
 		if (st == TARGET_GONE) {
