@@ -504,14 +504,16 @@ static void place(struct watch *w)
 
 static void drain(struct watch *w)
 {
-	for (int i = 0; i < w->rep.nr; i++)
+	for (int i = 0; i < w->rep.nr; i++) {
+		struct watch_point *pt = &w->rep.pts[i];
+
 		evring__drain(w->ps[i].ring, on_hit, &w->ps[i]);
-	if (!w->rep.limited && w->rep.total_hits >= w->limit) {
-		for (int i = 0; i < w->rep.nr; i++)
-			evring__enable(w->ps[i].ring, false);
+		if (pt->stopped || pt->hits < w->limit)
+			continue;
+		evring__enable(w->ps[i].ring, false);
+		pt->stopped = true;
 		w->rep.limited = true;
-		for (int i = 0; i < w->rep.nr; i++)
-			evring__drain(w->ps[i].ring, on_hit, &w->ps[i]);
+		evring__drain(w->ps[i].ring, on_hit, &w->ps[i]);
 	}
 }
 
@@ -689,6 +691,7 @@ struct json_object *watch_report__to_json(const struct watch_report *w)
 			continue;
 		}
 		json_object_object_add(e, "hits", json_object_new_int64(p->hits));
+		json_object_object_add(e, "stopped", json_object_new_boolean(p->stopped));
 		t = json_object_new_array();
 		for (int k = 0; k < p->nr_threads; k++) {
 			struct json_object *x = json_object_new_object();
@@ -741,7 +744,7 @@ void watch_report__print_text(const struct watch_report *w, FILE *f, bool wide)
 {
 	fprintf(f, "\nWATCHPOINTS [%s: exact hits", tier__name(w->tier));
 	if (w->limited)
-		fprintf(f, ", stopped after %" PRIu64 " hits", w->total_hits);
+		fprintf(f, ", a point stops after %" PRIu64 " hits", w->hit_limit);
 	fprintf(f, "]\n");
 	if (w->armed_after_ns)
 		fprintf(f, "  placed %.1f ms after the start (load address known after exec)\n",
@@ -762,7 +765,7 @@ void watch_report__print_text(const struct watch_report *w, FILE *f, bool wide)
 			fprintf(f, " tid %d:%" PRIu64, p->threads[k].tid, p->threads[k].hits);
 		if (p->nr_threads > 3)
 			fprintf(f, " ...");
-		fprintf(f, "\n");
+		fprintf(f, "%s\n", p->stopped ? " (stopped)" : "");
 		for (int k = 0; k < p->nr_ips && k < 2; k++) {
 			const struct sym_site *l = &p->ips[k].loc;
 			const char *b = strrchr(l->file, '/');
@@ -886,9 +889,9 @@ static int w_finish(void *state, struct report *r)
 	struct watch_report *wr = watch__finish(state);
 
 	if (wr->limited)
-		report__add_provenance(r, "watchpoints", "stopped after %" PRIu64 " hits (each "
-				       "traps, about 30 us): counts cover the start of the run",
-				       wr->total_hits);
+		report__add_provenance(r, "watchpoints", "a point stops after %" PRIu64 " hits (each "
+				       "traps, about 30 us): a stopped point's counts cover the "
+				       "start of the run", wr->hit_limit);
 	if (wr->lost)
 		report__add_provenance(r, "watchpoints", "%" PRIu64 " hit records lost", wr->lost);
 	watch_report__free(r->watch);

@@ -22,7 +22,12 @@
 struct json_object;
 
 #define WATCH_MAX 4		/* debug registers per thread on x86 */
-#define WATCH_HIT_LIMIT 20000	/* hits before watching stops (~0.6 s of traps) */
+/*
+ * Hits a point takes before it stops (each traps): 4 points, 20000 hits,
+ * about 0.6 s of traps.  Per point, so that one thread's writes cannot use
+ * up the budget of a point whose thread the host has not run yet.
+ */
+#define WATCH_HIT_LIMIT 5000
 #define WATCH_MAX_THREADS 16
 #define WATCH_MAX_IPS 8
 
@@ -55,6 +60,7 @@ struct watch_point {
 	uint64_t armed_after_ns; /* from the start of the run */
 	char why[128];		 /* why not armed */
 	uint64_t hits;
+	bool stopped;		 /* reached WATCH_HIT_LIMIT: watching it stopped */
 	int nr_threads;
 	struct { int tid; uint64_t hits; } threads[WATCH_MAX_THREADS];
 	bool more_threads;
@@ -74,8 +80,8 @@ struct watch_line {
 
 struct watch_report {
 	enum tier tier;		/* TIER_WATCHPOINT */
-	uint64_t hit_limit;
-	bool limited;		/* stopped at the hit budget */
+	uint64_t hit_limit;	/* per point */
+	bool limited;		/* some point stopped at the hit limit */
 	uint64_t total_hits, lost;
 	uint64_t armed_after_ns; /* from the start (PIE: after exec) */
 	int nr;
