@@ -9,11 +9,10 @@ build_prog fshare
 "$MA" run --watch auto -j -o "$MA_TMP/r.json" -- "$MA_TMP/fshare" 200000000 >/dev/null ||
 	fail "memadvise run exited $?"
 python3 - "$MA_TMP/r.json" <<'PY' || exit 1
-import json, sys
-d = json.load(open(sys.argv[1]))
-w = d.get("watchpoints")
-if w is None:
-    print("[Failed: no watchpoints section: %s]" % d.get("provenance")); sys.exit(1)
+import os, sys
+sys.path.insert(0, os.environ["MA_TOP"] + "/tests/e2e")
+from watch_json import load
+d, w = load(sys.argv[1])
 pts = [p for p in w["points"] if p["placed"] == "auto" and p["armed"]]
 names = sorted(p["name"] for p in pts)
 writers = [{t["tid"] for t in p["threads"]} for p in pts]

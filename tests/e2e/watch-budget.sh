@@ -9,18 +9,15 @@ build_prog fshare
 "$MA" run --watch counters -j -o "$MA_TMP/r.json" -- "$MA_TMP/fshare" 50000000 1500 >/dev/null ||
 	fail "memadvise run exited $?"
 python3 - "$MA_TMP/r.json" <<'PY' || exit 1
-import json, sys
-d = json.load(open(sys.argv[1]))
-w = d.get("watchpoints")
-if w is None:
-    print("[Failed: no watchpoints section: %s]" % d.get("provenance")); sys.exit(1)
-pts = {p["name"]: p for p in w["points"]}
-a, b = pts.get("counters.a"), pts.get("counters.b")
-ok = (a and b and a["armed"] and b["armed"] and a["stopped"] and a["hits"] >= w["hit_limit"]
+import os, sys
+sys.path.insert(0, os.environ["MA_TOP"] + "/tests/e2e")
+from watch_json import load, armed
+d, w = load(sys.argv[1])
+a, b = armed(w, "counters.a", "counters.b")
+ok = (a["stopped"] and a["hits"] >= w["hit_limit"]
       and b["hits"] > 0 and len(a["threads"]) == 1 and len(b["threads"]) == 1
       and a["threads"][0]["tid"] != b["threads"][0]["tid"] and w["limited"])
 print("[%s: hit limit %d per point; a %s hits, stopped %s; b %s hits (the late thread)]" % (
-    "Success" if ok else "Failed", w["hit_limit"], a and a.get("hits"), a and a.get("stopped"),
-    b and b.get("hits")))
+    "Success" if ok else "Failed", w["hit_limit"], a["hits"], a["stopped"], b["hits"]))
 sys.exit(0 if ok else 1)
 PY

@@ -10,15 +10,11 @@ build_prog fshare
 "$MA" run --watch counters -j -o "$MA_TMP/r.json" -- "$MA_TMP/fshare" 150000000 >/dev/null ||
 	fail "memadvise run exited $?"
 python3 - "$MA_TMP/r.json" <<'PY' || exit 1
-import json, sys
-d = json.load(open(sys.argv[1]))
-w = d.get("watchpoints")
-if w is None:
-    print("[Failed: no watchpoints section: %s]" % d.get("provenance")); sys.exit(1)
-pts = {p["name"]: p for p in w["points"]}
-a, b = pts.get("counters.a"), pts.get("counters.b")
-if not a or not b or not a["armed"] or not b["armed"]:
-    print("[Failed: members not watched: %s]" % w["points"]); sys.exit(1)
+import os, sys
+sys.path.insert(0, os.environ["MA_TOP"] + "/tests/e2e")
+from watch_json import load, armed
+d, w = load(sys.argv[1])
+a, b = armed(w, "counters.a", "counters.b")
 ta = {t["tid"] for t in a["threads"]}
 tb = {t["tid"] for t in b["threads"]}
 line = [l for l in w["lines"] if set(l["points"]) == {"counters.a", "counters.b"}]
@@ -29,12 +25,10 @@ sw = d.get("data_addresses", {}).get("shared_lines", [])
 sw_fs = [l for l in sw if l["kind"] == "false-sharing" and len(l["threads"]) >= 2
          and {t.get("write_object") for t in l["threads"]} == {"counters.a", "counters.b"}]
 ok = ok and len(sw_fs) >= 1
-sw = d.get("data_addresses", {}).get("shared_lines", [])
-sw_fs = [l for l in sw if l["kind"] == "false-sharing" and len(l["threads"]) >= 2]
 print("[%s: watchpoints: counters.a by %s (%d hits), counters.b by %s (%d hits), same line,"
       " false sharing %s%s; sw-addr: %d falsely shared line(s)]" % (
     "Success" if ok else "Failed", sorted(ta), a["hits"], sorted(tb), b["hits"],
     bool(line and line[0]["false_sharing"]),
-    ", limited at %d hits" % w["total_hits"] if w["limited"] else "", len(sw_fs)))
+    ", a point stopped at %d hits" % w["hit_limit"] if w["limited"] else "", len(sw_fs)))
 sys.exit(0 if ok else 1)
 PY
