@@ -272,7 +272,7 @@ static void spawn_free(struct spawn *s)
 
 int target__launch(struct target **out, char *const argv[])
 {
-	struct spawn_msg m;
+	struct spawn_msg m = { 0 };
 	struct spawn *s;
 	struct target *t;
 	int go[2], rep[2], err;
@@ -280,28 +280,25 @@ int target__launch(struct target **out, char *const argv[])
 	t = xcalloc(1, sizeof(*t));
 	t->go_fd = t->err_fd = t->pidfd = -1;
 	err = resolve_exe(argv[0], t->exe, sizeof(t->exe));
-	if (err) {
-		free(t);
-		return err;
-	}
+	if (err)
+		goto out_free;
 	if (pipe2(go, O_CLOEXEC)) {
 		err = -errno;
-		free(t);
-		return err;
+		goto out_free;
 	}
+	t->go_fd = go[1];
 	if (pipe2(rep, O_CLOEXEC)) {
 		err = -errno;
 		close(go[0]);
-		close(go[1]);
-		free(t);
-		return err;
+		goto out_close;
 	}
+	t->err_fd = rep[0];
 	s = xcalloc(1, sizeof(*s));
 	s->exe = t->exe;
 	s->argv = argv;
 	s->go_rd = go[0];
-	s->go_wr = t->go_fd = go[1];
-	s->rep_rd = t->err_fd = rep[0];
+	s->go_wr = go[1];
+	s->rep_rd = rep[0];
 	s->rep_wr = rep[1];
 	sudo_user(s);
 	err = -pthread_create(&s->thread, NULL, spawner_main, s);
@@ -318,16 +315,21 @@ int target__launch(struct target **out, char *const argv[])
 	}
 	if (err) {
 		spawn_free(s);
-		close(t->go_fd);
-		close(t->err_fd);
-		free(t);
-		return err;
+		goto out_close;
 	}
 	t->pid = (pid_t)m.val;
 	t->spawn = s;
 	arm_exit_stop(t);
 	*out = t;
 	return 0;
+
+out_close:
+	close(t->go_fd);
+	if (t->err_fd >= 0)
+		close(t->err_fd);
+out_free:
+	free(t);
+	return err;
 }
 
 int target__attach_pid(struct target **out, pid_t pid)
