@@ -387,9 +387,9 @@ static struct ruleset *rules_join(struct rules_load *l, int *err)
  * The first per-task perf event on the system turns a static branch on and
  * waits for an RCU grace period (perf_sched_events): 35 to 87 ms in a
  * loaded guest, 0.04 ms while another such event exists.  The first event
- * of a software kind patches kernel text too.  A thread opens disabled
- * events of those kinds on memadvise itself while the rules load and the
- * main thread starts the program, so that the waits overlap that work;
+ * of a software kind patches kernel text too.  Right after the launch, a
+ * thread opens disabled events of those kinds on memadvise itself while
+ * the BPF object and the rules load, so that the waits overlap that work;
  * they are closed once the run's own events hold the same keys.
  */
 struct primer {
