@@ -1489,8 +1489,8 @@ static void site_rw(struct prof_state *st, struct symbolizer *sym, struct profil
 	if (s->kernel_mode)
 		return;
 	if (s->instr) {
-		s->reads = s->instr;
-		s->rw_unknown = s->count - s->instr;
+		s->reads = s->instr < s->count ? s->instr : s->count;
+		s->rw_unknown = s->count - s->reads;
 		if (!s->rw_unknown)
 			return;
 	}
@@ -1621,8 +1621,12 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		uint64_t **v = xcalloc(p->nr_sites + 2, sizeof(*v));
 		int n = 0;
 
-		for (int i = 0; i < p->nr_sites; i++)
+		uint64_t *periods = xcalloc(p->nr_sites + 1, sizeof(*periods));
+
+		for (int i = 0; i < p->nr_sites; i++) {
+			periods[i] = p->sites[i].count;
 			v[n++] = &p->sites[i].count;
+		}
 		v[n++] = &over[0];
 		v[n++] = &over[1];
 		apportion(v, n, p->fault_periods, p->faults);
@@ -1632,6 +1636,9 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		for (int i = 0; i < p->nr_sites; i++) {
 			struct profile_fault_site *f = &p->sites[i];
 
+			/* the instruction fetches are a part of the periods: the same part of the count */
+			f->instr = periods[i] ? (uint64_t)(((unsigned __int128)f->instr * f->count +
+							   periods[i] / 2) / periods[i]) : 0;
 			if (f->count < f->major)
 				f->count = f->major;
 			f->minor = f->count - f->major;
@@ -1640,6 +1647,7 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 			else
 				p->faults_user += f->count;
 		}
+		free(periods);
 	}
 	p->fault_est = p->faults_user + p->faults_kernel;
 	p->rw_unknown = over[0] + over[1];
