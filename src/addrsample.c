@@ -1257,8 +1257,10 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 		if (ip->op.text[0])
 			json_object_object_add(e, "instruction", json_object_new_string(ip->op.text));
 		json_object_object_add(e, "status", json_object_new_string(skip_names[ip->op.skip]));
-		if (ip->loc.module[0])
+		if (ip->loc.module[0]) {
 			json_object_object_add(e, "module", json_object_new_string(ip->loc.module));
+			json_object_object_add(e, "module_offset", hex(ip->loc.rel));
+		}
 		if (ip->object[0])
 			json_object_object_add(e, "object", json_object_new_string(ip->object));
 		if (ip->loc.function[0])
@@ -1405,6 +1407,9 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 		else if (ip->loc.function[0])
 			snprintf(where, sizeof(where), "%s+%#" PRIx64, ip->loc.function,
 				 ip->op.insn - ip->loc.func_start);
+		else if (ip->loc.module[0])
+			snprintf(where, sizeof(where), "%.100s+%#" PRIx64, ip->loc.module,
+				 ip->loc.rel);
 		else
 			snprintf(where, sizeof(where), "%#" PRIx64, ip->op.insn);
 		n = fprintf(f, "  %7" PRIu64 " %4.0f%% %7s %6s %4s  ", ip->samples,

@@ -619,18 +619,20 @@ int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t
 	Dwfl_Module *mod = dwfl && ip ? dwfl_addrmodule(dwfl, ip) : NULL;
 	struct profile_loc loc;
 	const char *name;
+	Dwarf_Addr start, bias = 0;
 	GElf_Off off;
 	GElf_Sym sym;
 
 	memset(site, 0, sizeof(*site));
 	if (!mod)
 		return -ENOENT;
-	name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	name = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
 	if (name) {
 		const char *b = strrchr(name, '/');
 
 		copy(site->module, sizeof(site->module), b ? b + 1 : name);
 	}
+	site->rel = dwfl_module_getelf(mod, &bias) ? ip - bias : ip - start;
 	name = symbolizer__addrinfo(mod, ip, &off, &sym);
 	if (name) {
 		copy(site->function, sizeof(site->function), name);

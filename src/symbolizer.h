@@ -56,6 +56,7 @@ struct sym_site {
 	int line;
 	uint64_t func_start; /* 0 when unknown */
 	uint64_t func_size;
+	uint64_t rel;	     /* the address as in the module's ELF file */
 };
 int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 		     bool lines, struct sym_site *site);
