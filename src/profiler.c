@@ -2010,6 +2010,24 @@ static int profile_finish(void *state, struct report *r)
 		 (t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6, (t[4] - t[3]) / 1e6,
 		 (t[5] - t[4]) / 1e6, (t[6] - t[5]) / 1e6);
 
+	/*
+	 * A child that did not exec has its parent's name; the rings are per
+	 * CPU, so its fork record may have been read before its parent's.
+	 */
+	for (bool more = true; more;) {
+		more = false;
+		for (int i = 0; i < st->nr_procs; i++) {
+			struct proc *c = &st->procs[i], *parent;
+
+			if (c->comm[0] || !c->parent || c->parent == c->pid)
+				continue;
+			parent = proc_get(st, c->parent, false);
+			if (parent && parent->comm[0]) {
+				memcpy(c->comm, parent->comm, sizeof(c->comm));
+				more = true;
+			}
+		}
+	}
 	p->procs = xcalloc(st->nr_procs, sizeof(*p->procs));
 	for (int i = 0; i < st->nr_procs; i++) {
 		struct profile_proc *pp = &p->procs[p->nr_procs++];

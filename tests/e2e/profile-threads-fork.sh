@@ -33,4 +33,13 @@ json "$MA_TMP/f.json" "[s['function'] for s in d['profile']['page_faults']['site
 json "$MA_TMP/e.json" "[(f['function'], f['module']) for f in d['profile']['functions'][:1]]" |
 	grep -q "('hot_loop', 'hot_line')" ||
 	fail "exec'd child's hot function not resolved: $(json "$MA_TMP/e.json" "d['profile']['functions'][:2]")"
-pass "threads differ, forked child faults $ma (perf $pf), exec'd child symbolised"
+
+# subshells of subshells that never exec: each has its parent's name, even
+# when its fork record is read (from another CPU's ring) before its parent's
+for i in 1 2 3 4 5; do
+	"$MA" run -j -o "$MA_TMP/n.json" -- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do ( ( /bin/true; : ); : ) & done; wait' ||
+		fail "run nested subshells exited $?"
+	json "$MA_TMP/n.json" "len(d['profile']['processes']) > 20 and all(p['comm'] for p in d['profile']['processes'])" |
+		grep -q True || fail "processes without a name: $(json "$MA_TMP/n.json" "[(p['pid'], p['parent'], p['comm']) for p in d['profile']['processes'] if not p['comm']]")"
+done
+pass "threads differ, forked child faults $ma (perf $pf), exec'd child symbolised, subshells named"
