@@ -423,7 +423,9 @@ static void print_hot(const struct profile *p, FILE *f, bool wide)
 					continue;
 				done[nd++] = t->tid;
 				fprintf(f, "  tid %-7d %5.1f%% %8" PRIu64 "  %s\n", (int)t->tid,
-					100.0 * t->share, t->samples, cut(nb, 48, t->function));
+					100.0 * t->share, t->samples,
+					cut(nb, 48, t->function[0] ? t->function :
+						    t->module[0] ? t->module : "[unknown]"));
 			}
 		}
 	}
@@ -579,7 +581,8 @@ void profile__print_text(const struct profile *p, FILE *f, bool wide)
 	if (p->nr_procs > 1) {
 		fprintf(f, "\nProcesses: %d (", p->nr_procs);
 		for (int i = 0; i < p->nr_procs && i < 8; i++)
-			fprintf(f, "%s%d %s", i ? ", " : "", (int)p->procs[i].pid, p->procs[i].comm);
+			fprintf(f, "%s%d %s", i ? ", " : "", (int)p->procs[i].pid,
+				p->procs[i].comm[0] ? p->procs[i].comm : "?");
 		fprintf(f, "%s)\n", p->nr_procs > 8 ? ", ..." : "");
 	}
 	fprintf(f, "\nLost: %" PRIu64 " samples (map full), %" PRIu64 " without stack, %" PRIu64
