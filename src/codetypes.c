@@ -12,6 +12,8 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
+#include "symbolizer.h"
+
 #define CACHE_SIZE 64
 
 struct codetypes {
@@ -182,6 +184,31 @@ int codetypes__lookup(struct codetypes *ct, const char *function, struct func_ty
 	return ret;
 }
 
+/*
+ * Whether the subprogram DIE is FUNCTION, a name as the report prints it:
+ * a C function's own name, or a C++ one qualified ("ns::Class::method",
+ * see symbolizer__name), whose DW_AT_name is the last part.
+ */
+static bool die_is_function(Dwarf_Die *die, const char *function)
+{
+	const char *tail = function, *p, *name, *link;
+	Dwarf_Attribute at;
+	char buf[128];
+
+	for (p = function; (p = strstr(p, "::")); p += 2)
+		tail = p + 2;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &at));
+	if (!name || strcmp(name, tail))
+		return false;
+	if (tail == function)
+		return true;
+	link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &at));
+	if (!link)
+		return false;
+	symbolizer__name(buf, sizeof(buf), link);
+	return !strcmp(buf, function);
+}
+
 struct lookup_q {
 	const char *function;
 	struct func_types *out;
@@ -192,13 +219,10 @@ struct lookup_q {
 static int lookup_fn(Dwarf_Die *die, void *arg)
 {
 	struct lookup_q *q = arg;
-	Dwarf_Attribute at;
-	const char *name;
 
 	if (dwarf_tag(die) != DW_TAG_subprogram)
 		return 0;
-	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &at));
-	if (name && !strcmp(name, q->function)) {
+	if (die_is_function(die, q->function)) {
 		q->found = true;
 		walk(die, q->out, 0);
 	}
@@ -234,14 +258,11 @@ struct func_addr_q {
 static int func_addr_fn(Dwarf_Die *die, void *arg)
 {
 	struct func_addr_q *q = arg;
-	Dwarf_Attribute at;
 	Dwarf_Addr lo;
-	const char *name;
 
 	if (dwarf_tag(die) != DW_TAG_subprogram)
 		return 0;
-	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &at));
-	if (!name || strcmp(name, q->function) || dwarf_lowpc(die, &lo) != 0)
+	if (!die_is_function(die, q->function) || dwarf_lowpc(die, &lo) != 0)
 		return 0;
 	*q->addr = lo;
 	return 1;

@@ -2,12 +2,15 @@
 #include "symbolizer.h"
 
 #include <capstone/capstone.h>
+#include <ctype.h>
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,17 +423,6 @@ static unsigned int cache_hash(const unsigned char *id, int len, uint64_t rel)
 	return (unsigned int)(h >> 20) % CACHE_BUCKETS;
 }
 
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	const char *n;
-
-	n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
-	if (!n)
-		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
-	return n;
-}
-
 static void copy(char *dst, size_t len, const char *src)
 {
 	size_t n = src ? strlen(src) : 0;
@@ -440,6 +432,141 @@ static void copy(char *dst, size_t len, const char *src)
 	if (n)
 		memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+/*
+ * A demangled C++ name without its template arguments, parameters, return
+ * type and qualifiers: "std::vector::_M_realloc_insert", "ns::Foo::operator()".
+ * The table cells hold 30 characters; file:line tells overloads apart.
+ */
+void symbolizer__simplify_cxx(const char *in, char *out, size_t len)
+{
+	size_t n = 0, cut = 0;
+	int angle = 0;
+
+	if (!len)
+		return;
+	for (const char *p = in; *p && n + 1 < len;) {
+		if (!angle && !strncmp(p, "operator", 8) && (p == in || !isalnum((unsigned char)p[-1]) ||
+							   p[-1] == ':') &&
+		    !isalnum((unsigned char)p[8]) && p[8] != '_') {
+			/* the operator's own symbol: "operator<<", "operator()", "operator new[]" */
+			size_t k = 8;
+
+			if (!strncmp(p + k, "()", 2) || !strncmp(p + k, "[]", 2))
+				k += 2;
+			else if (p[k] == ' ' && isalpha((unsigned char)p[k + 1]))
+				for (k++; isalnum((unsigned char)p[k]) || p[k] == '_' || p[k] == '[' ||
+					  p[k] == ']'; k++)
+					;
+			else
+				while (k < 11 && p[k] && strchr("+-*/%^&|~!=<>,", p[k]))
+					k++;
+			if (n + k >= len)
+				break;
+			memcpy(out + n, p, k);
+			n += k;
+			p += k;
+			continue;
+		}
+		if (*p == '<') {
+			angle++;
+		} else if (*p == '>' && angle) {
+			angle--;
+		} else if (angle) {
+			/* inside template arguments: dropped */
+		} else if (*p == '{') {
+			/* "{lambda(int)#1}": kept whole */
+			const char *e = strchr(p, '}');
+			size_t k = e ? (size_t)(e - p) + 1 : strlen(p);
+
+			if (n + k >= len)
+				break;
+			memcpy(out + n, p, k);
+			n += k;
+			p += k;
+			continue;
+		} else if (*p == '(') {
+			const char *q = p;
+			int depth = 0;
+
+			if (!strncmp(p, "(anonymous namespace)", 21)) {
+				if (n + 21 >= len)
+					break;
+				memcpy(out + n, p, 21);
+				n += 21;
+				p += 21;
+				continue;
+			}
+			/* the parameters: the end, unless a scope follows ("f()::Local") */
+			do {
+				if (*q == '(')
+					depth++;
+				else if (*q == ')')
+					depth--;
+				q++;
+			} while (*q && depth);
+			if (strncmp(q, "::", 2))
+				break;
+			p = q;
+			continue;
+		} else if (*p == ' ') {
+			/* "operator<< <T>" has a space before its arguments; else a return type ends */
+			if (p[1] != '<')
+				cut = n;
+		} else {
+			out[n++] = *p;
+		}
+		p++;
+	}
+	out[n] = '\0';
+	if (cut && cut < n)
+		memmove(out, out + cut, n - cut + 1);
+}
+
+static char *(*cxa_demangle)(const char *, char *, size_t *, int *);
+
+static void demangler_load(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+	if (h)
+		*(void **)&cxa_demangle = dlsym(h, "__cxa_demangle");
+	if (!cxa_demangle)
+		pr_debug("no C++ demangler (libstdc++.so.6): C++ names stay mangled");
+}
+
+/* NAME, demangled and simplified when it is a C++ (Itanium ABI) name, into OUT. */
+void symbolizer__name(char *out, size_t len, const char *name)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	char *d = NULL;
+	int st = -1;
+
+	if (name && name[0] == '_' && name[1] == 'Z') {
+		pthread_once(&once, demangler_load);
+		if (cxa_demangle)
+			d = cxa_demangle(name, NULL, NULL, &st);
+	}
+	if (d && !st) {
+		symbolizer__simplify_cxx(d, out, len);
+		if (!out[0])
+			copy(out, len, d);
+	} else {
+		copy(out, len, name);
+	}
+	free(d);
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *n;
+
+	n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+	return n;
 }
 
 /* Inlined frames: the innermost scope names the function, the next one the caller. */
@@ -462,9 +589,9 @@ static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct profile_loc *
 			inner = i;
 			if (tag != DW_TAG_inlined_subroutine)
 				break;
-			copy(loc->function, sizeof(loc->function), die_name(&scopes[i]));
+			symbolizer__name(loc->function, sizeof(loc->function), die_name(&scopes[i]));
 		} else {
-			copy(loc->inlined_from, sizeof(loc->inlined_from), die_name(&scopes[i]));
+			symbolizer__name(loc->inlined_from, sizeof(loc->inlined_from), die_name(&scopes[i]));
 			break;
 		}
 	}
@@ -577,8 +704,8 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 			}
 	}
 
-	copy(loc->function, sizeof(loc->function),
-	     symbolizer__addrinfo(mod, addr, NULL, NULL));
+	symbolizer__name(loc->function, sizeof(loc->function),
+		  symbolizer__addrinfo(mod, addr, NULL, NULL));
 	if (lines) {
 		if (id_len > 0)
 			dwarf_loaded(s, id, id_len, true);
@@ -635,7 +762,7 @@ int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t
 	site->rel = dwfl_module_getelf(mod, &bias) ? ip - bias : ip - start;
 	name = symbolizer__addrinfo(mod, ip, &off, &sym);
 	if (name) {
-		copy(site->function, sizeof(site->function), name);
+		symbolizer__name(site->function, sizeof(site->function), name);
 		site->func_start = ip - off;
 		site->func_size = sym.st_size;
 	}

@@ -58,6 +58,10 @@ struct sym_site {
 	uint64_t func_size;
 	uint64_t rel;	     /* the address as in the module's ELF file */
 };
+/* A demangled C++ name, simplified to "ns::Class::method" (see symbolizer.c). */
+void symbolizer__simplify_cxx(const char *demangled, char *out, size_t len);
+/* NAME as the report prints it: a C++ (_Z) name demangled and simplified. */
+void symbolizer__name(char *out, size_t len, const char *name);
 int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 		     bool lines, struct sym_site *site);
 /* The libdwfl session for MAPS (for lookups of data addresses), or NULL. */
