@@ -331,10 +331,13 @@ static const char *where(char *buf, size_t len, const char *file, int line, cons
 	return buf;
 }
 
-static const char *cut(char *buf, size_t width, const char *s)
+/* S cut to WIDTH columns (at most the buffer's SIZE - 1), "~" marking a cut. */
+static const char *cut_to(char *buf, size_t size, size_t width, const char *s)
 {
 	size_t n = strlen(s);
 
+	if (width >= size)
+		width = size - 1;
 	if (n <= width) {
 		snprintf(buf, width + 1, "%s", s);
 		return buf;
@@ -342,6 +345,9 @@ static const char *cut(char *buf, size_t width, const char *s)
 	snprintf(buf, width + 1, "%.*s~", (int)width - 1, s);
 	return buf;
 }
+
+/* BUF: an array */
+#define cut(buf, width, s) cut_to(buf, sizeof(buf), width, s)
 
 static const char *est_str(const struct profile_event *e, double v, char *buf, size_t len)
 {
@@ -477,7 +483,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 		shown = 0;
 		for (int i = 0; i < p->nr_regions && shown < (wide ? 25 : 8); i++) {
 			const struct profile_region *r = &p->regions[i];
-			char nm[320], cb[64];
+			char nm[320], cb[80];
 
 			if (!r->faults)
 				continue;
