@@ -452,6 +452,20 @@ static void primer_stop(struct primer *p)
 			close(p->fds[i]);
 }
 
+/*
+ * A --watch that names a global: the program is held at its exec-stop so
+ * that the watchpoints move to a PIE's load address before it runs.
+ */
+static bool watch_named(const struct run_opts *o)
+{
+	if (o->no_sample || o->sim)
+		return false;
+	for (int i = 0; i < o->nr_watch; i++)
+		if (strcmp(o->watch[i], "auto"))
+			return true;
+	return false;
+}
+
 /* -vv: how long each phase took, for whoever chases the fixed overhead. */
 static void phase(const char *what)
 {
@@ -539,7 +553,7 @@ int cmd_run(int argc, char **argv)
 		describe_pid(o.pid, r->target.command, sizeof(r->target.command));
 		r->target.attached = true;
 	} else {
-		err = target__launch(&t, cmd);
+		err = target__launch(&t, cmd, watch_named(&o) ? TARGET_STOP_AT_EXEC : 0);
 		if (err) {
 			explain_launch_error(cmd[0], err);
 			goto out;
@@ -640,6 +654,7 @@ int cmd_run(int argc, char **argv)
 	for (size_t i = 0; collectors[i]; i++)
 		if (active[i] && collectors[i]->started)
 			collectors[i]->started(state[i]);
+	target__resume_exec(t);
 
 	/*
 	 * The collectors drain their rings every POLL_MS; the target's exit-stop,

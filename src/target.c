@@ -28,6 +28,8 @@ struct target {
 	bool started;
 	bool traced;	     /* PTRACE_SEIZE'd with TRACEEXIT */
 	bool at_exit;	     /* currently in the exit-stop */
+	bool want_exec_stop; /* hold the program at its exec (target__stop_at_exec) */
+	bool at_exec;	     /* currently in that exec-stop */
 	bool gone;
 	int status;	     /* raw wait status */
 	int go_fd;	     /* write end: releases the corked child */
@@ -83,10 +85,13 @@ static int resolve_exe(const char *name, char *out, size_t len)
 	return err;
 }
 
-static void arm_exit_stop(struct target *t)
+static void arm_exit_stop(struct target *t, bool at_exec)
 {
-	if (ptrace(PTRACE_SEIZE, t->pid, NULL, (void *)(long)PTRACE_O_TRACEEXIT) == 0) {
+	long opts = PTRACE_O_TRACEEXIT | (at_exec ? PTRACE_O_TRACEEXEC : 0);
+
+	if (ptrace(PTRACE_SEIZE, t->pid, NULL, (void *)opts) == 0) {
 		t->traced = true;
+		t->want_exec_stop = at_exec;
 		return;
 	}
 	pr_debug("cannot trace pid %d (%s): regions are read while it runs, not at its exit",
@@ -270,7 +275,7 @@ static void spawn_free(struct spawn *s)
 	free(s);
 }
 
-int target__launch(struct target **out, char *const argv[])
+int target__launch(struct target **out, char *const argv[], unsigned int flags)
 {
 	struct spawn_msg m = { 0 };
 	struct spawn *s;
@@ -319,7 +324,7 @@ int target__launch(struct target **out, char *const argv[])
 	}
 	t->pid = (pid_t)m.val;
 	t->spawn = s;
-	arm_exit_stop(t);
+	arm_exit_stop(t, flags & TARGET_STOP_AT_EXEC);
 	*out = t;
 	return 0;
 
@@ -353,7 +358,7 @@ int target__attach_pid(struct target **out, pid_t pid)
 		t->exe[n] = 0;
 	else
 		t->exe[0] = 0;
-	arm_exit_stop(t);
+	arm_exit_stop(t, false);
 	*out = t;
 	return 0;
 }
@@ -375,7 +380,9 @@ static void unstick(struct target *t)
 		} else if (WIFSTOPPED(st)) {
 			int ev = st >> 16;
 
-			if (ev == PTRACE_EVENT_STOP)
+			if (ev == PTRACE_EVENT_EXEC && t->want_exec_stop)
+				t->at_exec = true; /* held for target__start */
+			else if (ev == PTRACE_EVENT_STOP)
 				ptrace(PTRACE_LISTEN, t->pid, NULL, NULL);
 			else
 				ptrace(PTRACE_CONT, t->pid, NULL,
@@ -383,6 +390,8 @@ static void unstick(struct target *t)
 		}
 	}
 }
+
+static void wait_exec_stop(struct target *t);
 
 int target__start(struct target *t)
 {
@@ -423,9 +432,61 @@ int target__start(struct target *t)
 	t->err_fd = -1;
 	spawn_free(s);
 	t->spawn = NULL;
-	if (err)
+	if (err) {
+		t->want_exec_stop = false;
 		unstick(t);
+	} else if (t->want_exec_stop) {
+		wait_exec_stop(t);
+	}
 	return err;
+}
+
+/*
+ * Until the exec-stop (after the exec mapped the program, before its first
+ * instruction), passing signals on; false when the program ended first.
+ */
+static void wait_exec_stop(struct target *t)
+{
+	int st;
+
+	while (!t->at_exec && !t->gone) {
+		if (waitpid(t->pid, &st, __WALL) != t->pid) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			t->gone = true;
+			t->traced = false;
+			t->status = st;
+		} else if (WIFSTOPPED(st)) {
+			int ev = st >> 16;
+
+			if (ev == PTRACE_EVENT_EXEC)
+				t->at_exec = true;
+			else if (ev == PTRACE_EVENT_STOP)
+				ptrace(PTRACE_LISTEN, t->pid, NULL, NULL);
+			else
+				ptrace(PTRACE_CONT, t->pid, NULL,
+				       (void *)(long)(ev ? 0 : WSTOPSIG(st)));
+		}
+	}
+	t->want_exec_stop = false;
+}
+
+bool target__at_exec(const struct target *t)
+{
+	return t->at_exec;
+}
+
+void target__resume_exec(struct target *t)
+{
+	if (!t->at_exec)
+		return;
+	t->at_exec = false;
+	/* a later exec (a wrapper's) runs on: only the exit is traced */
+	ptrace(PTRACE_SETOPTIONS, t->pid, NULL, (void *)(long)PTRACE_O_TRACEEXIT);
+	ptrace(PTRACE_CONT, t->pid, NULL, NULL);
 }
 
 pid_t target__pid(const struct target *t)
@@ -544,8 +605,8 @@ enum target_state target__wait(struct target *t, int timeout_ms)
 						ptrace(PTRACE_LISTEN, t->pid, NULL, NULL);
 						continue;
 					}
-					/* signal-delivery-stop: deliver it unchanged */
-					ptrace(PTRACE_CONT, t->pid, NULL, (void *)(long)sig);
+					/* signal-delivery-stop: deliver it unchanged; other events go on */
+					ptrace(PTRACE_CONT, t->pid, NULL, (void *)(long)(ev ? 0 : sig));
 					continue;
 				}
 			}

@@ -21,7 +21,13 @@ struct target;
  * before forking; the message is the caller's to print), -ECHILD when the
  * process died before it was ready.
  */
-int target__launch(struct target **t, char *const argv[]);
+int target__launch(struct target **t, char *const argv[], unsigned int flags);
+/*
+ * Flag: hold the program at its exec-stop, mapped but before its first
+ * instruction (its load address is known then): target__start() returns
+ * with it held, until target__resume_exec().
+ */
+#define TARGET_STOP_AT_EXEC 1u
 /* Attaches to a running process; -ESRCH when there is none, -EPERM. */
 int target__attach_pid(struct target **t, pid_t pid);
 /* target__start() failed and said why itself. */
@@ -32,6 +38,9 @@ int target__attach_pid(struct target **t, pid_t pid);
  * child; the message is the caller's to print), or TARGET_ERR_REPORTED.
  */
 int target__start(struct target *t);
+/* Whether the program is held at its exec-stop; lets it go. */
+bool target__at_exec(const struct target *t);
+void target__resume_exec(struct target *t);
 
 pid_t target__pid(const struct target *t);
 const char *target__exe(const struct target *t); /* resolved path, or NULL */

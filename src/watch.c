@@ -874,6 +874,16 @@ static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
 	return 0;
 }
 
+/*
+ * At the program's exec-stop (see cmd_run: a named --watch holds it there):
+ * a PIE's globals move by its load address, and the watchpoints move with
+ * them before the program runs.
+ */
+static void w_started(void *state)
+{
+	place(state);
+}
+
 static int w_poll(void *state)
 {
 	return watch__poll(state);
@@ -908,6 +918,7 @@ const struct collector collector_watch = {
 	.name = "watch",
 	.wanted = w_wanted,
 	.open = w_open,
+	.started = w_started,
 	.poll = w_poll,
 	.at_exit = w_at_exit,
 	.finish = w_finish,
