@@ -434,6 +434,17 @@ static void copy(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+/* Appends K bytes of *P to OUT (N used of LEN) and moves *P past them; false: no room. */
+static bool put(char *out, size_t len, size_t *n, const char **p, size_t k)
+{
+	if (*n + k >= len)
+		return false;
+	memcpy(out + *n, *p, k);
+	*n += k;
+	*p += k;
+	return true;
+}
+
 /*
  * A demangled C++ name without its template arguments, parameters, return
  * type and qualifiers: "std::vector::_M_realloc_insert", "ns::Foo::operator()".
@@ -462,11 +473,8 @@ void symbolizer__simplify_cxx(const char *in, char *out, size_t len)
 			else
 				while (k < 11 && p[k] && strchr("+-*/%^&|~!=<>,", p[k]))
 					k++;
-			if (n + k >= len)
+			if (!put(out, len, &n, &p, k))
 				break;
-			memcpy(out + n, p, k);
-			n += k;
-			p += k;
 			continue;
 		}
 		if (*p == '<') {
@@ -478,24 +486,17 @@ void symbolizer__simplify_cxx(const char *in, char *out, size_t len)
 		} else if (*p == '{') {
 			/* "{lambda(int)#1}": kept whole */
 			const char *e = strchr(p, '}');
-			size_t k = e ? (size_t)(e - p) + 1 : strlen(p);
 
-			if (n + k >= len)
+			if (!put(out, len, &n, &p, e ? (size_t)(e - p) + 1 : strlen(p)))
 				break;
-			memcpy(out + n, p, k);
-			n += k;
-			p += k;
 			continue;
 		} else if (*p == '(') {
 			const char *q = p;
 			int depth = 0;
 
 			if (!strncmp(p, "(anonymous namespace)", 21)) {
-				if (n + 21 >= len)
+				if (!put(out, len, &n, &p, 21))
 					break;
-				memcpy(out + n, p, 21);
-				n += 21;
-				p += 21;
 				continue;
 			}
 			/* the parameters: the end, unless a scope follows ("f()::Local") */

@@ -364,6 +364,29 @@ int target__attach_pid(struct target **out, pid_t pid)
 }
 
 /*
+ * A wait status of the child before it runs the program: its end; a
+ * group-stop, kept; the exec-stop, held when asked for; else it goes on,
+ * with the signal of a signal-delivery-stop.
+ */
+static void early_status(struct target *t, int st)
+{
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		t->gone = true;
+		t->traced = false;
+		t->status = st;
+	} else if (WIFSTOPPED(st)) {
+		int ev = st >> 16;
+
+		if (ev == PTRACE_EVENT_EXEC && t->want_exec_stop)
+			t->at_exec = true; /* held for target__start */
+		else if (ev == PTRACE_EVENT_STOP)
+			ptrace(PTRACE_LISTEN, t->pid, NULL, NULL);
+		else
+			ptrace(PTRACE_CONT, t->pid, NULL, (void *)(long)(ev ? 0 : WSTOPSIG(st)));
+	}
+}
+
+/*
  * Lets a released child that has not exec'ed yet go on: it passes its
  * signals on (pending ones arrive once it unblocks them, before the exec),
  * and on its way out of a failed exec it does not wait at the exit-stop.
@@ -372,23 +395,8 @@ static void unstick(struct target *t)
 {
 	int st;
 
-	while (!t->gone && waitpid(t->pid, &st, WNOHANG | __WALL) == t->pid) {
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			t->gone = true;
-			t->traced = false;
-			t->status = st;
-		} else if (WIFSTOPPED(st)) {
-			int ev = st >> 16;
-
-			if (ev == PTRACE_EVENT_EXEC && t->want_exec_stop)
-				t->at_exec = true; /* held for target__start */
-			else if (ev == PTRACE_EVENT_STOP)
-				ptrace(PTRACE_LISTEN, t->pid, NULL, NULL);
-			else
-				ptrace(PTRACE_CONT, t->pid, NULL,
-				       (void *)(long)(ev ? 0 : WSTOPSIG(st)));
-		}
-	}
+	while (!t->gone && waitpid(t->pid, &st, WNOHANG | __WALL) == t->pid)
+		early_status(t, st);
 }
 
 static void wait_exec_stop(struct target *t);
@@ -443,33 +451,17 @@ int target__start(struct target *t)
 
 /*
  * Until the exec-stop (after the exec mapped the program, before its first
- * instruction), passing signals on; false when the program ended first.
+ * instruction), passing signals on, or until the program ended first.
  */
 static void wait_exec_stop(struct target *t)
 {
 	int st;
 
 	while (!t->at_exec && !t->gone) {
-		if (waitpid(t->pid, &st, __WALL) != t->pid) {
-			if (errno == EINTR)
-				continue;
+		if (waitpid(t->pid, &st, __WALL) == t->pid)
+			early_status(t, st);
+		else if (errno != EINTR)
 			break;
-		}
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			t->gone = true;
-			t->traced = false;
-			t->status = st;
-		} else if (WIFSTOPPED(st)) {
-			int ev = st >> 16;
-
-			if (ev == PTRACE_EVENT_EXEC)
-				t->at_exec = true;
-			else if (ev == PTRACE_EVENT_STOP)
-				ptrace(PTRACE_LISTEN, t->pid, NULL, NULL);
-			else
-				ptrace(PTRACE_CONT, t->pid, NULL,
-				       (void *)(long)(ev ? 0 : WSTOPSIG(st)));
-		}
 	}
 	t->want_exec_stop = false;
 }
