@@ -252,9 +252,23 @@ static uint64_t abs64(int64_t v)
 	return v < 0 ? -(uint64_t)v : (uint64_t)v;
 }
 
+/* The span of a walk: the range of the positions its deltas add up to. */
+static uint64_t walk_span(const int64_t *deltas, size_t n)
+{
+	int64_t pos = 0, lo = 0, hi = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		pos += deltas[i];
+		lo = pos < lo ? pos : lo;
+		hi = pos > hi ? pos : hi;
+	}
+	return (uint64_t)(hi - lo);
+}
+
 int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac)
 {
-	uint64_t *g, best = 0, nonzero = 0, mult = 0, neg = 0;
+	uint64_t *g, best = 0, nonzero = 0, mult = 0, neg = 0, steps = 0;
+	uint64_t span = walk_span(deltas, n);
 	size_t ng = 0, run = 0, best_run = 0;
 
 	*frac = 0;
@@ -263,7 +277,11 @@ int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac)
 		if (!deltas[i])
 			continue;
 		nonzero++;
-		neg += deltas[i] < 0;
+		/* the direction: from steps, not from the jumps back of a walk run again */
+		if (abs64(deltas[i]) * 2 < span) {
+			steps++;
+			neg += deltas[i] < 0;
+		}
 		if (i + 1 < n && deltas[i + 1])
 			g[ng++] = gcd64(abs64(deltas[i]), abs64(deltas[i + 1]));
 	}
@@ -287,20 +305,20 @@ int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac)
 		if (deltas[i] && abs64(deltas[i]) % best == 0)
 			mult++;
 	*frac = (double)mult / (double)nonzero;
-	return neg * 2 > nonzero ? -(int64_t)best : (int64_t)best;
+	if (!steps) /* all jumps: count them all */
+		for (size_t i = 0; i < n; i++)
+			if (deltas[i]) {
+				steps++;
+				neg += deltas[i] < 0;
+			}
+	return neg * 2 > steps ? -(int64_t)best : (int64_t)best;
 }
 
 double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride)
 {
 	size_t nonzero = 0, same = 0;
-	int64_t pos = 0, lo = 0, hi = 0;
+	uint64_t span = walk_span(deltas, n);
 
-	/* the span of the walk, from the positions the deltas add up to */
-	for (size_t i = 0; i < n; i++) {
-		pos += deltas[i];
-		lo = pos < lo ? pos : lo;
-		hi = pos > hi ? pos : hi;
-	}
 	for (size_t i = 0; i < n; i++) {
 		bool back = (deltas[i] < 0) != (stride < 0);
 
@@ -311,7 +329,7 @@ double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride)
 		 * that repeats (a loop over an array, run again): not a step
 		 * against the stride.  The slower the sampling, the more of them.
 		 */
-		if (back && (deltas[i] < 0 ? -deltas[i] : deltas[i]) * 2 >= hi - lo)
+		if (back && abs64(deltas[i]) * 2 >= span)
 			continue;
 		nonzero++;
 		same += !back;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Strided reads over a 64 MiB array of longs: STRIDE bytes apart (a
- * multiple of 8), PASSES passes.  The inner loop is the line marked HOT.
+ * Strided reads over an array of longs (MIB MiB, 64 by default): STRIDE
+ * bytes apart (a multiple of 8), PASSES passes.  The inner loop is the
+ * line marked HOT.  Usage: stride [STRIDE [PASSES [MIB]]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,8 @@
 int main(int argc, char **argv)
 {
 	long stride = argc > 1 ? atol(argv[1]) : 256, passes = argc > 2 ? atol(argv[2]) : 40;
-	long n = (64L << 20) / sizeof(long), step = stride / (long)sizeof(long), sum = 0;
+	long mib = argc > 3 ? atol(argv[3]) : 64;
+	long n = (mib << 20) / (long)sizeof(long), step = stride / (long)sizeof(long), sum = 0;
 	long *a = malloc(n * sizeof(*a));
 
 	if (!a || step <= 0)
