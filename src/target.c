@@ -28,7 +28,7 @@ struct target {
 	bool started;
 	bool traced;	     /* PTRACE_SEIZE'd with TRACEEXIT */
 	bool at_exit;	     /* currently in the exit-stop */
-	bool want_exec_stop; /* hold the program at its exec (target__stop_at_exec) */
+	bool want_exec_stop; /* hold the program at its exec (TARGET_STOP_AT_EXEC) */
 	bool at_exec;	     /* currently in that exec-stop */
 	bool gone;
 	int status;	     /* raw wait status */
@@ -464,11 +464,6 @@ static void wait_exec_stop(struct target *t)
 			break;
 	}
 	t->want_exec_stop = false;
-}
-
-bool target__at_exec(const struct target *t)
-{
-	return t->at_exec;
 }
 
 void target__resume_exec(struct target *t)

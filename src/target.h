@@ -38,8 +38,7 @@ int target__attach_pid(struct target **t, pid_t pid);
  * child; the message is the caller's to print), or TARGET_ERR_REPORTED.
  */
 int target__start(struct target *t);
-/* Whether the program is held at its exec-stop; lets it go. */
-bool target__at_exec(const struct target *t);
+/* Lets the program held at its exec-stop go (nothing when it is not held). */
 void target__resume_exec(struct target *t);
 
 pid_t target__pid(const struct target *t);
