@@ -1619,9 +1619,8 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	if (rescale) {
 		/* the sites (and the faults of sites that found the map full) */
 		uint64_t **v = xcalloc(p->nr_sites + 2, sizeof(*v));
+		uint64_t *periods = xcalloc(p->nr_sites + 1, sizeof(*periods)); /* before the rescale */
 		int n = 0;
-
-		uint64_t *periods = xcalloc(p->nr_sites + 1, sizeof(*periods));
 
 		for (int i = 0; i < p->nr_sites; i++) {
 			periods[i] = p->sites[i].count;
