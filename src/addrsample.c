@@ -20,6 +20,7 @@
 #include "collector.h"
 #include "evring.h"
 #include "log.h"
+#include "maprecs.h"
 #include "symbolizer.h"
 #include "sysinfo.h"
 #include "util.h"
@@ -449,6 +450,10 @@ struct code_page {
 /* One process's address space: the target, or a child it forked or exec'd. */
 struct aspace {
 	pid_t pid;
+	struct maprecs recs;	   /* its executable mappings, from records */
+	bool maps_from_recs;	   /* maps is the records' (the process was gone) */
+	bool sampled;		   /* IPs point at it: it stays */
+	bool exited;
 	uint64_t sym_refresh_ns;
 	struct code_page *pages;   /* code read once per page */
 	size_t nr_pages, cap_pages;
@@ -499,6 +504,25 @@ static void *grow(void *p, size_t *cap, size_t need, size_t sz)
 	return xrealloc(p, *cap * sz);
 }
 
+static void space_free(struct aspace *sp);
+
+/* Forgets a space no sample points at (its symboliser session goes too). */
+static void space_drop(struct addrsample *as, int i)
+{
+	struct aspace *sp = as->spaces[i];
+
+	if (sp->maps)
+		symbolizer__forget(as->sym, sp->maps);
+	space_free(sp);
+	memmove(&as->spaces[i], &as->spaces[i + 1], (as->nr_spaces - i - 1) * sizeof(*as->spaces));
+	as->nr_spaces--;
+}
+
+/*
+ * The space of PID.  When all are taken, one that no sample points at and
+ * whose process is gone (or exec'd away) makes room: mapping records arrive
+ * for every process the target starts, most of which no tick lands in.
+ */
 static struct aspace *space_find(struct addrsample *as, pid_t pid, bool create)
 {
 	struct aspace *sp;
@@ -506,7 +530,12 @@ static struct aspace *space_find(struct addrsample *as, pid_t pid, bool create)
 	for (int i = as->nr_spaces - 1; i >= 0; i--)
 		if (as->spaces[i]->pid == pid)
 			return as->spaces[i];
-	if (!create || as->nr_spaces == AS_MAX_PROCS)
+	if (!create)
+		return NULL;
+	for (int i = 0; i < as->nr_spaces && as->nr_spaces == AS_MAX_PROCS; i++)
+		if (!as->spaces[i]->sampled && (as->spaces[i]->exited || as->spaces[i]->pid < 0))
+			space_drop(as, i);
+	if (as->nr_spaces == AS_MAX_PROCS)
 		return NULL;
 	sp = xcalloc(1, sizeof(*sp));
 	sp->pid = pid;
@@ -516,6 +545,7 @@ static struct aspace *space_find(struct addrsample *as, pid_t pid, bool create)
 
 static void space_free(struct aspace *sp)
 {
+	maprecs__clear(&sp->recs);
 	for (size_t i = 0; i < sp->nr_pages; i++)
 		free(sp->pages[i].bytes);
 	free(sp->pages);
@@ -542,7 +572,9 @@ static const uint8_t *code_page(struct addrsample *as, struct aspace *sp, uint64
 	struct iovec local = { cp->bytes, as->page_size };
 	struct iovec remote = { (void *)(uintptr_t)page, as->page_size };
 
-	if (process_vm_readv(sp->pid, &local, 1, &remote, 1, 0) != (ssize_t)as->page_size) {
+	if (process_vm_readv(sp->pid, &local, 1, &remote, 1, 0) != (ssize_t)as->page_size &&
+	    /* gone already: from the file it mapped */
+	    !maprecs__read_page(&sp->recs, page, as->page_size, cp->bytes)) {
 		free(cp->bytes);
 		cp->bytes = NULL;
 	}
@@ -580,7 +612,8 @@ static void ensure_sym(struct addrsample *as, struct aspace *sp, uint64_t ip,
 	uint64_t now = now_ns();
 
 	memset(site, 0, sizeof(*site));
-	if (!sp->maps && now - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
+	if ((!sp->maps || (sp->maps_from_recs && sp->recs.changed)) &&
+	    now - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
 		read_maps(as, sp);
 		sp->sym_refresh_ns = now;
 	}
@@ -629,10 +662,17 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 static void read_maps(struct addrsample *as, struct aspace *sp)
 {
 	struct procmaps *m = procmaps__capture(sp->pid, false);
+	bool from_recs = false;
 
 	sp->maps_read_ns = now_ns();
+	if (!m && (!sp->maps || sp->maps_from_recs) && sp->recs.changed) {
+		/* gone already: what its mapping records said */
+		m = maprecs__procmaps(&sp->recs, sp->pid);
+		from_recs = true;
+	}
 	if (!m)
 		return;
+	sp->maps_from_recs = from_recs;
 	if (procmaps__same(sp->maps, m)) {
 		/* the regions stand, and the symbolizer keeps what it loaded */
 		procmaps__free(m);
@@ -772,6 +812,32 @@ static void new_image(struct addrsample *as, struct aspace *sp)
 	sp->pid = -sp->pid;
 }
 
+/* PERF_RECORD_MMAP2 of an executable mapping (attr.mmap; data mappings are not asked for). */
+static void on_mmap2(struct addrsample *as, const struct perf_event_header *h)
+{
+	struct maprec r;
+	struct aspace *sp;
+	pid_t pid;
+
+	if (maprec__parse(h, &pid, &r) && (sp = space_find(as, pid, true)))
+		maprecs__add(&sp->recs, &r, as->page_size);
+}
+
+/* A new process forked without exec shares its parent's mappings. */
+static void on_fork(struct addrsample *as, const struct perf_event_header *h)
+{
+	const uint32_t *v = (const void *)(h + 1);	/* pid, ppid, tid, ptid, time */
+	struct aspace *parent, *sp;
+
+	if (h->size < sizeof(*h) + 16 || v[0] == v[1] || v[0] != v[2])
+		return;	/* a thread */
+	/* the child first: making room for it must not drop the parent under us */
+	sp = space_find(as, (pid_t)v[0], true);
+	parent = space_find(as, (pid_t)v[1], false);
+	if (sp && parent && !sp->recs.n)
+		maprecs__copy(&sp->recs, &parent->recs);
+}
+
 static void on_record(void *ctx, const struct perf_event_header *h)
 {
 	struct addrsample *as = ctx;
@@ -782,6 +848,12 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 	if (h->type == PERF_RECORD_COMM && (h->misc & PERF_RECORD_MISC_COMM_EXEC) &&
 	    (sp = space_find(as, (pid_t)c[0], false)))
 		new_image(as, sp);
+	else if (h->type == PERF_RECORD_MMAP2)
+		on_mmap2(as, h);
+	else if (h->type == PERF_RECORD_FORK)
+		on_fork(as, h);
+	else if (h->type == PERF_RECORD_EXIT && c[0] == c[2] && (sp = space_find(as, (pid_t)c[0], false)))
+		sp->exited = true;	/* pid, ppid, tid, ptid, time: the leader */
 }
 
 static void on_sample(void *ctx, const struct perf_event_header *h)
@@ -814,6 +886,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		as->tot.other_process++; /* too many processes */
 		return;
 	}
+	sp->sampled = true;
 	v = u64map__get(&sp->ip_idx, ip, &added);
 	if (added) {
 		as->ips = grow(as->ips, &as->cap_ips, as->nr_ips + 1, sizeof(*as->ips));
@@ -948,6 +1021,13 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 		.enable_on_exec = enable_on_exec,
 		.comm = 1,
 		.comm_exec = 1, /* to notice a second exec (sh -c PROG) */
+		/*
+		 * executable mappings and forks: the code and symbols of a
+		 * child that is gone before its samples are read
+		 */
+		.mmap = 1,
+		.mmap2 = 1,
+		.task = 1,
 	};
 	struct addrsample *as;
 

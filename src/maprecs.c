@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "maprecs.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+bool maprec__parse(const struct perf_event_header *h, pid_t *pid, struct maprec *r)
+{
+	const uint8_t *b = (const void *)(h + 1);
+	size_t body = h->size - sizeof(*h);
+	uint32_t p;
+	uint64_t len;
+
+	/* pid tid, addr len pgoff, maj min ino ino_generation, prot flags, filename */
+	if (h->type != PERF_RECORD_MMAP2 || h->size < sizeof(*h) || body <= 64 ||
+	    (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return false;
+	memcpy(&p, b, 4);
+	memcpy(&r->start, b + 8, 8);
+	memcpy(&len, b + 16, 8);
+	memcpy(&r->pgoff, b + 24, 8);
+	memcpy(&r->maj, b + 32, 4);
+	memcpy(&r->min, b + 36, 4);
+	memcpy(&r->ino, b + 40, 8);
+	memcpy(&r->prot, b + 56, 4);
+	r->end = r->start + len;
+	if (!len || r->end < r->start || !memchr(b + 64, '\0', body - 64))
+		return false;
+	r->path = (char *)(b + 64);
+	*pid = (pid_t)p;
+	return true;
+}
+
+const struct maprec *maprecs__find(const struct maprecs *s, uint64_t addr)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (addr < s->v[mid].start)
+			hi = mid;
+		else if (addr >= s->v[mid].end)
+			lo = mid + 1;
+		else
+			return &s->v[mid];
+	}
+	return NULL;
+}
+
+/*
+ * One mapping in: those it overlaps leave whole (a mapping partly replaced
+ * would describe code it no longer holds; reading it wrong is worse than
+ * not reading it).
+ */
+static void add_one(struct maprecs *s, const struct maprec *r)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].start < r->end && r->start < s->v[i].end)
+			free(s->v[i].path);
+		else
+			s->v[j++] = s->v[i];
+	}
+	s->n = j;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	for (i = s->n; i > 0 && s->v[i - 1].start > r->start; i--)
+		s->v[i] = s->v[i - 1];
+	s->v[i] = *r;
+	s->v[i].path = xstrdup(r->path);
+	s->n++;
+	s->changed = true;
+}
+
+/*
+ * The mapping of an ELF image's first page(s) before its executable segment
+ * R: ld.so and the kernel map the first PT_LOAD read-only.  The segment that
+ * holds R's file offset gives the load bias.
+ */
+static bool elf_head(const struct maprec *r, size_t page_size, struct maprec *head)
+{
+	uint64_t pm = ~(uint64_t)(page_size - 1), bias = 0, v0 = UINT64_MAX, o0 = 0;
+	bool found = false;
+	struct stat st;
+	size_t n = 0;
+	Elf *e = NULL;
+	int fd;
+
+	if (!r->pgoff || r->path[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
+		return false;
+	fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || st.st_ino != r->ino || !(e = elf_begin(fd, ELF_C_READ, NULL)) ||
+	    elf_getphdrnum(e, &n))
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if ((ph.p_vaddr & pm) < v0) {
+			v0 = ph.p_vaddr & pm;
+			o0 = ph.p_offset & pm;
+		}
+		if (!found && (ph.p_offset & pm) <= r->pgoff && r->pgoff < ph.p_offset + ph.p_filesz) {
+			bias = r->start - ((ph.p_vaddr & pm) + (r->pgoff - (ph.p_offset & pm)));
+			found = true;
+		}
+	}
+	elf_end(e);
+	close(fd);
+	if (!found || v0 == UINT64_MAX || bias + v0 >= r->start)
+		return false;
+	*head = *r;
+	head->start = bias + v0;
+	head->end = r->start;
+	head->pgoff = o0;
+	head->prot = PROT_READ;
+	return true;
+}
+
+void maprecs__add(struct maprecs *s, const struct maprec *r, size_t page_size)
+{
+	struct maprec head;
+
+	bool free_range = true;
+
+	if ((r->prot & PROT_EXEC) && elf_head(r, page_size, &head)) {
+		/* only where nothing else is mapped: a guess never displaces a record */
+		for (size_t i = 0; i < s->n && free_range; i++)
+			free_range = s->v[i].end <= head.start || head.end <= s->v[i].start;
+		if (free_range)
+			add_one(s, &head);
+	}
+	add_one(s, r);
+}
+
+void maprecs__copy(struct maprecs *dst, const struct maprecs *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		add_one(dst, &src->v[i]);
+}
+
+bool maprecs__read_page(const struct maprecs *s, uint64_t addr, size_t page_size, uint8_t *buf)
+{
+	const struct maprec *r = maprecs__find(s, addr);
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	if (!r || r->path[0] != '/' || addr + page_size > r->end)
+		return false;
+	fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	got = fstat(fd, &st) || st.st_ino != r->ino ? -1 :
+	      pread(fd, buf, page_size, (off_t)(addr - r->start + r->pgoff));
+	close(fd);
+	if (got <= 0)
+		return false;
+	memset(buf + got, 0, page_size - (size_t)got);
+	return true;
+}
+
+struct procmaps *maprecs__procmaps(struct maprecs *s, pid_t pid)
+{
+	struct procmaps *m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	s->changed = false;
+	if (!s->n || !(f = open_memstream(&text, &len)))
+		return NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct maprec *r = &s->v[i];
+
+		fprintf(f, "%" PRIx64 "-%" PRIx64 " %c%c%cp %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n",
+			r->start, r->end, r->prot & PROT_READ ? 'r' : '-',
+			r->prot & PROT_WRITE ? 'w' : '-', r->prot & PROT_EXEC ? 'x' : '-', r->pgoff,
+			r->maj, r->min, r->ino, r->path);
+	}
+	fclose(f);
+	m = procmaps__parse(pid, text);
+	free(text);
+	return m;
+}
+
+void maprecs__clear(struct maprecs *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].path);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}

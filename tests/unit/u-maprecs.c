@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Mapping records (PERF_RECORD_MMAP2) as a memory map: parsing, the
+ * kernel's replacement of overlapped mappings, the ELF image's first
+ * read-only pages put back from its program headers (this test's own
+ * executable), and the code read back from the file.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "harness.h"
+#include "maprecs.h"
+
+/* A MMAP2 record as the kernel writes it (no sample_id_all trailer). */
+static size_t mmap2_record(uint8_t *buf, uint32_t pid, uint64_t addr, uint64_t len,
+			   uint64_t pgoff, uint64_t ino, uint32_t prot, const char *path)
+{
+	struct perf_event_header *h = (void *)buf;
+	uint8_t *b = buf + sizeof(*h);
+	size_t plen = (strlen(path) + 8) & ~(size_t)7;
+	uint32_t maj = 8, min = 1, flags = MAP_PRIVATE;
+	uint64_t gen = 0;
+
+	memset(buf, 0, sizeof(*h) + 64 + plen);
+	memcpy(b, &pid, 4);
+	memcpy(b + 4, &pid, 4);
+	memcpy(b + 8, &addr, 8);
+	memcpy(b + 16, &len, 8);
+	memcpy(b + 24, &pgoff, 8);
+	memcpy(b + 32, &maj, 4);
+	memcpy(b + 36, &min, 4);
+	memcpy(b + 40, &ino, 8);
+	memcpy(b + 48, &gen, 8);
+	memcpy(b + 56, &prot, 4);
+	memcpy(b + 60, &flags, 4);
+	strcpy((char *)b + 64, path);
+	h->type = PERF_RECORD_MMAP2;
+	h->size = (uint16_t)(sizeof(*h) + 64 + plen);
+	return h->size;
+}
+
+void test_maprecs__parse(void)
+{
+	uint8_t buf[512];
+	struct maprec r;
+	pid_t pid = 0;
+
+	mmap2_record(buf, 4242, 0x555500001000, 0x3000, 0x1000, 77, PROT_READ | PROT_EXEC,
+		     "/usr/bin/prog");
+	ASSERT_TRUE(maprec__parse((void *)buf, &pid, &r), "a MMAP2 record parses");
+	ASSERT_EQ(pid, 4242, "its pid");
+	ASSERT_EQ(r.start, 0x555500001000ULL, "its start");
+	ASSERT_EQ(r.end, 0x555500004000ULL, "its end");
+	ASSERT_EQ(r.pgoff, 0x1000, "its file offset");
+	ASSERT_EQ(r.ino, 77, "its inode");
+	ASSERT_STREQ(r.path, "/usr/bin/prog", "its file");
+	((struct perf_event_header *)buf)->type = PERF_RECORD_COMM;
+	ASSERT_TRUE(!maprec__parse((void *)buf, &pid, &r), "another record does not");
+	((struct perf_event_header *)buf)->type = PERF_RECORD_MMAP2;
+	((struct perf_event_header *)buf)->size = sizeof(struct perf_event_header) + 40;
+	ASSERT_TRUE(!maprec__parse((void *)buf, &pid, &r), "a short record does not");
+}
+
+void test_maprecs__overlap(void)
+{
+	struct maprecs s = { 0 };
+	struct maprec a = { .start = 0x10000, .end = 0x20000, .prot = PROT_READ | PROT_EXEC,
+			    .path = "[anon:a]" };
+	struct maprec b = { .start = 0x30000, .end = 0x40000, .prot = PROT_READ | PROT_EXEC,
+			    .path = "[anon:b]" };
+	struct maprec c = { .start = 0x18000, .end = 0x34000, .prot = PROT_READ | PROT_EXEC,
+			    .path = "[anon:c]" };
+
+	maprecs__add(&s, &b, 4096);
+	maprecs__add(&s, &a, 4096);
+	ASSERT_EQ(s.n, 2, "two mappings");
+	ASSERT_EQ(s.v[0].start, 0x10000, "kept sorted by start");
+	if (!ASSERT_NOT_NULL(maprecs__find(&s, 0x1ffff), "found by address"))
+		return;
+	ASSERT_STREQ(maprecs__find(&s, 0x1ffff)->path, "[anon:a]", "the one holding it");
+	ASSERT_TRUE(!maprecs__find(&s, 0x20000), "the end is not in it");
+	maprecs__add(&s, &c, 4096);
+	if (!ASSERT_EQ(s.n, 1, "a mapping over two replaces both"))
+		return;
+	ASSERT_STREQ(maprecs__find(&s, 0x18000)->path, "[anon:c]", "the new one holds it");
+	ASSERT_TRUE(!maprecs__find(&s, 0x10000), "no part of a replaced one stays");
+	maprecs__clear(&s);
+}
+
+void test_maprecs__elf_head(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct maprecs s = { 0 };
+	struct procmaps *m;
+	const struct maprec *r;
+	uint8_t page[4096], mem[4096];
+	uint64_t text = 0, start, end, off, ino;
+	char path[4096], perms[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4600];
+
+	if (!ASSERT_TRUE(n > 0 && f, "the test's own executable and maps"))
+		return;
+	exe[n] = '\0';
+	/* this executable's text segment, as the kernel mapped it */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %" SCNu64 " %4095s",
+			   &start, &end, perms, &off, &ino, path) == 6 &&
+		    !strcmp(path, exe) && strchr(perms, 'x')) {
+			struct maprec t = { .start = start, .end = end, .pgoff = off, .ino = ino,
+					    .prot = PROT_READ | PROT_EXEC, .path = path };
+
+			maprecs__add(&s, &t, 4096);
+			text = start;
+			break;
+		}
+	fclose(f);
+	if (!ASSERT_TRUE(text != 0, "the text segment is in /proc/self/maps") ||
+	    !ASSERT_EQ(s.n, 2, "the text and the image's first pages"))
+		return;
+	r = &s.v[0];
+	ASSERT_EQ(r->pgoff, 0, "the first pages map the file from offset 0");
+	ASSERT_EQ(r->end, text, "and end where the text begins");
+	ASSERT_TRUE(!(r->prot & PROT_EXEC), "read-only");
+	/* the image's first bytes are its ELF header, in memory and in the file */
+	ASSERT_TRUE(maprecs__read_page(&s, r->start, sizeof(page), page), "read from the file");
+	memcpy(mem, (void *)(uintptr_t)r->start, sizeof(mem));
+	ASSERT_TRUE(!memcmp(page, mem, sizeof(page)), "the file's bytes are the memory's");
+	ASSERT_TRUE(maprecs__read_page(&s, text, sizeof(page), page), "the text page too");
+	memcpy(mem, (void *)(uintptr_t)text, sizeof(mem));
+	ASSERT_TRUE(!memcmp(page, mem, sizeof(page)), "the text's bytes are the memory's");
+	ASSERT_TRUE(!maprecs__read_page(&s, r->start - 4096, sizeof(page), page),
+		    "nothing before the image");
+	m = maprecs__procmaps(&s, getpid());
+	if (!ASSERT_TRUE(m && m->n == 2 && procmaps__find(m, text), "a memory map of both"))
+		return;
+	ASSERT_TRUE(!s.changed, "taken");
+	ASSERT_EQ(procmaps__find(m, text)->offset, off, "the text at its file offset");
+	ASSERT_STREQ(procmaps__find(m, text)->path, exe, "in this executable");
+	procmaps__free(m);
+	maprecs__clear(&s);
+}
