@@ -34,6 +34,7 @@
 #include "common.h"
 #include "evring.h"
 #include "log.h"
+#include "maprecs.h"
 #include "pmu.h"
 #include "procmaps.h"
 #include "profile.h"
@@ -83,6 +84,7 @@ struct proc {
 	pid_t pid, parent;
 	char comm[16];
 	bool execed, exited;
+	struct maprecs recs;		/* executable mappings, from the side-band records */
 	struct procmaps **snaps;	/* oldest first; the last one is the newest */
 	int nr_snaps;
 	struct procmaps *at_exit;	/* smaps at exit (main process), also in snaps */
@@ -182,9 +184,12 @@ static void proc_snapshot(struct prof_state *st, struct proc *p, bool smaps)
 {
 	struct procmaps *m;
 
-	if (p->exited && !smaps)
+	if (p->exited && !smaps && !p->recs.changed)
 		return;
-	m = procmaps__capture(p->pid, smaps);
+	m = p->exited && !smaps ? NULL : procmaps__capture(p->pid, smaps);
+	/* gone already (a short-lived child): what its mapping records said */
+	if (!m && !smaps && p->recs.changed)
+		m = maprecs__procmaps(&p->recs, p->pid);
 	if (!m)
 		return;
 	if (!smaps && p->nr_snaps && procmaps__same(p->snaps[p->nr_snaps - 1], m)) {
@@ -242,20 +247,34 @@ static void on_side_record(void *ctx, const struct perf_event_header *h)
 		parent = proc_get(st, p->parent, false);
 		if (parent && !p->comm[0])
 			memcpy(p->comm, parent->comm, sizeof(p->comm));
+		if (parent && !p->recs.n)
+			maprecs__copy(&p->recs, &parent->recs);
 		track_proc(st, p->pid);
 		proc_snapshot(st, p, false);
 		break;
 	case PERF_RECORD_EXIT: /* pid, ppid, tid, ptid, time */
 		if (body < 16 || v[0] != v[2])
 			return; /* a thread other than the leader */
-		proc_get(st, (pid_t)v[0], true)->exited = true;
+		p = proc_get(st, (pid_t)v[0], true);
+		p->exited = true;
+		proc_snapshot(st, p, false); /* from its records, if it had no maps read */
 		break;
+	case PERF_RECORD_MMAP2: {
+		struct maprec m;
+		pid_t pid;
+
+		if (maprec__parse(h, &pid, &m))
+			maprecs__add(&proc_get(st, pid, true)->recs, &m, (size_t)sysconf(_SC_PAGESIZE));
+		break;
+	}
 	case PERF_RECORD_COMM: /* pid, tid, comm */
 		if (body <= 8 || v[0] != v[1])
 			return; /* a thread renamed */
 		p = proc_get(st, (pid_t)v[0], true);
 		snprintf(p->comm, sizeof(p->comm), "%.*s", (int)(body - 8), (const char *)(v + 2));
 		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+			/* the new image's mappings are recorded next */
+			maprecs__clear(&p->recs);
 			p->execed = true;
 			proc_snapshot(st, p, false);
 		}
@@ -277,6 +296,9 @@ static void open_side(struct prof_state *st, struct report *r)
 		.task = 1,
 		.comm = 1,
 		.comm_exec = 1,
+		/* executable mappings: a child gone before its maps were read */
+		.mmap = 1,
+		.mmap2 = 1,
 		.disabled = !st->attached,
 		.enable_on_exec = !st->attached,
 	};
@@ -1974,7 +1996,7 @@ static int profile_finish(void *state, struct report *r)
 
 		if (pr->pid == st->pid && !pr->at_exit)
 			proc_snapshot(st, pr, true);
-		else if (!pr->nr_snaps)
+		else if (!pr->nr_snaps || pr->recs.changed)
 			proc_snapshot(st, pr, false);
 	}
 
@@ -2091,6 +2113,7 @@ static void profile_destroy(void *state)
 		for (int s = 0; s < st->procs[i].nr_snaps; s++)
 			procmaps__free(st->procs[i].snaps[s]);
 		free(st->procs[i].snaps);
+		maprecs__clear(&st->procs[i].recs);
 	}
 	free(st->procs);
 	free(st);

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Children that exit within a few milliseconds, before memadvise reads
+# their /proc maps: their code is still named (hot functions, no
+# '[unknown]') and their sampled instructions still decoded (data
+# addresses, few with unreadable code), from the kernel's records of their
+# executable mappings.
+. "$MA_TOP/tests/lib.sh"
+need_root
+build_prog stride
+"$MA" run -j -o "$MA_TMP/r.json" -- sh -c \
+	"for i in \$(seq 30); do '$MA_TMP/stride' 64 8 8; done" >/dev/null ||
+	fail "memadvise run exited $?"
+python3 - "$MA_TMP/r.json" <<'PY' || exit 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+fn = d["profile"]["functions"]
+total = sum(f["samples"] for f in fn)
+unknown = sum(f["samples"] for f in fn if f["module"] == "[unknown]")
+main = sum(f["samples"] for f in fn if f["module"] == "stride" and f["function"] == "main")
+a = d.get("data_addresses")
+if a is None:
+    print("[Failed: no data_addresses section: %s]" % d.get("provenance")); sys.exit(1)
+unreadable = a.get("unreadable_code", 0)
+decoded_main = sum(i["samples"] for i in a["ips"] if i.get("function") == "main")
+ok = (total >= 20 and unknown * 20 <= total and main > 0 and a["samples"] >= 10
+      and unreadable * 5 <= a["samples"] and decoded_main > 0)
+print("[%s: hot: %d of %d samples unknown, %d in main; data addresses: %d of %d with "
+      "unreadable code, %d in main]" % ("Success" if ok else "Failed", unknown, total, main,
+                                         unreadable, a["samples"], decoded_main))
+sys.exit(0 if ok else 1)
+PY
+pass "short-lived children's code is named and decoded"
