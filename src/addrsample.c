@@ -454,6 +454,7 @@ struct aspace {
 	bool maps_from_recs;	   /* maps is the records' (the process was gone) */
 	bool sampled;		   /* IPs point at it: it stays */
 	bool exited;
+	uint32_t serial;	   /* tells its private lines from another's (>= 1) */
 	uint64_t sym_refresh_ns;
 	struct code_page *pages;   /* code read once per page */
 	size_t nr_pages, cap_pages;
@@ -472,6 +473,7 @@ struct addrsample {
 	struct symbolizer *sym;
 	struct aspace *spaces[AS_MAX_PROCS];
 	int nr_spaces;
+	uint32_t nr_serials;
 	int line_size;
 	int l1_sets;
 	size_t page_size;
@@ -539,6 +541,7 @@ static struct aspace *space_find(struct addrsample *as, pid_t pid, bool create)
 		return NULL;
 	sp = xcalloc(1, sizeof(*sp));
 	sp->pid = pid;
+	sp->serial = ++as->nr_serials;
 	as->spaces[as->nr_spaces++] = sp;
 	return sp;
 }
@@ -708,8 +711,8 @@ static void read_maps(struct addrsample *as, struct aspace *sp)
 	}
 }
 
-/* Index of the region holding ea, -1 when unmapped. */
-static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
+/* Index of the region holding ea, -1 when unmapped; *shared: a MAP_SHARED mapping. */
+static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea, bool *shared)
 {
 	const struct procmap *e = procmaps__find(sp->maps, ea);
 
@@ -717,7 +720,20 @@ static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea)
 		read_maps(as, sp);
 		e = procmaps__find(sp->maps, ea);
 	}
+	*shared = e && e->perms[3] == 's';
 	return e ? sp->map_region[e - sp->maps->v] : -1;
+}
+
+/*
+ * The key of the cache line at LINE: processes have their own memory at the
+ * same addresses (a forked worker's copy of a global), so a line is one
+ * process's, unless it is in a shared mapping (inherited at fork, at the
+ * same address in every process).  48-bit user addresses: the line number
+ * takes 42 bits, the space the rest.
+ */
+static uint64_t line_key(const struct aspace *sp, uint64_t line, bool shared)
+{
+	return (line >> 6) | (shared ? 0 : (uint64_t)sp->serial << 42);
 }
 
 /* A line written by two threads: watch the bytes each wrote (--watch auto). */
@@ -750,14 +766,14 @@ static void propose_line(struct addrsample *as, struct aspace *sp, struct line_a
 	}
 }
 
-static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
+static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea, uint64_t key,
 		      const struct mem_operand *op)
 {
 	uint64_t line = ea & ~(uint64_t)(as->line_size - 1);
 	unsigned int off = ea - line, sz = op->size ? op->size : 1;
 	uint64_t mask = (sz + off >= 64 ? ~0ULL : ((1ULL << sz) - 1)) << off;
 	bool added;
-	uint32_t *v = u64map__get(&as->line_idx, line >> 6, &added);
+	uint32_t *v = u64map__get(&as->line_idx, key, &added);
 	struct line_agg *la;
 	int k;
 
@@ -865,13 +881,13 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		return;
 	}
 	const uint64_t *p = (const void *)(h + 1);
-	uint64_t ip = p[0], abi = p[3], ea, key;
+	uint64_t ip = p[0], abi = p[3], ea, key, lkey;
 	uint32_t pid = (uint32_t)p[1], tid = (uint32_t)(p[1] >> 32);
 	const uint64_t *regs = p + 4;
 	struct ip_agg *ia;
 	struct aspace *sp;
 	uint32_t *v, ipi;
-	bool added;
+	bool added, shared;
 	int reg;
 
 	if (ip >> 63)
@@ -955,9 +971,11 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		ia->out.lines++;
 	if (u64map__get(&as->ip_pages, (ea >> 12) | ((uint64_t)(ipi + 1) << 42), &added), added)
 		ia->out.pages++;
-	if (u64map__get(&as->all_lines, (ea >> 6) | (1ULL << 63), &added), added)
+	reg = find_region(as, sp, ea, &shared);
+	lkey = line_key(sp, ea, shared);
+	if (u64map__get(&as->all_lines, lkey | (1ULL << 63), &added), added)
 		as->tot.lines++;
-	if (u64map__get(&as->all_pages, (ea >> 12) | (1ULL << 63), &added), added)
+	if (u64map__get(&as->all_pages, (lkey >> 6) | (1ULL << 63), &added), added)
 		as->tot.pages++;
 	/* stride: delta to the previous exact address of this IP in this thread */
 	key = ((uint64_t)(ipi + 1) << 32) | tid;
@@ -981,7 +999,6 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		*last = ea;
 	}
 	/* region */
-	reg = find_region(as, sp, ea);
 	if (reg >= 0) {
 		as->regions[reg].r.samples++;
 		ia->out.region[as->regions[reg].r.kind]++;
@@ -991,7 +1008,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	/* cache-line sharing: exact addresses only */
 	if (!ia->out.op.clobbers) {
 		ia->last_exact = ea;
-		note_line(as, ipi, (int)tid, ea, &ia->out.op);
+		note_line(as, ipi, (int)tid, ea, lkey, &ia->out.op);
 	}
 }
 

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Two forked processes write their own counter at the same address.  When
+# each has its own copy (a global after fork) the line is not shared and no
+# false sharing is reported; when the counters are in a MAP_SHARED mapping
+# (one copy) the line is shared by both and false sharing fires.
+. "$MA_TOP/tests/lib.sh"
+need_root
+build_prog fork_counters
+for mode in private shared; do
+	"$MA" run -j -o "$MA_TMP/$mode.json" -- "$MA_TMP/fork_counters" $mode >/dev/null ||
+		fail "memadvise run ($mode) exited $?"
+done
+python3 - "$MA_TMP/private.json" "$MA_TMP/shared.json" <<'PY' || exit 1
+import json, sys
+def look(path):
+    d = json.load(open(path))
+    a = d.get("data_addresses")
+    if a is None:
+        print("[Failed: no data_addresses section: %s]" % d.get("provenance")); sys.exit(1)
+    fired = [f["id"] for f in d["findings"] if f.get("status") == "fired"]
+    return a["samples"], a["shared_lines"], fired
+n, lines, fired = look(sys.argv[1])
+ok = n >= 50 and not lines and "false-sharing" not in fired
+print("[%s: private copies: %d samples, shared lines %s, fired %s]" % (
+    "Success" if ok else "Failed", n, [(l["line"], l["kind"]) for l in lines], fired))
+n2, lines2, fired2 = look(sys.argv[2])
+ok2 = (n2 >= 50 and any(l["kind"] == "false-sharing" and len(l["threads"]) == 2 for l in lines2)
+       and "false-sharing" in fired2)
+print("[%s: one shared copy: %d samples, shared lines %s, fired %s]" % (
+    "Success" if ok2 else "Failed", n2, [(l["line"], l["kind"]) for l in lines2], fired2))
+sys.exit(0 if ok and ok2 else 1)
+PY
+pass "forked processes' private copies are not shared lines; a shared mapping's are"
