@@ -425,6 +425,8 @@ struct ip_agg {
 	bool stale;		/* from an image the process exec'd away from */
 	uint64_t last_exact;	/* 0 = none */
 	bool decoded_once;
+	uint64_t img_ino, img_off;	/* its code: file and offset (img_ino 0: anonymous) */
+	uint32_t img_path;		/* the file's path, hashed */
 	int64_t *deltas;
 	size_t nr_deltas;
 };
@@ -435,6 +437,7 @@ struct line_agg {
 	bool more;
 	struct { int tid; uint64_t reads, writes, rmask, wmask; } t[AS_LINE_THREADS];
 	uint32_t last_writer_ip; /* ip index + 1 */
+	struct aspace *sp;	 /* the process whose memory it is (any, when shared) */
 	bool proposed;		 /* handed to the watchpoints (--watch auto) */
 };
 
@@ -487,6 +490,7 @@ struct addrsample {
 	size_t nr_eas, cap_eas;
 	struct u64map ip_lines, ip_pages, all_lines, all_pages;
 	struct u64map ip_region;   /* (ip index + 1) << 32 | region + 1 -> count */
+	struct u64map img_idx;	   /* code_key() -> index into ips + 1 */
 
 	struct line_agg *lines;
 	size_t nr_lines, cap_lines;
@@ -766,8 +770,8 @@ static void propose_line(struct addrsample *as, struct aspace *sp, struct line_a
 	}
 }
 
-static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea, uint64_t key,
-		      const struct mem_operand *op)
+static void note_line(struct addrsample *as, struct aspace *sp, uint32_t ipi, int tid,
+		      uint64_t ea, uint64_t key, const struct mem_operand *op)
 {
 	uint64_t line = ea & ~(uint64_t)(as->line_size - 1);
 	unsigned int off = ea - line, sz = op->size ? op->size : 1;
@@ -782,6 +786,7 @@ static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
 		la = &as->lines[as->nr_lines++];
 		memset(la, 0, sizeof(*la));
 		la->line = line;
+		la->sp = sp;
 		*v = as->nr_lines;
 	}
 	la = &as->lines[*v - 1];
@@ -800,7 +805,7 @@ static void note_line(struct addrsample *as, uint32_t ipi, int tid, uint64_t ea,
 		la->t[k].wmask |= mask;
 		la->last_writer_ip = ipi + 1;
 		if (!la->proposed && watch__auto())
-			propose_line(as, as->ips[ipi].sp, la);
+			propose_line(as, la->sp, la);
 	} else {
 		la->t[k].reads++;
 		la->t[k].rmask |= mask;
@@ -819,7 +824,8 @@ static void new_image(struct addrsample *as, struct aspace *sp)
 	sp->nr_pages = 0;
 	u64map__free(&sp->page_idx);
 	for (size_t i = 0; i < as->nr_ips; i++)
-		if (as->ips[i].sp == sp && !as->ips[i].stale) {
+		/* one that other processes ran too keeps their samples */
+		if (as->ips[i].sp == sp && !as->ips[i].stale && as->ips[i].out.nr_procs == 1) {
 			as->ips[i].stale = true;
 			as->tot.previous_images += as->ips[i].out.samples;
 		}
@@ -872,6 +878,68 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 		sp->exited = true;	/* pid, ppid, tid, ptid, time: the leader */
 }
 
+/*
+ * Where the code at IP comes from: the mapped file's inode, the offset in
+ * it and its path hashed.  False for code that is not file-backed (JIT).
+ */
+static bool code_key(struct addrsample *as, struct aspace *sp, uint64_t ip, uint64_t *ino,
+		     uint64_t *off, uint32_t *path)
+{
+	const struct procmap *pm;
+	uint32_t h = 2166136261u;
+
+	if (!sp->maps && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS)
+		read_maps(as, sp);
+	pm = procmaps__find(sp->maps, ip);
+	if (!pm || !pm->inode || pm->path[0] != '/')
+		return false;
+	for (const char *c = pm->path; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	*ino = pm->inode;
+	*off = ip - pm->start + pm->offset;
+	*path = h;
+	return true;
+}
+
+/*
+ * The aggregate of a newly sampled IP of space SP: one of another process
+ * when it runs the same code (the same file at the same offset: forked
+ * workers, the children of a make), so that the rules see all the samples
+ * of an instruction together; else a new one.
+ */
+static uint32_t ip_index(struct addrsample *as, struct aspace *sp, uint64_t ip, int pid)
+{
+	uint64_t ino = 0, off = 0;
+	uint32_t path = 0, *w = NULL;
+	bool file = code_key(as, sp, ip, &ino, &off, &path), added = false;
+	struct ip_agg *ia;
+
+	if (file) {
+		w = u64map__get(&as->img_idx, (ino * 0x9e3779b97f4a7c15ULL) ^ off ^
+					      ((uint64_t)path << 40) ^ (1ULL << 63), &added);
+		ia = added ? NULL : &as->ips[*w - 1];
+		if (ia && ia->img_ino == ino && ia->img_off == off && ia->img_path == path &&
+		    !ia->stale && ia->sp != sp) {
+			ia->out.nr_procs++;
+			return *w - 1;
+		}
+	}
+	as->ips = grow(as->ips, &as->cap_ips, as->nr_ips + 1, sizeof(*as->ips));
+	ia = &as->ips[as->nr_ips++];
+	memset(ia, 0, sizeof(*ia));
+	ia->out.ip = ip;
+	ia->out.pid = pid;
+	ia->out.nr_procs = 1;
+	ia->out.space = sp->serial;
+	ia->sp = sp;
+	ia->img_ino = ino;
+	ia->img_off = off;
+	ia->img_path = path;
+	if (w && added)
+		*w = as->nr_ips;
+	return as->nr_ips - 1;
+}
+
 static void on_sample(void *ctx, const struct perf_event_header *h)
 {
 	struct addrsample *as = ctx;
@@ -904,15 +972,8 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	}
 	sp->sampled = true;
 	v = u64map__get(&sp->ip_idx, ip, &added);
-	if (added) {
-		as->ips = grow(as->ips, &as->cap_ips, as->nr_ips + 1, sizeof(*as->ips));
-		ia = &as->ips[as->nr_ips++];
-		memset(ia, 0, sizeof(*ia));
-		ia->out.ip = ip;
-		ia->out.pid = (int)pid;
-		ia->sp = sp;
-		*v = as->nr_ips;
-	}
+	if (added)
+		*v = ip_index(as, sp, ip, (int)pid) + 1;
 	ipi = *v - 1;
 	ia = &as->ips[ipi];
 	ia->out.samples++;
@@ -1008,7 +1069,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	/* cache-line sharing: exact addresses only */
 	if (!ia->out.op.clobbers) {
 		ia->last_exact = ea;
-		note_line(as, ipi, (int)tid, ea, lkey, &ia->out.op);
+		note_line(as, sp, ipi, (int)tid, ea, lkey, &ia->out.op);
 	}
 }
 
@@ -1106,6 +1167,14 @@ void addrsample__at_exit(struct addrsample *as)
 		read_maps(as, sp);
 }
 
+static struct aspace *space_by_serial(struct addrsample *as, uint32_t serial)
+{
+	for (int i = 0; i < as->nr_spaces; i++)
+		if (as->spaces[i]->serial == serial)
+			return as->spaces[i];
+	return NULL;
+}
+
 static int cmp_ip(const void *a, const void *b)
 {
 	const struct addr_ip *x = a, *y = b;
@@ -1200,7 +1269,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	for (int i = 0; i < p->nr_ips; i++) {
 		/* source lines where the samples are (loading DWARF is not free) */
 		bool lines = i < AS_LINE_IPS && p->ips[i].samples * 100 >= p->samples;
-		struct aspace *sp = space_find(as, p->ips[i].pid, false);
+		struct aspace *sp = space_by_serial(as, p->ips[i].space);
 
 		if (sp && sp->maps)
 			symbolizer__site(as->sym, sp->maps,
@@ -1280,6 +1349,7 @@ void addrsample__close(struct addrsample *as)
 	u64map__free(&as->all_lines);
 	u64map__free(&as->all_pages);
 	u64map__free(&as->ip_region);
+	u64map__free(&as->img_idx);
 	u64map__free(&as->line_idx);
 	free(as->lines);
 	free(as->regions);
@@ -1366,6 +1436,7 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 
 		json_object_object_add(e, "ip", hex(ip->ip));
 		json_object_object_add(e, "pid", json_object_new_int(ip->pid));
+		json_object_object_add(e, "processes", json_object_new_int(ip->nr_procs));
 		json_object_object_add(e, "samples", json_object_new_int64(ip->samples));
 		if (ip->op.insn)
 			json_object_object_add(e, "insn", hex(ip->op.insn));

@@ -91,7 +91,9 @@ double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride);
 /* One sampled IP. */
 struct addr_ip {
 	uint64_t ip;		/* sampled IP (just after the access) */
-	int pid;		/* process (the target, or a child of it) */
+	int pid;		/* process (the target, or a child of it): the first sampled */
+	int nr_procs;		/* processes sampled at this code (same file, same offset) */
+	uint32_t space;		/* the address space of pid (internal: symbolising) */
 	struct mem_operand op;	/* the decoded access before it */
 	struct sym_site loc; /* of op.insn */
 	char object[96];	/* global variable at the last exact address, "" if none */

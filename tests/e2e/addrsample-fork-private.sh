@@ -2,7 +2,8 @@
 # Two forked processes write their own counter at the same address.  When
 # each has its own copy (a global after fork) the line is not shared and no
 # false sharing is reported; when the counters are in a MAP_SHARED mapping
-# (one copy) the line is shared by both and false sharing fires.
+# (one copy) the line is shared by both and false sharing fires.  Either
+# way both run the same instructions: one row each, of both processes.
 . "$MA_TOP/tests/lib.sh"
 need_root
 build_prog fork_counters
@@ -18,6 +19,11 @@ def look(path):
     if a is None:
         print("[Failed: no data_addresses section: %s]" % d.get("provenance")); sys.exit(1)
     fired = [f["id"] for f in d["findings"] if f.get("status") == "fired"]
+    top = max(a["ips"], key=lambda i: i["samples"]) if a["ips"] else {}
+    if top.get("processes") != 2:
+        print("[Failed: the hottest instruction is not one row of both processes: %s]"
+              % {k: top.get(k) for k in ("ip", "pid", "processes", "samples", "line")})
+        sys.exit(1)
     return a["samples"], a["shared_lines"], fired
 n, lines, fired = look(sys.argv[1])
 ok = n >= 50 and not lines and "false-sharing" not in fired
@@ -30,4 +36,4 @@ print("[%s: one shared copy: %d samples, shared lines %s, fired %s]" % (
     "Success" if ok2 else "Failed", n2, [(l["line"], l["kind"]) for l in lines2], fired2))
 sys.exit(0 if ok and ok2 else 1)
 PY
-pass "forked processes' private copies are not shared lines; a shared mapping's are"
+pass "forked processes' private copies are not shared lines, a shared mapping's are; their code is one row"
