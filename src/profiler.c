@@ -304,7 +304,8 @@ static void open_side(struct prof_state *st, struct report *r)
 	};
 	char why[160] = "";
 
-	st->side = evring__open(&a, st->pid, 2, why, sizeof(why));
+	/* 64 KiB a CPU: a build's burst of execs writes about 1 KiB of mapping records each */
+	st->side = evring__open(&a, st->pid, 4, why, sizeof(why));
 	if (!st->side) {
 		st->attach_failed++;
 		report__add_provenance(r, "profile", "cannot follow the target's processes (%s): "
