@@ -63,6 +63,32 @@ void codetypes__close(struct codetypes *ct)
 	free(ct);
 }
 
+/*
+ * The name of aggregate type DIE as layout.h names it: qualified by the
+ * namespaces and aggregates it is declared in ("app::Rec"), anonymous
+ * namespaces left out.  C types have no such scopes: NAME as it is.
+ */
+static void qualified_name(Dwarf_Die *die, const char *name, char *out, size_t len)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(die, &scopes);
+	size_t o = 0;
+
+	out[0] = '\0';
+	/* scopes[0] is DIE itself, the last one its compilation unit */
+	for (int i = n - 1; i >= 1 && o < len; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *sn = dwarf_diename(&scopes[i]);
+
+		if (sn && (tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+			   tag == DW_TAG_class_type || tag == DW_TAG_union_type))
+			o += (size_t)snprintf(out + o, len - o, "%s::", sn);
+	}
+	if (o < len)
+		snprintf(out + o, len - o, "%s", name);
+	free(scopes);
+}
+
 /* Strips pointers, arrays, typedefs and qualifiers down to a struct/union/class. */
 static void add_type(Dwarf_Die *var, bool param, struct func_types *out)
 {
@@ -79,20 +105,22 @@ static void add_type(Dwarf_Die *var, bool param, struct func_types *out)
 		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 		    tag == DW_TAG_class_type) {
 			const char *name = dwarf_diename(cur);
+			char qname[sizeof(out->t[0].name)];
 
 			if (!name)
 				name = typedef_name;
 			if (!name)
 				return;
+			qualified_name(cur, name, qname, sizeof(qname));
 			for (int i = 0; i < out->nr; i++) {
-				if (!strcmp(out->t[i].name, name)) {
+				if (!strcmp(out->t[i].name, qname)) {
 					out->t[i].param |= param;
 					return;
 				}
 			}
 			if (out->nr == CODETYPES_MAX)
 				return;
-			snprintf(out->t[out->nr].name, sizeof(out->t[0].name), "%s", name);
+			snprintf(out->t[out->nr].name, sizeof(out->t[0].name), "%s", qname);
 			out->t[out->nr].param = param;
 			out->nr++;
 			return;
