@@ -442,13 +442,18 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 	}
 	if (!b->ct || codetypes__lookup(b->ct, fn, &ft))
 		return NULL;
-	for (int pass = 0; pass < 2 && !best; pass++) {
+	/*
+	 * the variables' own types before those reached through their members,
+	 * and in each a struct the access steps over one by one (stride = size)
+	 * before any it fits in
+	 */
+	for (int pass = 0; pass < 4 && !best; pass++) {
 		for (int i = 0; i < ft.nr && !best; i++) {
 			struct sbind *sb = sbind_find(b, ft.t[i].name);
 
-			if (!sb || disp < 0 || disp >= (int64_t)sb->s->size)
+			if (!sb || disp < 0 || disp >= (int64_t)sb->s->size || ft.t[i].member != (pass >= 2))
 				continue;
-			if (pass == 0 && !(ip->stride && llabs(ip->stride) == (int64_t)sb->s->size))
+			if (!(pass & 1) && !(ip->stride && llabs(ip->stride) == (int64_t)sb->s->size))
 				continue;
 			int mi = member_at(sb->s, disp);
 			const struct ma_member *m;

@@ -89,54 +89,87 @@ static void qualified_name(Dwarf_Die *die, const char *name, char *out, size_t l
 	free(scopes);
 }
 
-/* Strips pointers, arrays, typedefs and qualifiers down to a struct/union/class. */
-static void add_type(Dwarf_Die *var, bool param, struct func_types *out)
+/* Adds struct NAME (qualified) to OUT, or marks it a parameter's; false when full. */
+static bool add_name(struct func_types *out, const char *qname, bool param, bool member)
+{
+	for (int i = 0; i < out->nr; i++) {
+		if (!strcmp(out->t[i].name, qname)) {
+			out->t[i].param |= param;
+			out->t[i].member &= member;
+			return true;
+		}
+	}
+	if (out->nr == CODETYPES_MAX)
+		return false;
+	snprintf(out->t[out->nr].name, sizeof(out->t[0].name), "%s", qname);
+	out->t[out->nr].param = param;
+	out->t[out->nr].member = member;
+	out->nr++;
+	return true;
+}
+
+/*
+ * The struct DIE that the type of DIE (a variable or member) leads to
+ * through pointers, arrays, typedefs and qualifiers (references too when
+ * REFS); its name in NAME (a typedef's for an unnamed struct).  *INDIRECT:
+ * a pointer or array was on the way.
+ */
+static bool strip_to_struct(Dwarf_Die *die, bool refs, Dwarf_Die *out, char *name, size_t len,
+			    bool *indirect)
 {
 	Dwarf_Attribute a;
-	Dwarf_Die t, *cur = NULL;
 	const char *typedef_name = NULL;
 
-	if (!dwarf_attr_integrate(var, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
-		return;
-	cur = &t;
+	*indirect = false;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
+		return false;
 	for (int depth = 0; depth < 16; depth++) {
-		int tag = dwarf_tag(cur);
+		int tag = dwarf_tag(out);
 
 		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 		    tag == DW_TAG_class_type) {
-			const char *name = dwarf_diename(cur);
-			char qname[sizeof(out->t[0].name)];
+			const char *n = dwarf_diename(out);
 
-			if (!name)
-				name = typedef_name;
-			if (!name)
-				return;
-			qualified_name(cur, name, qname, sizeof(qname));
-			for (int i = 0; i < out->nr; i++) {
-				if (!strcmp(out->t[i].name, qname)) {
-					out->t[i].param |= param;
-					return;
-				}
-			}
-			if (out->nr == CODETYPES_MAX)
-				return;
-			snprintf(out->t[out->nr].name, sizeof(out->t[0].name), "%s", qname);
-			out->t[out->nr].param = param;
-			out->nr++;
-			return;
+			if (!n)
+				n = typedef_name;
+			if (!n)
+				return false;
+			qualified_name(out, n, name, len);
+			return true;
 		}
 		if (tag == DW_TAG_typedef)
-			typedef_name = dwarf_diename(cur);
+			typedef_name = dwarf_diename(out);
+		if (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type)
+			*indirect = true;
 		if (tag != DW_TAG_pointer_type && tag != DW_TAG_const_type &&
 		    tag != DW_TAG_volatile_type && tag != DW_TAG_typedef &&
 		    tag != DW_TAG_array_type && tag != DW_TAG_restrict_type &&
-		    tag != DW_TAG_atomic_type && tag != DW_TAG_reference_type &&
-		    tag != DW_TAG_rvalue_reference_type)
-			return;
-		if (!dwarf_attr_integrate(cur, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
-			return;
-		cur = &t;
+		    tag != DW_TAG_atomic_type &&
+		    !(refs && (tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type)))
+			return false;
+		if (!dwarf_attr_integrate(out, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
+			return false;
 	}
+	return false;
+}
+
+/* The struct types a variable's type leads to: its own, then its pointer and array members'. */
+static void add_type(Dwarf_Die *var, bool param, struct func_types *out)
+{
+	char qname[sizeof(out->t[0].name)];
+	Dwarf_Die t, m;
+	bool indirect;
+
+	if (!strip_to_struct(var, true, &t, qname, sizeof(qname), &indirect) ||
+	    !add_name(out, qname, param, false) || dwarf_child(&t, &m) != 0)
+		return;
+	do {
+		Dwarf_Die mt;
+
+		if (dwarf_tag(&m) == DW_TAG_member &&
+		    strip_to_struct(&m, false, &mt, qname, sizeof(qname), &indirect) && indirect)
+			add_name(out, qname, false, true);
+	} while (dwarf_siblingof(&m, &m) == 0);
 }
 
 static void walk(Dwarf_Die *die, struct func_types *out, int depth)
@@ -264,10 +297,14 @@ static int lookup_uncached(struct codetypes *ct, const char *function, struct fu
 
 	each_top_die(ct, lookup_fn, &q);
 	found = q.found;
-	/* parameters first: they name what the function is about */
+	/*
+	 * parameters first: they name what the function is about; the types
+	 * only reached through members last
+	 */
 	for (int i = 0; i < out->nr; i++) {
 		for (int j = i + 1; j < out->nr; j++) {
-			if (out->t[j].param && !out->t[i].param) {
+			if ((out->t[j].param && !out->t[i].param) ||
+			    (!out->t[j].member && out->t[i].member)) {
 				__typeof__(out->t[0]) tmp = out->t[i];
 
 				out->t[i] = out->t[j];

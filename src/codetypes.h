@@ -2,7 +2,8 @@
 /*
  * Which struct types a function works on, from DWARF: the types of its
  * parameters and local variables (pointers, arrays, typedefs and qualifiers
- * stripped), parameters first.  The rules use it to tie a sampled code line
+ * stripped), parameters first; then the types their pointer and array
+ * members lead to (one level).  The rules use it to tie a sampled code line
  * to the struct and member it accesses.
  */
 #ifndef __MA_CODETYPES_H
@@ -20,6 +21,8 @@ struct func_types {
 	struct {
 		char name[128];	 /* struct name as layout.h names it */
 		bool param;	 /* reached through a formal parameter */
+		bool member;	 /* not a variable's type: a pointer or array member's of one
+				  * (c->items[i].x), listed after the variables' own */
 	} t[CODETYPES_MAX];
 };
 
