@@ -14,6 +14,9 @@
  * usage: toggle faults|compute PAIRS
  *   prints its pid, reads the profiler's pid on stdin, measures, prints
  *   "ratio MEDIAN Q25 Q75 FDS".
+ * With TOGGLE_FD=K in the environment only the K-th of the profiler's
+ * perf_event descriptors (in fd order) is switched, the others stay on:
+ * the cost of that one event (which is which: strace -e perf_event_open).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -111,6 +114,8 @@ int main(int argc, char **argv)
 	int faults = argc > 1 && !strcmp(argv[1], "faults");
 	int pairs = argc > 2 ? atoi(argv[2]) : 300, fds[MAX_FDS], nfds, pid;
 	double *r;
+	const char *only_env = getenv("TOGGLE_FD");
+	int only = only_env ? atoi(only_env) : -1;
 
 	if (pairs < 4)
 		return 2;
@@ -121,8 +126,8 @@ int main(int argc, char **argv)
 	if (scanf("%d", &pid) != 1)
 		return 2;
 	nfds = grab_fds(pid, fds);
-	if (nfds <= 0) {
-		printf("error no perf_event descriptors in pid %d\n", pid);
+	if (nfds <= 0 || only >= nfds) {
+		printf("error %d perf_event descriptors in pid %d (TOGGLE_FD %d)\n", nfds, pid, only);
 		return 1;
 	}
 	r = calloc(pairs, sizeof(*r));
@@ -135,7 +140,9 @@ int main(int argc, char **argv)
 			double s;
 
 			for (int k = 0; k < nfds; k++)
-				ioctl(fds[k], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+				if (only < 0 || k == only)
+					ioctl(fds[k], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+					      0);
 			s = now_ns();
 			work(faults);
 			t[on] = now_ns() - s;
