@@ -1602,12 +1602,23 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 			    ip->decoded ? 100.0 * ip->top_region_samples / ip->decoded : 0.0, stride,
 			    fmt_count(ip->lines, b1, sizeof(b1)),
 			    ip->op.atomic ? "rwL" : ip->op.write ? (ip->op.read ? "rw" : "w") : "r");
-		fprintf(f, "%.*s%s\n", width - n - 2 > 0 ? width - n - 2 : 10, where,
-			ip->approx * 2 > ip->decoded ? " ~" : "");
+		if (ip->nr_procs > 1) {
+			char procs[24];
+
+			snprintf(procs, sizeof(procs), " (%d procs)", ip->nr_procs);
+			fprintf(f, "%.*s%s%s\n",
+				width - n - 2 - (int)strlen(procs) > 10 ?
+					width - n - 2 - (int)strlen(procs) : 10,
+				where, procs, ip->approx * 2 > ip->decoded ? " ~" : "");
+		} else {
+			fprintf(f, "%.*s%s\n", width - n - 2 > 0 ? width - n - 2 : 10, where,
+				ip->approx * 2 > ip->decoded ? " ~" : "");
+		}
 	}
 	if (shown)
 		fprintf(f, "  in-rg: share in the most hit mapping; acc L: locked (atomic);\n"
-			"  ~: base register overwritten, address approximate\n");
+			"  ~: base register overwritten, address approximate;\n"
+			"  (N procs): the same code sampled in N processes, one row\n");
 	for (int i = 0; i < p->nr_shared && i < 5; i++) {
 		const struct addr_line *l = &p->shared[i];
 

@@ -11,6 +11,10 @@ for mode in private shared; do
 	"$MA" run -j -o "$MA_TMP/$mode.json" -- "$MA_TMP/fork_counters" $mode >/dev/null ||
 		fail "memadvise run ($mode) exited $?"
 done
+"$MA" run -w -o "$MA_TMP/private.txt" -- "$MA_TMP/fork_counters" private >/dev/null ||
+	fail "memadvise run (private, text) exited $?"
+sed -n '/^Data addresses/,/^$/p' "$MA_TMP/private.txt" | grep -q 'fork_counters.c:[0-9]* [a-z_]* (2 procs)' ||
+	fail "the text table does not say the row is of 2 processes: $(sed -n '/^Data addresses/,/^$/p' "$MA_TMP/private.txt")"
 python3 - "$MA_TMP/private.json" "$MA_TMP/shared.json" <<'PY' || exit 1
 import json, sys
 def look(path):
