@@ -29,7 +29,8 @@ same() {
 	first=""
 	for a in "$@"; do
 		# shellcheck disable=SC2086
-		c=$(sum "$b" $a) || exit 1
+		# (sum's fail message is in its output: print it)
+		c=$(sum "$b" $a) || { echo "$c"; exit 1; }
 		[ -n "$c" ] || fail "$b $a printed no checksum"
 		if [ -z "$first" ]; then
 			first=$c first_args=$a
