@@ -143,8 +143,14 @@ int main(int argc, char **argv)
 	if (!pfn || !count)
 		ex_die("page_conflict", "out of memory");
 	if (coloured) {
-		/* Take a pool four times larger and keep an even share of each colour. */
-		long pool_n = pages * 4, per = (pages + colours - 1) / colours, got = 0;
+		/*
+		 * Take a larger pool and keep an even share of each colour: four
+		 * times the buffer, and at least 64 pages a colour, so that a
+		 * buffer of one page a colour finds every colour among scattered
+		 * physical pages (16 colours from 64 pages missed one half the time)
+		 */
+		long pool_n = pages * 4 > colours * 64 ? pages * 4 : colours * 64;
+		long per = (pages + colours - 1) / colours, got = 0;
 		unsigned char *pool = ex_map((size_t)pool_n * EX_PAGE);
 		unsigned char *dst = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
