@@ -108,19 +108,21 @@ static bool add_name(struct func_types *out, const char *qname, bool param, bool
 	return true;
 }
 
+enum { VIA_POINTER = 1, VIA_ARRAY = 2 };
+
 /*
  * The struct DIE that the type of DIE (a variable or member) leads to
  * through pointers, arrays, typedefs and qualifiers (references too when
- * REFS); its name in NAME (a typedef's for an unnamed struct).  *INDIRECT:
- * a pointer or array was on the way.
+ * REFS); its qualified name in NAME (a typedef's for an unnamed struct).
+ * *VIA: VIA_POINTER and VIA_ARRAY when those were on the way.
  */
 static bool strip_to_struct(Dwarf_Die *die, bool refs, Dwarf_Die *out, char *name, size_t len,
-			    bool *indirect)
+			    unsigned int *via)
 {
 	Dwarf_Attribute a;
 	const char *typedef_name = NULL;
 
-	*indirect = false;
+	*via = 0;
 	if (!dwarf_attr_integrate(die, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
 		return false;
 	for (int depth = 0; depth < 16; depth++) {
@@ -139,8 +141,10 @@ static bool strip_to_struct(Dwarf_Die *die, bool refs, Dwarf_Die *out, char *nam
 		}
 		if (tag == DW_TAG_typedef)
 			typedef_name = dwarf_diename(out);
-		if (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type)
-			*indirect = true;
+		if (tag == DW_TAG_pointer_type)
+			*via |= VIA_POINTER;
+		if (tag == DW_TAG_array_type)
+			*via |= VIA_ARRAY;
 		if (tag != DW_TAG_pointer_type && tag != DW_TAG_const_type &&
 		    tag != DW_TAG_volatile_type && tag != DW_TAG_typedef &&
 		    tag != DW_TAG_array_type && tag != DW_TAG_restrict_type &&
@@ -158,16 +162,16 @@ static void add_type(Dwarf_Die *var, bool param, struct func_types *out)
 {
 	char qname[sizeof(out->t[0].name)];
 	Dwarf_Die t, m;
-	bool indirect;
+	unsigned int via;
 
-	if (!strip_to_struct(var, true, &t, qname, sizeof(qname), &indirect) ||
+	if (!strip_to_struct(var, true, &t, qname, sizeof(qname), &via) ||
 	    !add_name(out, qname, param, false) || dwarf_child(&t, &m) != 0)
 		return;
 	do {
 		Dwarf_Die mt;
 
 		if (dwarf_tag(&m) == DW_TAG_member &&
-		    strip_to_struct(&m, false, &mt, qname, sizeof(qname), &indirect) && indirect)
+		    strip_to_struct(&m, false, &mt, qname, sizeof(qname), &via) && via)
 			add_name(out, qname, false, true);
 	} while (dwarf_siblingof(&m, &m) == 0);
 }
@@ -342,38 +346,15 @@ int codetypes__func_addr(struct codetypes *ct, const char *function, unsigned lo
 	return each_top_die(ct, func_addr_fn, &q);
 }
 
-/* The struct (through arrays, typedefs, qualifiers) a variable's type is, and its size. */
+/* The struct (through arrays, typedefs, qualifiers, not pointers) a variable's type is, qualified, and its size. */
 static bool struct_of(Dwarf_Die *var, char *type, size_t len, Dwarf_Word *elem)
 {
-	Dwarf_Attribute a;
-	Dwarf_Die t, *cur = &t;
-	const char *typedef_name = NULL;
+	Dwarf_Die t;
+	unsigned int via;
 
-	if (!dwarf_attr_integrate(var, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
-		return false;
-	for (int depth = 0; depth < 16; depth++) {
-		int tag = dwarf_tag(cur);
-
-		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type) {
-			const char *name = dwarf_diename(cur);
-
-			if (!name)
-				name = typedef_name;
-			if (!name || dwarf_aggregate_size(cur, elem) != 0 || !*elem)
-				return false;
-			snprintf(type, len, "%s", name);
-			return true;
-		}
-		if (tag == DW_TAG_typedef)
-			typedef_name = dwarf_diename(cur);
-		if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type && tag != DW_TAG_typedef &&
-		    tag != DW_TAG_array_type && tag != DW_TAG_atomic_type)
-			return false;
-		if (!dwarf_attr_integrate(cur, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
-			return false;
-		cur = &t;
-	}
-	return false;
+	/* a pointer's target is not at the variable's address */
+	return strip_to_struct(var, false, &t, type, len, &via) && !(via & VIA_POINTER) &&
+	       dwarf_tag(&t) != DW_TAG_union_type && dwarf_aggregate_size(&t, elem) == 0 && *elem;
 }
 
 struct global_q {
