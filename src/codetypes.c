@@ -346,7 +346,10 @@ int codetypes__func_addr(struct codetypes *ct, const char *function, unsigned lo
 	return each_top_die(ct, func_addr_fn, &q);
 }
 
-/* The struct (through arrays, typedefs, qualifiers, not pointers) a variable's type is, qualified, and its size. */
+/*
+ * The struct a variable's type is (through arrays, typedefs and qualifiers,
+ * not pointers), qualified, and its size.
+ */
 static bool struct_of(Dwarf_Die *var, char *type, size_t len, Dwarf_Word *elem)
 {
 	Dwarf_Die t;
