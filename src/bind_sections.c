@@ -30,6 +30,7 @@
 struct binder {
 	const struct report *r;
 	struct factbase *fb;
+	const char *exe;	/* whose DWARF: the target's, or the one it ran */
 	struct layout *layout;
 	struct codetypes *ct;
 	uint32_t line;		/* cache-line size */
@@ -117,11 +118,11 @@ static void bind_layout(struct binder *b)
 	size_t i;
 	int err;
 
-	if (!b->r->target.exe[0]) {
+	if (!b->exe[0]) {
 		factbase__mark(b->fb, EV_LAYOUT, false, "the target's executable is unknown");
 		return;
 	}
-	err = layout__load(b->r->target.exe, &b->layout);
+	err = layout__load(b->exe, &b->layout);
 	if (err) {
 		char why[160];
 
@@ -1107,11 +1108,12 @@ void bind__sections(const struct report *r, struct factbase *fb)
 	struct binder b = { .r = r, .fb = fb, .line = 64 };
 	double v;
 
+	b.exe = r->target.layout_exe[0] ? r->target.layout_exe : r->target.exe;
 	if (!factbase__get(fb, -1, "machine.line_size", &v, NULL) && v > 0)
 		b.line = (uint32_t)v;
 	bind_layout(&b);
-	if (b.layout && r->target.exe[0])
-		b.ct = codetypes__open(r->target.exe);
+	if (b.layout && b.exe[0])
+		b.ct = codetypes__open(b.exe);
 	bind_profile(&b);
 	bind_addr(&b);
 	bind_struct_heat(&b);

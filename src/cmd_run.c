@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <pthread.h>
@@ -25,6 +26,7 @@
 #include "event.h"
 #include "evring.h"
 #include "log.h"
+#include "profile.h"
 #include "profiler.h"
 #include "report.h"
 #include "rules.h"
@@ -288,6 +290,32 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * A target that runs another program (sh -c, make, a script's interpreter):
+ * the rules read the structs of the executable that ran most of the
+ * hot-code samples, which is said in the notes.
+ */
+static void choose_layout_exe(struct report *r)
+{
+	char exe[sizeof(r->target.layout_exe)], real[PATH_MAX];
+	const char *launched = r->target.exe;
+	uint64_t samples, total;
+	int procs;
+
+	if (launched[0] && realpath(launched, real))
+		launched = real;
+	if (!r->profile ||
+	    !profile__hot_exe(r->profile, launched, exe, sizeof(exe), &samples, &procs, &total) ||
+	    !strcmp(exe, launched))
+		return;
+	snprintf(r->target.layout_exe, sizeof(r->target.layout_exe), "%s", exe);
+	report__add_provenance(r, "layout",
+			       "structs and types read from %s, which ran %.0f %% of the hot-code "
+			       "samples (%d process%s), not from %s",
+			       exe, 100.0 * samples / (total ? total : 1), procs, procs == 1 ? "" : "es",
+			       r->target.exe[0] ? r->target.exe : "the launched program");
 }
 
 static void note_capabilities(struct report *r)
@@ -728,6 +756,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (sim && r->target.exited)
 		sim_run__collect(sim, r);
+	choose_layout_exe(r);
 	note_capabilities(r);
 	report__derive_metrics(r);
 	if (rules && ruleset__eval(rules, r, &r->findings))

@@ -100,6 +100,62 @@ static struct json_object *sum_json(const struct profile_hotsum *s, int n, bool 
 	return a;
 }
 
+static const char *basename_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+bool profile__hot_exe(const struct profile *p, const char *prefer, char *exe, size_t len,
+		      uint64_t *samples, int *procs, uint64_t *total)
+{
+	struct { const char *exe; uint64_t samples; int procs; } *e;
+	int n = 0, best = -1;
+
+	*samples = *total = 0;
+	*procs = 0;
+	if (!p->nr_events || !p->nr_procs)
+		return false;
+	e = xcalloc((size_t)p->nr_procs, sizeof(*e));
+	/* the first event's samples: with several, each sample is counted once */
+	for (int i = 0; i < p->nr_hot; i++) {
+		const struct profile_hotspot *h = &p->hot[i];
+		const struct profile_proc *pr = NULL;
+		int k;
+
+		if (h->ev)
+			continue;
+		*total += h->samples;
+		for (k = 0; k < p->nr_procs && !pr; k++)
+			if (p->procs[k].pid == h->pid)
+				pr = &p->procs[k];
+		if (!pr || !pr->exe[0] || strcmp(basename_of(pr->exe), h->loc.module))
+			continue;
+		for (k = 0; k < n && strcmp(e[k].exe, pr->exe); k++)
+			;
+		if (k == n)
+			e[n++].exe = pr->exe;
+		e[k].samples += h->samples;
+	}
+	for (int k = 0; k < n; k++) {
+		for (int i = 0; i < p->nr_procs; i++)
+			e[k].procs += !strcmp(p->procs[i].exe, e[k].exe);
+		if (best < 0 || e[k].samples > e[best].samples ||
+		    (e[k].samples == e[best].samples && prefer && !strcmp(e[k].exe, prefer)))
+			best = k;
+	}
+	if (best >= 0) {
+		snprintf(exe, len, "%s", e[best].exe);
+		*samples = e[best].samples;
+		*procs = e[best].procs;
+	}
+	free(e);
+	return best >= 0;
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
 struct json_object *profile__to_json(const struct profile *p)
 {
 	struct json_object *o = json_object_new_object(), *a, *x;
@@ -285,6 +341,7 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "pid", json_object_new_int(pr->pid));
 		jadd(x, "parent", json_object_new_int(pr->parent));
 		jadd(x, "comm", jstr(pr->comm));
+		jadd(x, "exe", pr->exe[0] ? jstr(pr->exe) : NULL);
 		jadd(x, "execed", json_object_new_boolean(pr->execed));
 		jadd(x, "exited", json_object_new_boolean(pr->exited));
 		jadd(x, "maps", json_object_new_boolean(pr->maps));
@@ -309,14 +366,6 @@ struct json_object *profile__to_json(const struct profile *p)
 	return o;
 }
 
-/* ---- text ------------------------------------------------------------------ */
-
-static const char *basename_of(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b ? b + 1 : path;
-}
 
 /* "file.c:42" or "[module]" into buf, cut to WIDTH from the left. */
 static const char *where(char *buf, size_t len, const char *file, int line, const char *module,

@@ -165,6 +165,7 @@ struct profile_thp {
 struct profile_proc {
 	pid_t pid, parent;
 	char comm[16];
+	char exe[256];		  /* the executable it ran last, "" unknown */
 	bool execed, exited;
 	bool maps;		  /* its memory map was captured (symbols, regions) */
 };
@@ -233,6 +234,15 @@ struct profile {
 };
 
 struct json_object *profile__to_json(const struct profile *p);
+
+/*
+ * The executable that ran most of the hot-code samples (its processes'
+ * samples in code of that very file; PREFER, when tied), into EXE; its
+ * samples, and the processes that ran it, into *SAMPLES and *PROCS; of all
+ * samples *TOTAL.  False when no sample is in a known executable.
+ */
+bool profile__hot_exe(const struct profile *p, const char *prefer, char *exe, size_t len,
+		      uint64_t *samples, int *procs, uint64_t *total);
 void profile__print_text(const struct profile *p, FILE *f, bool wide);
 void profile__free(struct profile *p);
 

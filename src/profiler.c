@@ -83,6 +83,8 @@ _Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
 struct proc {
 	pid_t pid, parent;
 	char comm[16];
+	char exe[256];			/* the executable it runs, "" unknown */
+	bool exe_pending;		/* exec'd: its first executable mapping names it */
 	bool execed, exited;
 	struct maprecs recs;		/* executable mappings, from the side-band records */
 	struct procmaps **snaps;	/* oldest first; the last one is the newest */
@@ -166,6 +168,21 @@ static void proc_read_comm(struct proc *p)
 		memcpy(p->comm, buf, sizeof(p->comm));
 }
 
+/* The executable P runs, from /proc (kept as it was when P is gone). */
+static void proc_read_exe(struct proc *p)
+{
+	char path[64], buf[sizeof(p->exe)];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
+	n = readlink(path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	memcpy(p->exe, buf, (size_t)n + 1);
+	p->exe_pending = false;
+}
+
 static struct proc *proc_get(struct prof_state *st, pid_t pid, bool create)
 {
 	for (int i = 0; i < st->nr_procs; i++)
@@ -187,6 +204,8 @@ static void proc_snapshot(struct prof_state *st, struct proc *p, bool smaps)
 	if (p->exited && !smaps && !p->recs.changed)
 		return;
 	m = p->exited && !smaps ? NULL : procmaps__capture(p->pid, smaps);
+	if (m)
+		proc_read_exe(p);
 	/* gone already (a short-lived child): what its mapping records said */
 	if (!m && !smaps && p->recs.changed)
 		m = maprecs__procmaps(&p->recs, p->pid);
@@ -247,6 +266,8 @@ static void on_side_record(void *ctx, const struct perf_event_header *h)
 		parent = proc_get(st, p->parent, false);
 		if (parent && !p->comm[0])
 			memcpy(p->comm, parent->comm, sizeof(p->comm));
+		if (parent && !p->exe[0])
+			memcpy(p->exe, parent->exe, sizeof(p->exe));
 		if (parent && !p->recs.n)
 			maprecs__copy(&p->recs, &parent->recs);
 		track_proc(st, p->pid);
@@ -263,8 +284,15 @@ static void on_side_record(void *ctx, const struct perf_event_header *h)
 		struct maprec m;
 		pid_t pid;
 
-		if (maprec__parse(h, &pid, &m))
-			maprecs__add(&proc_get(st, pid, true)->recs, &m, (size_t)sysconf(_SC_PAGESIZE));
+		if (!maprec__parse(h, &pid, &m))
+			break;
+		p = proc_get(st, pid, true);
+		/* an exec maps the program before its interpreter and libraries */
+		if (p->exe_pending && (m.prot & PROT_EXEC) && m.path[0] == '/') {
+			snprintf(p->exe, sizeof(p->exe), "%s", m.path);
+			p->exe_pending = false;
+		}
+		maprecs__add(&p->recs, &m, (size_t)sysconf(_SC_PAGESIZE));
 		break;
 	}
 	case PERF_RECORD_COMM: /* pid, tid, comm */
@@ -276,6 +304,8 @@ static void on_side_record(void *ctx, const struct perf_event_header *h)
 			/* the new image's mappings are recorded next */
 			maprecs__clear(&p->recs);
 			p->execed = true;
+			p->exe[0] = '\0';
+			p->exe_pending = true;
 			proc_snapshot(st, p, false);
 		}
 		break;
@@ -844,8 +874,10 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	if (st->nr_cpus <= 0 || st->nr_cpus > MAX_CPUS)
 		st->nr_cpus = sysinfo__nr_cpus();
 	proc_get(st, ctx->pid, true);
-	if (st->attached)
+	if (st->attached) {
 		proc_read_comm(proc_get(st, ctx->pid, false));
+		proc_read_exe(proc_get(st, ctx->pid, false));
+	}
 	/* processes are followed with or without BPF: their maps name regions and code */
 	open_side(st, r);
 
@@ -896,6 +928,7 @@ static void profile_started(void *state)
 	if (!st->attached && p) {
 		p->execed = true;
 		proc_read_comm(p);
+		proc_read_exe(p);
 	}
 	if (!st->skel)
 		return;
@@ -2050,6 +2083,21 @@ static int profile_finish(void *state, struct report *r)
 			}
 		}
 	}
+	/* and its parent's executable (it was not running when read) */
+	for (bool more = true; more;) {
+		more = false;
+		for (int i = 0; i < st->nr_procs; i++) {
+			struct proc *c = &st->procs[i], *parent;
+
+			if (c->exe[0] || c->execed || !c->parent || c->parent == c->pid)
+				continue;
+			parent = proc_get(st, c->parent, false);
+			if (parent && parent->exe[0]) {
+				memcpy(c->exe, parent->exe, sizeof(c->exe));
+				more = true;
+			}
+		}
+	}
 	p->procs = xcalloc(st->nr_procs, sizeof(*p->procs));
 	for (int i = 0; i < st->nr_procs; i++) {
 		struct profile_proc *pp = &p->procs[p->nr_procs++];
@@ -2057,6 +2105,7 @@ static int profile_finish(void *state, struct report *r)
 		pp->pid = st->procs[i].pid;
 		pp->parent = st->procs[i].parent;
 		memcpy(pp->comm, st->procs[i].comm, sizeof(pp->comm));
+		memcpy(pp->exe, st->procs[i].exe, sizeof(pp->exe));
 		pp->execed = st->procs[i].execed;
 		pp->exited = st->procs[i].exited;
 		pp->maps = st->procs[i].nr_snaps > 0;

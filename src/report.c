@@ -307,6 +307,8 @@ struct json_object *report__to_json(const struct report *r)
 	jt = json_object_new_object();
 	json_object_object_add(jt, "command", jstr(t->command));
 	json_object_object_add(jt, "exe", t->exe[0] ? jstr(t->exe) : NULL);
+	if (t->layout_exe[0])
+		json_object_object_add(jt, "layout_exe", jstr(t->layout_exe));
 	json_object_object_add(jt, "pid", json_object_new_int(t->pid));
 	json_object_object_add(jt, "attached", json_object_new_boolean(t->attached));
 	json_object_object_add(jt, "exited", json_object_new_boolean(t->exited));

@@ -71,6 +71,11 @@ struct target_info {
 	bool interrupted;    /* Ctrl-C ended the measurement */
 	uint64_t wall_ns;
 	char exe[256];	     /* resolved executable path, for DWARF */
+	/*
+	 * The executable whose DWARF the rules read, when not exe: another
+	 * program the target ran (sh -c, make) ran most of the samples.
+	 */
+	char layout_exe[256];
 };
 
 struct profile;	      /* sampling results (profile.h) */
