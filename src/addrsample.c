@@ -834,7 +834,7 @@ static void new_image(struct addrsample *as, struct aspace *sp)
 	sp->pid = -sp->pid;
 }
 
-/* PERF_RECORD_MMAP2 of an executable mapping (attr.mmap; data mappings are not asked for). */
+/* PERF_RECORD_MMAP2: an executable mapping (attr.mmap) or a data one (attr.mmap_data). */
 static void on_mmap2(struct addrsample *as, const struct perf_event_header *h)
 {
 	struct maprec r;
@@ -1100,11 +1100,12 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 		.comm = 1,
 		.comm_exec = 1, /* to notice a second exec (sh -c PROG) */
 		/*
-		 * executable mappings and forks: the code and symbols of a
-		 * child that is gone before its samples are read
+		 * mappings and forks: the code, symbols and regions of a child
+		 * that is gone before its samples are read
 		 */
 		.mmap = 1,
 		.mmap2 = 1,
+		.mmap_data = 1,
 		.task = 1,
 	};
 	struct addrsample *as;
@@ -1207,9 +1208,40 @@ static int cmp_line(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/*
+ * What each region is, across processes: its name (a file, [heap]) or, for
+ * an anonymous mapping, its kind and size.  CLS[r] is region r's class.
+ */
+static void region_classes(const struct addrsample *as, uint32_t *cls)
+{
+	struct u64map m = { 0 };
+	uint32_t nr = 0;
+
+	for (size_t r = 0; r < as->nr_regions; r++) {
+		const struct addr_region *x = &as->regions[r].r;
+		uint64_t h = 1469598103934665603ULL ^ (uint64_t)x->kind;
+		bool added;
+		uint32_t *v;
+
+		if (x->name[0])
+			for (const char *c = x->name; *c; c++)
+				h = (h ^ (uint8_t)*c) * 1099511628211ULL;
+		else
+			h = (h ^ (x->end - x->start)) * 1099511628211ULL;
+		v = u64map__get(&m, h | 1, &added); /* 0 is the map's empty key */
+		if (added)
+			*v = nr++;
+		cls[r] = *v;
+	}
+	u64map__free(&m);
+}
+
 struct addr_profile *addrsample__finish(struct addrsample *as)
 {
 	struct addr_profile *p = xcalloc(1, sizeof(*p));
+	uint32_t *cls = xcalloc(as->nr_regions + 1, sizeof(*cls));
+	uint64_t *tally = xcalloc(as->nr_regions + 1, sizeof(*tally));
+	uint32_t *cnt = xcalloc(as->nr_regions + 1, sizeof(*cnt));
 	size_t keep;
 
 	evring__drain(as->ring, on_sample, as);
@@ -1222,6 +1254,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	p->lost = evring__lost(as->ring);
 
 	/* per-IP results: stride, top region, location */
+	region_classes(as, cls);
 	for (size_t i = 0; i < as->nr_ips; i++) {
 		struct ip_agg *ia = &as->ips[i];
 		uint64_t best = 0;
@@ -1232,14 +1265,36 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 		ia->out.stride_monotonic = addrsample__monotonic(ia->deltas, ia->nr_deltas,
 								 ia->out.stride);
 		for (size_t r = 0; r < as->nr_regions; r++) {
-			uint32_t c = u64map__find(&as->ip_region,
-						  ((uint64_t)(i + 1) << 32) | (uint32_t)(r + 1));
-
-			if (c > best) {
-				best = c;
+			cnt[r] = u64map__find(&as->ip_region,
+					      ((uint64_t)(i + 1) << 32) | (uint32_t)(r + 1));
+			if (cnt[r] > best) {
+				best = cnt[r];
 				best_reg = (int)r;
 			}
+			tally[cls[r]] += cnt[r];
 		}
+		/*
+		 * Code several processes ran: each has its own mapping of the
+		 * same thing ([heap], a file, an anonymous block of one size),
+		 * and their samples add up; the mapping named is the class's
+		 * most hit one.
+		 */
+		if (ia->out.nr_procs > 1 && best_reg >= 0) {
+			uint32_t bc = cls[best_reg];
+
+			for (size_t r = 0; r < as->nr_regions; r++)
+				if (tally[cls[r]] > tally[bc])
+					bc = cls[r];
+			best = 0;
+			for (size_t r = 0; r < as->nr_regions; r++)
+				if (cls[r] == bc && cnt[r] > best) {
+					best = cnt[r];
+					best_reg = (int)r;
+				}
+			best = tally[bc];
+		}
+		for (size_t r = 0; r < as->nr_regions; r++)
+			tally[cls[r]] = 0;
 		if (best_reg >= 0) {
 			const struct addr_region *r = &as->regions[best_reg].r;
 
@@ -1328,6 +1383,9 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	qsort(p->shared, p->nr_shared, sizeof(*p->shared), cmp_line);
 	if (p->nr_shared > AS_KEEP_SHARED)
 		p->nr_shared = AS_KEEP_SHARED;
+	free(cls);
+	free(tally);
+	free(cnt);
 	return p;
 }
 
@@ -1618,7 +1676,8 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 	if (shown)
 		fprintf(f, "  in-rg: share in the most hit mapping; acc L: locked (atomic);\n"
 			"  ~: base register overwritten, address approximate;\n"
-			"  (N procs): the same code sampled in N processes, one row\n");
+			"  (N procs): the same code sampled in N processes, one row (its\n"
+			"  in-rg adds up their mappings of the same file, heap or size)\n");
 	for (int i = 0; i < p->nr_shared && i < 5; i++) {
 		const struct addr_line *l = &p->shared[i];
 

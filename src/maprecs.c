@@ -32,6 +32,7 @@ bool maprec__parse(const struct perf_event_header *h, pid_t *pid, struct maprec 
 	memcpy(&r->min, b + 36, 4);
 	memcpy(&r->ino, b + 40, 8);
 	memcpy(&r->prot, b + 56, 4);
+	memcpy(&r->flags, b + 60, 4);
 	r->end = r->start + len;
 	if (!len || r->end < r->start || !memchr(b + 64, '\0', body - 64))
 		return false;
@@ -57,31 +58,60 @@ const struct maprec *maprecs__find(const struct maprecs *s, uint64_t addr)
 	return NULL;
 }
 
-/*
- * One mapping in: those it overlaps leave whole (a mapping partly replaced
- * would describe code it no longer holds; reading it wrong is worse than
- * not reading it).
- */
-static void add_one(struct maprecs *s, const struct maprec *r)
+static void push(struct maprecs *s, const struct maprec *r, char *path)
 {
-	size_t i, j = 0;
-
-	for (i = 0; i < s->n; i++) {
-		if (s->v[i].start < r->end && r->start < s->v[i].end)
-			free(s->v[i].path);
-		else
-			s->v[j++] = s->v[i];
-	}
-	s->n = j;
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 16;
 		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
 	}
-	for (i = s->n; i > 0 && s->v[i - 1].start > r->start; i--)
-		s->v[i] = s->v[i - 1];
-	s->v[i] = *r;
-	s->v[i].path = xstrdup(r->path);
-	s->n++;
+	s->v[s->n] = *r;
+	s->v[s->n++].path = path;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct maprec *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * One mapping in, as the kernel's MAP_FIXED and mprotect() do it: the parts
+ * of those it overlaps that lie outside it stay (a file's at their own
+ * offset).  A loader maps an image's whole extent read-only, then each
+ * segment over it; with data mappings recorded, the first read-only pages
+ * (the base a symboliser needs) are what stays of that first mapping.
+ */
+static void add_one(struct maprecs *s, const struct maprec *r)
+{
+	size_t n = s->n;
+
+	for (size_t i = 0; i < n; i++) {
+		struct maprec *o = &s->v[i], right;
+
+		if (o->end <= r->start || r->end <= o->start)
+			continue;
+		if (o->end > r->end) {
+			right = *o;
+			right.pgoff += r->end - o->start;
+			right.start = r->end;
+			push(s, &right, xstrdup(o->path));
+			o = &s->v[i]; /* push may move the array */
+		}
+		if (o->start < r->start)
+			o->end = r->start;
+		else
+			o->start = o->end; /* nothing left: dropped below */
+	}
+	for (size_t i = n = 0; i < s->n; i++) {
+		if (s->v[i].start < s->v[i].end)
+			s->v[n++] = s->v[i];
+		else
+			free(s->v[i].path);
+	}
+	s->n = n;
+	push(s, r, xstrdup(r->path));
+	qsort(s->v, s->n, sizeof(*s->v), cmp_start);
 	s->changed = true;
 }
 
@@ -189,10 +219,11 @@ struct procmaps *maprecs__procmaps(struct maprecs *s, pid_t pid)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct maprec *r = &s->v[i];
 
-		fprintf(f, "%" PRIx64 "-%" PRIx64 " %c%c%cp %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n",
+		fprintf(f, "%" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n",
 			r->start, r->end, r->prot & PROT_READ ? 'r' : '-',
-			r->prot & PROT_WRITE ? 'w' : '-', r->prot & PROT_EXEC ? 'x' : '-', r->pgoff,
-			r->maj, r->min, r->ino, r->path);
+			r->prot & PROT_WRITE ? 'w' : '-', r->prot & PROT_EXEC ? 'x' : '-',
+			(r->flags & MAP_TYPE) == MAP_SHARED ? 's' : 'p', r->pgoff, r->maj, r->min,
+			r->ino, strcmp(r->path, "//anon") ? r->path : "");
 	}
 	fclose(f);
 	m = procmaps__parse(pid, text);

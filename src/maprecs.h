@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A process's executable mappings as perf's PERF_RECORD_MMAP2 records told
- * them (attr.mmap + attr.mmap2), for a process that is gone by the time its
- * samples are read: a short-lived child of the target, whose /proc/PID/maps
- * no longer exists.  They give its code bytes (read from the mapped file)
- * and a memory map a symboliser can use.  Data mappings are not recorded.
+ * A process's mappings as perf's PERF_RECORD_MMAP2 records told them
+ * (attr.mmap + attr.mmap2, and attr.mmap_data for data), for a process that
+ * is gone by the time its samples are read: a short-lived child of the
+ * target, whose /proc/PID/maps no longer exists.  They give its code bytes
+ * (read from the mapped file), a memory map a symboliser can use, and the
+ * regions its data addresses and faults were in.  The kernel writes no
+ * record when the stack grows, nor when a mapping goes (munmap): a range
+ * keeps the last mapping recorded there.
  */
 #ifndef __MA_MAPRECS_H
 #define __MA_MAPRECS_H
@@ -19,8 +22,8 @@
 
 struct maprec {
 	uint64_t start, end, pgoff, ino;
-	uint32_t maj, min, prot;
-	char *path;
+	uint32_t maj, min, prot, flags;	/* PROT_*, MAP_* */
+	char *path;			/* "//anon" for anonymous memory, "[heap]" */
 };
 
 struct maprecs {

@@ -86,7 +86,7 @@ struct proc {
 	char exe[256];			/* the executable it runs, "" unknown */
 	bool exe_pending;		/* exec'd: its first executable mapping names it */
 	bool execed, exited;
-	struct maprecs recs;		/* executable mappings, from the side-band records */
+	struct maprecs recs;		/* mappings, from the side-band records */
 	struct procmaps **snaps;	/* oldest first; the last one is the newest */
 	int nr_snaps;
 	struct procmaps *at_exit;	/* smaps at exit (main process), also in snaps */
@@ -326,9 +326,10 @@ static void open_side(struct prof_state *st, struct report *r)
 		.task = 1,
 		.comm = 1,
 		.comm_exec = 1,
-		/* executable mappings: a child gone before its maps were read */
+		/* mappings: a child gone before its maps were read (code, regions) */
 		.mmap = 1,
 		.mmap2 = 1,
+		.mmap_data = 1,
 		.disabled = !st->attached,
 		.enable_on_exec = !st->attached,
 	};

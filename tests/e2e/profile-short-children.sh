@@ -3,7 +3,9 @@
 # their /proc maps: their code is still named (hot functions, no
 # '[unknown]') and their sampled instructions still decoded (data
 # addresses, few with unreadable code), from the kernel's records of their
-# executable mappings.
+# mappings; their data mappings are known too: each child's 8 MiB buffer is
+# a fault region, and the hot line's row (all the children) has its
+# samples in one kind of mapping (in-rg adds up the children's buffers).
 . "$MA_TOP/tests/lib.sh"
 need_root
 build_prog stride
@@ -22,11 +24,20 @@ if a is None:
     print("[Failed: no data_addresses section: %s]" % d.get("provenance")); sys.exit(1)
 unreadable = a.get("unreadable_code", 0)
 decoded_main = sum(i["samples"] for i in a["ips"] if i.get("function") == "main")
+rows = sorted((i for i in a["ips"] if i.get("function") == "main" and i.get("decoded")),
+              key=lambda i: -i["decoded"])
+top = rows[0] if rows else {}
+in_rg = top.get("top_region_samples", 0) / top["decoded"] if top else 0
+bufs = [r for r in d["profile"]["regions"]
+        if r["kind"] == "anon" and r["size"] >= 8 << 20 and r["faults"] > 0]
 ok = (total >= 20 and unknown * 20 <= total and main > 0 and a["samples"] >= 10
-      and unreadable * 5 <= a["samples"] and decoded_main > 0)
+      and unreadable * 5 <= a["samples"] and decoded_main > 0
+      and top.get("top_region") == "anon" and in_rg >= 0.9 and len(bufs) >= 24)
 print("[%s: hot: %d of %d samples unknown, %d in main; data addresses: %d of %d with "
-      "unreadable code, %d in main]" % ("Success" if ok else "Failed", unknown, total, main,
-                                         unreadable, a["samples"], decoded_main))
+      "unreadable code, %d in main, its hottest row in-rg %.0f %% (%s, %s procs); "
+      "8 MiB buffers with faults: %d of 30]" % (
+          "Success" if ok else "Failed", unknown, total, main, unreadable, a["samples"],
+          decoded_main, 100 * in_rg, top.get("top_region"), top.get("processes"), len(bufs)))
 sys.exit(0 if ok else 1)
 PY
 pass "short-lived children's code is named and decoded"

@@ -84,10 +84,46 @@ void test_maprecs__overlap(void)
 	ASSERT_STREQ(maprecs__find(&s, 0x1ffff)->path, "[anon:a]", "the one holding it");
 	ASSERT_TRUE(!maprecs__find(&s, 0x20000), "the end is not in it");
 	maprecs__add(&s, &c, 4096);
-	if (!ASSERT_EQ(s.n, 1, "a mapping over two replaces both"))
+	if (!ASSERT_EQ(s.n, 3, "a mapping over two parts of each: three"))
 		return;
 	ASSERT_STREQ(maprecs__find(&s, 0x18000)->path, "[anon:c]", "the new one holds it");
-	ASSERT_TRUE(!maprecs__find(&s, 0x10000), "no part of a replaced one stays");
+	ASSERT_STREQ(maprecs__find(&s, 0x33fff)->path, "[anon:c]", "up to its end");
+	ASSERT_EQ(maprecs__find(&s, 0x10000)->end, 0x18000, "the left part of a stays");
+	ASSERT_EQ(maprecs__find(&s, 0x34000)->start, 0x34000, "the right part of b stays");
+	ASSERT_EQ(s.v[0].start, 0x10000, "still sorted");
+	maprecs__clear(&s);
+}
+
+/*
+ * A loader's pattern: the image's whole extent read-only, then each segment
+ * over it.  What stays of the first mapping keeps its file offsets.
+ */
+void test_maprecs__split(void)
+{
+	struct maprecs s = { 0 };
+	struct maprec whole = { .start = 0x100000, .end = 0x105000, .pgoff = 0, .ino = 7,
+				.prot = PROT_READ, .path = "/x/prog" };
+	struct maprec text = { .start = 0x101000, .end = 0x102000, .pgoff = 0x1000, .ino = 7,
+			       .prot = PROT_READ | PROT_EXEC, .path = "/x/prog" };
+	struct maprec inner = { .start = 0x103000, .end = 0x104000, .pgoff = 0x2000, .ino = 7,
+				.prot = PROT_READ | PROT_WRITE, .path = "/x/prog" };
+	const struct maprec *r;
+
+	maprecs__add(&s, &whole, 4096);
+	maprecs__add(&s, &text, 4096);
+	maprecs__add(&s, &inner, 4096);
+	if (!ASSERT_EQ(s.n, 5, "head, text, middle, data, tail"))
+		goto out;
+	r = maprecs__find(&s, 0x100000);
+	ASSERT_TRUE(r && r->end == 0x101000 && r->pgoff == 0 && r->prot == PROT_READ,
+		    "the head stays, at offset 0");
+	r = maprecs__find(&s, 0x102000);
+	ASSERT_TRUE(r && r->end == 0x103000 && r->pgoff == 0x2000, "the middle at its own offset");
+	r = maprecs__find(&s, 0x104000);
+	ASSERT_TRUE(r && r->end == 0x105000 && r->pgoff == 0x4000, "the tail at its own offset");
+	r = maprecs__find(&s, 0x103000);
+	ASSERT_TRUE(r && (r->prot & PROT_WRITE), "the newest where they overlap");
+out:
 	maprecs__clear(&s);
 }
 
