@@ -253,6 +253,7 @@ struct json_object *profile__to_json(const struct profile *p)
 			struct json_object *y = json_object_new_object();
 
 			jadd(y, "pid", json_object_new_int(s->pid));
+			jadd(y, "processes", json_object_new_int(s->nr_procs));
 			jadd(y, "kernel_mode", json_object_new_boolean(s->kernel_mode));
 			loc_json(y, &s->loc);
 			jadd(y, "count", ju64(s->count));
@@ -486,6 +487,39 @@ static void print_hot(const struct profile *p, FILE *f, bool wide)
 	}
 }
 
+/*
+ * Region I and the regions of other processes that are the same thing (the
+ * same kind, file and size; for the THP table, in the same huge-page state
+ * too): one row of the text tables.  Marks them used, sums their faults
+ * into *FAULTS, returns how many.
+ */
+static int region_group(const struct profile *p, int i, bool *used, bool thp, uint64_t *faults)
+{
+	const struct profile_region *r = &p->regions[i];
+	int n = 0;
+
+	*faults = 0;
+	for (int k = i; k < p->nr_regions; k++) {
+		const struct profile_region *o = &p->regions[k];
+
+		if (used[k] || (k != i && (o->pid == r->pid || o->kind != r->kind ||
+					    o->size != r->size || strcmp(o->path, r->path))))
+			continue;
+		if (k != i && thp &&
+		    (o->large != r->large || o->has_smaps != r->has_smaps ||
+		     o->anon_huge != r->anon_huge || o->thp_eligible != r->thp_eligible ||
+		     o->aligned_2m != r->aligned_2m || o->madv_hugepage != r->madv_hugepage ||
+		     o->madv_nohugepage != r->madv_nohugepage || o->at_exit != r->at_exit))
+			continue;
+		if (k != i && !thp && !o->faults)
+			continue;
+		used[k] = true;
+		*faults += o->faults;
+		n++;
+	}
+	return n;
+}
+
 static void print_faults(const struct profile *p, FILE *f, bool wide)
 {
 	char b1[32], b2[32];
@@ -519,6 +553,9 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 			where(lb, sizeof(lb), s->loc.file, s->loc.line, s->loc.module, wide);
 			snprintf(nm, sizeof(nm), "%s %s%s", lb, s->loc.function,
 				 s->kernel_mode ? " (syscall)" : "");
+			if (s->nr_procs > 1)
+				snprintf(nm + strlen(nm), sizeof(nm) - strlen(nm), " (%d procs)",
+					 s->nr_procs);
 			fprintf(f, "  %8" PRIu64 " %8" PRIu64 " %8s  %s\n", s->count, s->writes,
 				p->major_measured ? fmt_count(s->major, b2, sizeof(b2)) : "-",
 				cut(cb, wide ? 60 : 50, nm));
@@ -528,21 +565,33 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 		if (p->regions[i].faults)
 			shown++;
 	if (shown) {
+		bool *used = xcalloc((size_t)p->nr_regions, sizeof(*used));
+
 		fprintf(f, "  %8s %9s %6s  %s\n", "faults", "size", "kind", "region");
 		shown = 0;
 		for (int i = 0; i < p->nr_regions && shown < (wide ? 25 : 8); i++) {
 			const struct profile_region *r = &p->regions[i];
 			char nm[320], cb[80];
+			uint64_t faults = 0;
+			int n;
 
-			if (!r->faults)
+			if (!r->faults || used[i])
 				continue;
 			shown++;
+			n = region_group(p, i, used, false, &faults);
 			snprintf(nm, sizeof(nm), "%" PRIx64 "-%" PRIx64 " %s", r->start, r->end,
 				 r->kind == REGION_FILE && !wide ? basename_of(r->path) : r->path);
-			fprintf(f, "  %8" PRIu64 " %9s %6s  %s\n", r->faults,
+			if (n > 1 && r->path[0])
+				snprintf(nm, sizeof(nm), "%s (%d procs)",
+					 r->kind == REGION_FILE && !wide ? basename_of(r->path) : r->path,
+					 n);
+			else if (n > 1)
+				snprintf(nm, sizeof(nm), "%d procs, one each", n);
+			fprintf(f, "  %8" PRIu64 " %9s %6s  %s\n", faults,
 				fmt_bytes(r->size, b1, sizeof(b1)), profile__region_kind_name(r->kind),
 				cut(cb, wide ? 70 : 50, nm));
 		}
+		free(used);
 	}
 	if (p->nr_buckets) {
 		/* fold the 10 ms buckets into at most 10 rows */
@@ -575,8 +624,9 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 
 static void print_thp(const struct profile *p, FILE *f, bool wide)
 {
-	int n = 0;
+	int n = 0, shown = 0;
 	char b1[32], b2[32];
+	bool *used;
 
 	for (int i = 0; i < p->nr_regions; i++)
 		n += p->regions[i].large;
@@ -601,13 +651,27 @@ static void print_thp(const struct profile *p, FILE *f, bool wide)
 	}
 	fprintf(f, "  %-25s %9s %9s %5s %5s %5s\n", "large anon region", "size", "THP", "elig",
 		"2M-al", "madv");
+	used = xcalloc((size_t)p->nr_regions, sizeof(*used));
 	for (int i = 0; i < p->nr_regions; i++) {
 		const struct profile_region *r = &p->regions[i];
 		char rng[64], th[32];
+		uint64_t faults;
+		int k;
 
-		if (!r->large)
+		if (!r->large || used[i])
 			continue;
-		snprintf(rng, sizeof(rng), "%" PRIx64 "-%" PRIx64, r->start, r->end);
+		if (shown == (wide ? 25 : 10)) {
+			for (n = 0, k = i; k < p->nr_regions; k++)
+				n += p->regions[k].large && !used[k];
+			fprintf(f, "  ... and %d more (JSON: profile.regions)\n", n);
+			break;
+		}
+		shown++;
+		k = region_group(p, i, used, true, &faults);
+		if (k > 1)
+			snprintf(rng, sizeof(rng), "%d procs, one each", k);
+		else
+			snprintf(rng, sizeof(rng), "%" PRIx64 "-%" PRIx64, r->start, r->end);
 		if (r->has_smaps)
 			fmt_bytes(r->anon_huge, th, sizeof(th));
 		else
@@ -618,6 +682,7 @@ static void print_thp(const struct profile *p, FILE *f, bool wide)
 			r->madv_hugepage ? "hg" : r->madv_nohugepage ? "nh" : "-",
 			r->kind == REGION_HEAP ? " heap" : r->at_exit ? "" : " gone");
 	}
+	free(used);
 	(void)b2;
 	(void)wide;
 }

@@ -108,7 +108,8 @@ struct profile_stack {
  * instruction without an explicit memory operand (call, push), is neither.
  */
 struct profile_fault_site {
-	pid_t pid;
+	pid_t pid;		  /* the process with most of its faults */
+	int nr_procs;		  /* processes that faulted there (the same code) */
 	bool kernel_mode;	  /* taken in kernel mode (copy to/from user): loc is the syscall site */
 	struct profile_loc loc;
 	uint64_t count, samples, reads, writes, rw_unknown, instr, major, minor;

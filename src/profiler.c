@@ -85,6 +85,8 @@ struct proc {
 	char comm[16];
 	char exe[256];			/* the executable it runs, "" unknown */
 	bool exe_pending;		/* exec'd: its first executable mapping names it */
+	bool live;			/* a snapshot from /proc since its last exec */
+	bool recs_first;		/* snaps[0] is from its records, taken at exit */
 	bool execed, exited;
 	struct maprecs recs;		/* mappings, from the side-band records */
 	struct procmaps **snaps;	/* oldest first; the last one is the newest */
@@ -204,11 +206,31 @@ static void proc_snapshot(struct prof_state *st, struct proc *p, bool smaps)
 	if (p->exited && !smaps && !p->recs.changed)
 		return;
 	m = p->exited && !smaps ? NULL : procmaps__capture(p->pid, smaps);
-	if (m)
+	if (m) {
 		proc_read_exe(p);
+		p->live = true;
+	}
 	/* gone already (a short-lived child): what its mapping records said */
-	if (!m && !smaps && p->recs.changed)
+	if (!m && !smaps && p->recs.changed) {
 		m = maprecs__procmaps(&p->recs, p->pid);
+		/*
+		 * The records miss what was unmapped: after a snapshot from /proc
+		 * they only add mappings made since, as the oldest snapshot (see
+		 * finish_regions).
+		 */
+		if (m && p->live) {
+			if (p->nr_snaps == MAX_SNAPS) {
+				procmaps__free(m);
+				return;
+			}
+			p->snaps = xrealloc(p->snaps, (p->nr_snaps + 1) * sizeof(*p->snaps));
+			memmove(&p->snaps[1], &p->snaps[0], p->nr_snaps * sizeof(*p->snaps));
+			p->snaps[0] = m;
+			p->nr_snaps++;
+			p->recs_first = true;
+			return;
+		}
+	}
 	if (!m)
 		return;
 	if (!smaps && p->nr_snaps && procmaps__same(p->snaps[p->nr_snaps - 1], m)) {
@@ -306,6 +328,7 @@ static void on_side_record(void *ctx, const struct perf_event_header *h)
 			p->execed = true;
 			p->exe[0] = '\0';
 			p->exe_pending = true;
+			p->live = false;
 			proc_snapshot(st, p, false);
 		}
 		break;
@@ -1023,21 +1046,27 @@ static bool same_mapping(const struct procmap *a, const struct procmap *b)
  */
 static const struct procmaps *maps_for(struct prof_state *st, pid_t pid, uint64_t addr)
 {
+	int lo;
+
 	for (int depth = 0; depth < 16 && pid > 0; depth++) {
 		struct proc *p = proc_get(st, pid, false);
 
 		if (!p)
 			return NULL;
-		for (int i = p->nr_snaps - 1; i >= 0; i--) {
+		/* the records' snapshot only for what no snapshot from /proc maps */
+		lo = p->recs_first && p->nr_snaps > 1;
+		for (int i = p->nr_snaps - 1; i >= lo; i--) {
 			const struct procmap *pm = procmaps__find(p->snaps[i], addr);
 
 			if (!pm)
 				continue;
-			for (int j = 0; j < i; j++)
+			for (int j = lo; j < i; j++)
 				if (same_mapping(procmaps__find(p->snaps[j], addr), pm))
 					return p->snaps[j];
 			return p->snaps[i];
 		}
+		if (lo && procmaps__find(p->snaps[0], addr))
+			return p->snaps[0];
 		/* A forked child without exec shares its parent's layout. */
 		if (p->execed && p->nr_snaps)
 			return NULL;
@@ -1401,7 +1430,8 @@ static const enum profile_region_kind region_kind[MAPK__COUNT] = {
 };
 
 /* The regions of every process: the smaps snapshot at exit first, then
- * mappings seen only in earlier snapshots (unmapped before exit). */
+ * mappings seen only in earlier snapshots (unmapped before exit), then those
+ * only its mapping records had (see proc_snapshot). */
 static void finish_regions(struct prof_state *st, struct profile *p)
 {
 	int cap = 0;
@@ -1478,8 +1508,6 @@ static int cmp_site_loc(const void *a, const void *b)
 	const struct profile_fault_site *x = a, *y = b;
 	int c;
 
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
 	if (x->kernel_mode != y->kernel_mode)
 		return x->kernel_mode ? 1 : -1;
 	if ((c = strcmp(x->loc.module, y->loc.module)) || (c = strcmp(x->loc.file, y->loc.file)))
@@ -1490,19 +1518,36 @@ static int cmp_site_loc(const void *a, const void *b)
 	return strcmp(x->loc.function, y->loc.function);
 }
 
-/* One site per source line (several instructions of a line fault alike), or per
- * function where there is no line information. */
+static int cmp_site_loc_pid(const void *a, const void *b)
+{
+	const struct profile_fault_site *x = a, *y = b;
+	int c = cmp_site_loc(a, b);
+
+	return c ? c : x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/*
+ * One site per source line (several instructions of a line fault alike), or
+ * per function where there is no line information, over all processes
+ * (forked workers, the runs of one program a script starts): it keeps the
+ * pid and region of the process with most of its faults.
+ */
 static void merge_sites(struct profile *p)
 {
+	uint64_t best = 0;	/* the most faults of one instruction in the group */
 	int out = 0;
 
-	sort_array(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site_loc);
+	sort_array(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site_loc_pid);
 	for (int i = 0; i < p->nr_sites; i++) {
 		struct profile_fault_site *d = out ? &p->sites[out - 1] : NULL;
 		const struct profile_fault_site *s = &p->sites[i];
 
 		if (d && !cmp_site_loc(d, s)) {
-			if (s->count > d->count) {
+			if (s->pid != p->sites[i - 1].pid)
+				d->nr_procs++;
+			if (s->count > best) {
+				best = s->count;
+				d->pid = s->pid;
 				d->loc.ip = s->loc.ip;
 				d->loc.rel = s->loc.rel;
 				d->region = s->region;
@@ -1517,7 +1562,9 @@ static void merge_sites(struct profile *p)
 			d->minor += s->minor;
 			continue;
 		}
-		p->sites[out++] = *s;
+		best = s->count;
+		p->sites[out] = *s;
+		p->sites[out++].nr_procs = 1;
 	}
 	p->nr_sites = out;
 }
