@@ -43,6 +43,7 @@
 #define AS_KEEP_REGIONS 64
 #define AS_KEEP_SHARED 64
 #define AS_LINE_THREADS 4	/* threads tracked per line internally */
+#define AS_LINE_WRITERS 4	/* writing IPs counted per line */
 #define AS_MAPS_REFRESH_NS 10000000ULL
 #define AS_MAX_PROCS 64		/* processes (target and children) decoded */
 
@@ -436,7 +437,8 @@ struct line_agg {
 	int nr;
 	bool more;
 	struct { int tid; uint64_t reads, writes, rmask, wmask; } t[AS_LINE_THREADS];
-	uint32_t last_writer_ip; /* ip index + 1 */
+	/* the IPs that wrote it (index + 1) and their writes: the most counted */
+	struct { uint32_t ip; uint32_t writes; } w[AS_LINE_WRITERS];
 	struct aspace *sp;	 /* the process whose memory it is (any, when shared) */
 	bool proposed;		 /* handed to the watchpoints (--watch auto) */
 };
@@ -770,6 +772,39 @@ static void propose_line(struct addrsample *as, struct aspace *sp, struct line_a
 	}
 }
 
+/*
+ * One more write of the line by the IP at index IP - 1.  With more writing
+ * IPs than slots, the least counted one's slot goes to the newcomer, with
+ * its count plus one (an overestimate, as in the space-saving algorithm):
+ * an IP that writes the line most keeps its slot.
+ */
+static void count_writer(struct line_agg *la, uint32_t ip)
+{
+	int k, min = 0;
+
+	for (k = 0; k < AS_LINE_WRITERS; k++) {
+		if (la->w[k].ip == ip || !la->w[k].ip)
+			break;
+		if (la->w[k].writes < la->w[min].writes)
+			min = k;
+	}
+	if (k == AS_LINE_WRITERS)
+		k = min;
+	la->w[k].ip = ip;	/* an evicted IP's count carries over */
+	la->w[k].writes++;
+}
+
+/* The IP (index + 1) that wrote the line most, 0 when none. */
+static uint32_t top_writer(const struct line_agg *la)
+{
+	int best = 0;
+
+	for (int k = 1; k < AS_LINE_WRITERS; k++)
+		if (la->w[k].writes > la->w[best].writes)
+			best = k;
+	return la->w[best].ip;
+}
+
 static void note_line(struct addrsample *as, struct aspace *sp, uint32_t ipi, int tid,
 		      uint64_t ea, uint64_t key, const struct mem_operand *op)
 {
@@ -803,7 +838,7 @@ static void note_line(struct addrsample *as, struct aspace *sp, uint32_t ipi, in
 	if (op->write) {
 		la->t[k].writes++;
 		la->t[k].wmask |= mask;
-		la->last_writer_ip = ipi + 1;
+		count_writer(la, ipi + 1);
 		if (!la->proposed && watch__auto())
 			propose_line(as, la->sp, la);
 	} else {
@@ -1347,6 +1382,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	for (size_t i = 0; i < as->nr_lines; i++) {
 		const struct line_agg *la = &as->lines[i];
 		const struct procmaps *wmaps;
+		uint32_t top;
 		int writers = 0;
 		uint64_t seen = 0;
 		bool overlap = false;
@@ -1364,7 +1400,8 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 
 		memset(o, 0, sizeof(*o));
 		o->line = la->line;
-		wmaps = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].sp->maps : NULL;
+		top = top_writer(la);
+		wmaps = top ? as->ips[top - 1].sp->maps : NULL;
 		o->nr_threads = la->nr;
 		for (int k = 0; k < la->nr; k++) {
 			o->t[k].tid = la->t[k].tid;
@@ -1376,7 +1413,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 				addrsym__data(as->sym, wmaps, la->line + __builtin_ctzll(la->t[k].wmask),
 					      o->t[k].object, sizeof(o->t[k].object));
 		}
-		o->ip = la->last_writer_ip ? as->ips[la->last_writer_ip - 1].out.ip : 0;
+		o->ip = top ? as->ips[top - 1].out.ip : 0;
 		o->false_sharing = !overlap;
 	}
 	p->nr_shared = (int)keep;
