@@ -1429,9 +1429,48 @@ static const enum profile_region_kind region_kind[MAPK__COUNT] = {
 	[MAPK_FILE] = REGION_FILE, [MAPK_OTHER] = REGION_OTHER,
 };
 
+static int cmp_range(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/*
+ * Whether PID's regions so far cover [START, END): a mapping of an earlier
+ * snapshot that they do not cover was unmapped, or shrunk, before exit (a
+ * freed 64 MiB buffer merged with the anonymous mapping next to it).
+ */
+static bool covered(const struct profile *p, pid_t pid, uint64_t start, uint64_t end)
+{
+	uint64_t (*v)[2] = NULL, at = start;
+	int n = 0;
+
+	for (int q = 0; q < p->nr_regions; q++) {
+		const struct profile_region *o = &p->regions[q];
+
+		if (o->pid != pid || o->end <= start || end <= o->start)
+			continue;
+		if (o->start <= start && end <= o->end) {
+			free(v);
+			return true;
+		}
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n][0] = o->start;
+		v[n++][1] = o->end;
+	}
+	qsort(v, n, sizeof(*v), cmp_range);
+	for (int i = 0; i < n && v[i][0] <= at; i++)
+		if (v[i][1] > at)
+			at = v[i][1];
+	free(v);
+	return at >= end;
+}
+
 /* The regions of every process: the smaps snapshot at exit first, then
- * mappings seen only in earlier snapshots (unmapped before exit), then those
- * only its mapping records had (see proc_snapshot). */
+ * mappings of earlier snapshots the later ones do not cover (unmapped or
+ * shrunk before exit), then those only its mapping records had (see
+ * proc_snapshot). */
 static void finish_regions(struct prof_state *st, struct profile *p)
 {
 	int cap = 0;
@@ -1445,14 +1484,8 @@ static void finish_regions(struct prof_state *st, struct profile *p)
 			for (int j = 0; j < m->n; j++) {
 				const struct procmap *pm = &m->v[j];
 				struct profile_region *r;
-				bool dup = false;
 
-				for (int q = 0; q < p->nr_regions && !dup; q++) {
-					const struct profile_region *o = &p->regions[q];
-
-					dup = o->pid == pr->pid && pm->start < o->end && o->start < pm->end;
-				}
-				if (dup)
+				if (covered(p, pr->pid, pm->start, pm->end))
 					continue;
 				if (p->nr_regions == cap) {
 					cap = cap ? cap * 2 : 64;
