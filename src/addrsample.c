@@ -1546,6 +1546,9 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 			json_object_object_add(e, "object", json_object_new_string(ip->object));
 		if (ip->loc.function[0])
 			json_object_object_add(e, "function", json_object_new_string(ip->loc.function));
+		if (ip->loc.inlined[0])
+			json_object_object_add(e, "inlined_function",
+					       json_object_new_string(ip->loc.inlined));
 		if (ip->loc.file[0]) {
 			json_object_object_add(e, "file", json_object_new_string(ip->loc.file));
 			json_object_object_add(e, "line", json_object_new_int(ip->loc.line));
@@ -1682,9 +1685,11 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 			snprintf(stride, sizeof(stride), "%" PRId64, ip->stride);
 		else
 			snprintf(stride, sizeof(stride), "-");
+		/* the function the line is in, as the hot-code table names it */
 		if (ip->loc.file[0])
 			snprintf(where, sizeof(where), "%.100s:%d %.120s", base_name(ip->loc.file),
-				 ip->loc.line, ip->loc.function);
+				 ip->loc.line,
+				 ip->loc.inlined[0] ? ip->loc.inlined : ip->loc.function);
 		else if (ip->loc.function[0])
 			snprintf(where, sizeof(where), "%s+%#" PRIx64, ip->loc.function,
 				 ip->op.insn - ip->loc.func_start);

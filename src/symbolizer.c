@@ -581,20 +581,34 @@ static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct profile_loc *
 	if (!cu)
 		return;
 	n = dwarf_getscopes(cu, addr - bias, &scopes);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && inner < 0; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;
-		if (inner < 0) {
-			inner = i;
-			if (tag != DW_TAG_inlined_subroutine)
-				break;
-			symbolizer__name(loc->function, sizeof(loc->function), die_name(&scopes[i]));
-		} else {
-			symbolizer__name(loc->inlined_from, sizeof(loc->inlined_from), die_name(&scopes[i]));
+		if (tag == DW_TAG_subprogram)
 			break;
+		if (tag == DW_TAG_inlined_subroutine)
+			inner = i;
+	}
+	if (inner >= 0) {
+		/*
+		 * Past an inlined instance, dwarf_getscopes goes on with the
+		 * scopes of its abstract definition (the CU): the caller is the
+		 * next function out of the instance's own DIE.
+		 */
+		Dwarf_Die *outer = NULL;
+		int m = dwarf_getscopes_die(&scopes[inner], &outer);
+
+		symbolizer__name(loc->function, sizeof(loc->function), die_name(&scopes[inner]));
+		for (int i = 1; i < m; i++) {
+			int tag = dwarf_tag(&outer[i]);
+
+			if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+				symbolizer__name(loc->inlined_from, sizeof(loc->inlined_from),
+						 die_name(&outer[i]));
+				break;
+			}
 		}
+		free(outer);
 	}
 	free(scopes);
 }
@@ -750,6 +764,7 @@ int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t
 	Dwarf_Addr start, bias = 0;
 	GElf_Off off;
 	GElf_Sym sym;
+	size_t n;
 
 	memset(site, 0, sizeof(*site));
 	if (!mod)
@@ -771,6 +786,11 @@ int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t
 	    loc.file[0]) {
 		copy(site->file, sizeof(site->file), loc.file);
 		site->line = loc.line;
+		/* the symbol's name without a clone's suffix (.part.0, .isra.0) */
+		n = strcspn(site->function, ".");
+		if (loc.function[0] &&
+		    (strncmp(loc.function, site->function, n) || loc.function[n]))
+			copy(site->inlined, sizeof(site->inlined), loc.function);
 	}
 	return 0;
 }

@@ -54,6 +54,8 @@ struct sym_site {
 	char function[128]; /* "" when unknown */
 	char file[256];	    /* source path, "" when no line info */
 	int line;
+	char inlined[128];  /* the function the line is in when not the symbol's
+			     * (inlined there), "" when the same */
 	uint64_t func_start; /* 0 when unknown */
 	uint64_t func_size;
 	uint64_t rel;	     /* the address as in the module's ELF file */
