@@ -1459,7 +1459,8 @@ static bool covered(const struct profile *p, pid_t pid, uint64_t start, uint64_t
 		v[n][0] = o->start;
 		v[n++][1] = o->end;
 	}
-	qsort(v, n, sizeof(*v), cmp_range);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_range);
 	for (int i = 0; i < n && v[i][0] <= at; i++)
 		if (v[i][1] > at)
 			at = v[i][1];
