@@ -151,6 +151,8 @@ struct symbolizer *symbolizer__new(void)
 	return xcalloc(1, sizeof(struct symbolizer));
 }
 
+static void callers_clear(void);
+
 void symbolizer__free(struct symbolizer *s)
 {
 	if (!s)
@@ -158,6 +160,7 @@ void symbolizer__free(struct symbolizer *s)
 	for (int i = 0; i < s->nr_spaces; i++)
 		if (s->spaces[i].dwfl)
 			dwfl_end(s->spaces[i].dwfl);
+	callers_clear();
 	free(s->spaces);
 	free(s->loaded);
 	for (int i = 0; i < CACHE_BUCKETS; i++) {
@@ -228,6 +231,7 @@ void symbolizer__forget(struct symbolizer *s, const struct procmaps *maps)
 		}
 	if (current_maps == maps)
 		current_maps = NULL;
+	callers_clear();
 }
 
 /*
@@ -570,6 +574,62 @@ static const char *die_name(Dwarf_Die *die)
 	return n;
 }
 
+/*
+ * The callers of inlined instances already found: finding one walks the
+ * CU's DIEs up to the instance, which in a CU of a million DIEs (an
+ * amalgamated sqlite3.c) is milliseconds; a hot loop's IPs share one
+ * instance.  Keyed by the debug info and the instance's offset, emptied
+ * when a session ends (its Dwarf may be reused at the same address).
+ */
+#define CALLER_CACHE 128
+static __thread struct {
+	const Dwarf *dw;
+	Dwarf_Off off;
+	char name[128];
+} callers[CALLER_CACHE];
+static __thread unsigned int next_caller;
+
+static void callers_clear(void)
+{
+	memset(callers, 0, sizeof(callers));
+	next_caller = 0;
+}
+
+static void caller_of(Dwarf_Die *inst, char *out, size_t len)
+{
+	const Dwarf *dw = dwarf_cu_getdwarf(inst->cu);
+	Dwarf_Off off = dwarf_dieoffset(inst);
+	Dwarf_Die *outer = NULL;
+	unsigned int k;
+	int m;
+
+	for (k = 0; k < CALLER_CACHE; k++)
+		if (callers[k].dw == dw && callers[k].off == off) {
+			copy(out, len, callers[k].name);
+			return;
+		}
+	/*
+	 * Past an inlined instance, dwarf_getscopes goes on with the scopes of
+	 * its abstract definition (the CU): the caller is the next function
+	 * out of the instance's own DIE.
+	 */
+	m = dwarf_getscopes_die(inst, &outer);
+	out[0] = '\0';
+	for (int i = 1; i < m; i++) {
+		int tag = dwarf_tag(&outer[i]);
+
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			symbolizer__name(out, len, die_name(&outer[i]));
+			break;
+		}
+	}
+	free(outer);
+	k = next_caller++ % CALLER_CACHE;
+	callers[k].dw = dw;
+	callers[k].off = off;
+	copy(callers[k].name, sizeof(callers[k].name), out);
+}
+
 /* Inlined frames: the innermost scope names the function, the next one the caller. */
 static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct profile_loc *loc)
 {
@@ -590,25 +650,8 @@ static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct profile_loc *
 			inner = i;
 	}
 	if (inner >= 0) {
-		/*
-		 * Past an inlined instance, dwarf_getscopes goes on with the
-		 * scopes of its abstract definition (the CU): the caller is the
-		 * next function out of the instance's own DIE.
-		 */
-		Dwarf_Die *outer = NULL;
-		int m = dwarf_getscopes_die(&scopes[inner], &outer);
-
 		symbolizer__name(loc->function, sizeof(loc->function), die_name(&scopes[inner]));
-		for (int i = 1; i < m; i++) {
-			int tag = dwarf_tag(&outer[i]);
-
-			if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
-				symbolizer__name(loc->inlined_from, sizeof(loc->inlined_from),
-						 die_name(&outer[i]));
-				break;
-			}
-		}
-		free(outer);
+		caller_of(&scopes[inner], loc->inlined_from, sizeof(loc->inlined_from));
 	}
 	free(scopes);
 }
