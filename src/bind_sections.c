@@ -221,6 +221,47 @@ static int member_at(const struct ma_struct *s, int64_t off)
 	return -1;
 }
 
+/*
+ * The struct reorganised with the members the accesses hit first, the
+ * hottest first (the rest packed after them), for {hot_decl}; NULL when it
+ * cannot be.
+ */
+static char *hot_decl(struct binder *b, const struct sbind *sb)
+{
+	const char *hot[65];
+	int order[64], nh = 0, n = sb->nr_hot < 64 ? sb->nr_hot : 64;
+	struct layout_reorg reorg;
+	char *text;
+
+	for (int k = 0; k < n; k++)
+		order[k] = k;
+	for (int k = 0; k < n; k++)	/* by samples, the most first */
+		for (int j = k + 1; j < n; j++)
+			if (sb->hot_samples[order[j]] > sb->hot_samples[order[k]]) {
+				int t = order[k];
+
+				order[k] = order[j];
+				order[j] = t;
+			}
+	for (int k = 0; k < n; k++) {
+		int mi = member_at(sb->s, (int64_t)sb->hot_off[order[k]]);
+		bool dup = false;
+
+		if (mi < 0 || !sb->s->members[mi].name)
+			continue;
+		for (int q = 0; q < nh && !dup; q++)
+			dup = !strcmp(hot[q], sb->s->members[mi].name);
+		if (!dup)
+			hot[nh++] = sb->s->members[mi].name;
+	}
+	hot[nh] = NULL;
+	if (!nh || layout__reorganize(b->layout, sb->s, hot, &reorg, NULL))
+		return NULL;
+	text = print_decl(reorg.s, b->line);
+	layout_reorg__free(&reorg);
+	return text;
+}
+
 static int member_entity(struct binder *b, struct sbind *sb, int mi)
 {
 	const struct ma_member *m = &sb->s->members[mi];
@@ -907,6 +948,8 @@ static void bind_addr(struct binder *b)
 			}
 			free(e->split_text);
 			e->split_text = split_decl(sb);
+			free(e->hot_text);
+			e->hot_text = hot_decl(b, sb);
 		}
 		factbase__set(fb, sb->ent, "struct.hot_members", sb->nr_hot, t);
 		factbase__set(fb, sb->ent, "struct.hot_bytes", bytes, t);

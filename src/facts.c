@@ -281,6 +281,7 @@ static void entity__release(struct entity *e)
 	free(e->snippet);
 	free(e->decl_text);
 	free(e->split_text);
+	free(e->hot_text);
 }
 
 void factbase__free(struct factbase *fb)
@@ -413,14 +414,16 @@ bool factbase__has(const struct factbase *fb, const char *kind, const char **why
 /* --- recorded fact bases (replay input of tests) and their dump ------------- */
 
 static const char *const ent_str_keys[] = { "struct", "member", "decl_file", "function",
-					    "file", "region", "snippet", "decl_text", "split_text" };
+					    "file", "region", "snippet", "decl_text", "split_text",
+					    "hot_text" };
 
 static struct json_object *entity__to_json(const struct entity *e)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *facts = json_object_new_object();
 	const char *strs[] = { e->struct_name, e->member, e->decl_file, e->function,
-			       e->file, e->region, e->snippet, e->decl_text, e->split_text };
+			       e->file, e->region, e->snippet, e->decl_text, e->split_text,
+			       e->hot_text };
 
 	json_object_object_add(o, "scope", json_object_new_string(scope__name(e->scope)));
 	if (e->parent >= 0)
@@ -504,6 +507,8 @@ static int entity__from_json(struct factbase *fb, int idx, struct json_object *o
 		e->decl_text = xstrdup(jstr(o, "decl_text"));
 	if (jstr(o, "split_text"))
 		e->split_text = xstrdup(jstr(o, "split_text"));
+	if (jstr(o, "hot_text"))
+		e->hot_text = xstrdup(jstr(o, "hot_text"));
 	if (json_object_object_get_ex(o, "decl_line", &v))
 		e->decl_line = json_object_get_int(v);
 	if (json_object_object_get_ex(o, "line", &v))

@@ -86,6 +86,7 @@ struct entity {
 	char *snippet;		/* {fixed_decl}: the reorganised declaration (owned) */
 	char *decl_text;	/* the declaration as it is, for {aligned_decl} (owned) */
 	char *split_text;	/* {split_decl}: hot and cold halves of a struct (owned) */
+	char *hot_text;		/* {hot_decl}: reorganised with the hot members first (owned) */
 	struct fact *facts;
 	int nr_facts;
 };

@@ -187,6 +187,16 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 
 			sbuf_printf(&out, &len, &cap, "%s",
 				    sn ? sn : "/* reorder the members: see 'memadvise layout --reorganize' */");
+		} else if (!strcmp(name, "hot_decl")) {
+			const struct entity *se = entity_of(fb, idx);
+			const char *sn;
+
+			while (!se->hot_text && se->parent >= 0)
+				se = &fb->ents[se->parent];
+			/* without hot members known, the packed order */
+			sn = se->hot_text ? se->hot_text : snippet_of(fb, idx, false);
+			sbuf_printf(&out, &len, &cap, "%s",
+				    sn ? sn : "/* reorder the members: see 'memadvise layout --reorganize' */");
 		} else if (!strcmp(name, "split_decl")) {
 			const struct entity *se = entity_of(fb, idx);
 

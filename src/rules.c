@@ -34,7 +34,7 @@ const char *severity__name(enum severity s)
 /* Labels a template may use besides metric names (see memadvise-rules(5)). */
 static const char *const template_labels[] = {
 	"struct", "member", "decl", "function", "file", "line", "location", "region",
-	"fixed_decl", "aligned_decl", "split_decl", "elem_per_line", NULL,
+	"fixed_decl", "hot_decl", "aligned_decl", "split_decl", "elem_per_line", NULL,
 };
 
 struct pctx {
@@ -243,7 +243,8 @@ static int check_template(struct pctx *p, const char *key, const char *t, int li
 			if (!strchr(name, '.'))
 				return perr(p, line, "'%s' has an unknown placeholder {%s} (labels: struct "
 					    "member decl function file line location region fixed_decl "
-					    "aligned_decl split_decl elem_per_line, or a metric name)", key, name);
+					    "hot_decl aligned_decl split_decl elem_per_line, or a metric "
+					    "name)", key, name);
 			if (check_name(&c, name))
 				return c.err;
 		}
