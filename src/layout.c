@@ -500,6 +500,21 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 			t->p = arena__cat(&l->arena, "void ", op, NULL, NULL);
 			break;
 		}
+		/*
+		 * Named before the pointee is resolved: a member reached again
+		 * through a cycle of pointers (struct A { B *b; }, struct B
+		 * { A *a; }) gets this pointer while it is in progress.
+		 */
+		if (tag != DW_TAG_ptr_to_member_type) {
+			int pt = dwarf_tag(&td);
+			const char *pn = die_name(l, &td);
+
+			if (pn && (pt == DW_TAG_typedef || pt == DW_TAG_base_type))
+				t->p = arena__cat(&l->arena, pn, needs_space(pn) ? " " : "", op, NULL);
+			else if (pn && (pt == DW_TAG_structure_type || pt == DW_TAG_class_type ||
+					pt == DW_TAG_union_type))
+				t->p = arena__cat(&l->arena, kw(l, pt), pn, " ", op);
+		}
 		tt = tinfo_get(l, &td);
 		if (tag == DW_TAG_ptr_to_member_type) {
 			Dwarf_Die cd;

@@ -478,3 +478,28 @@ void test_layout__bad_input(void)
 		layout__free(l);
 	}
 }
+
+/* Pointer members in a cycle of structs (through typedefs) keep their type names. */
+void test_layout__pointer_cycle_names(void)
+{
+	struct layout *l = load_fixture("layout_cycle.c", "layout_cycle", "-g -O0");
+	static const char *const want[][2] = {
+		{ "owner", "tree *" }, { "sh", "shared *" }, { "next", "cursor *" },
+		{ "raw", "struct shared *" },
+	};
+	const struct ma_struct *s;
+
+	if (!l)
+		return;
+	s = layout__find_struct(l, "cursor");
+	if (ASSERT_NOT_NULL(s, "struct cursor")) {
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			const struct ma_member *m = ma_struct__find_member(s, want[i][0]);
+
+			if (ASSERT_NOT_NULL(m, want[i][0]))
+				ASSERT_STREQ(m->type_name ? m->type_name : "(null)", want[i][1],
+					     want[i][0]);
+		}
+	}
+	layout__free(l);
+}
