@@ -548,17 +548,17 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 		fprintf(f, "  %8s %8s %8s  %s\n", "faults", "writes", "major", "faulting code");
 		for (int i = 0; i < p->nr_sites && i < (wide ? 25 : TOP_TEXT); i++) {
 			const struct profile_fault_site *s = &p->sites[i];
-			char lb[300], nm[512], cb[64];
+			char lb[300], nm[512], cb[64], sfx[24] = "";
 
 			where(lb, sizeof(lb), s->loc.file, s->loc.line, s->loc.module, wide);
 			snprintf(nm, sizeof(nm), "%s %s%s", lb, s->loc.function,
 				 s->kernel_mode ? " (syscall)" : "");
+			/* the name is cut, never the count of processes */
 			if (s->nr_procs > 1)
-				snprintf(nm + strlen(nm), sizeof(nm) - strlen(nm), " (%d procs)",
-					 s->nr_procs);
-			fprintf(f, "  %8" PRIu64 " %8" PRIu64 " %8s  %s\n", s->count, s->writes,
+				snprintf(sfx, sizeof(sfx), " (%d procs)", s->nr_procs);
+			fprintf(f, "  %8" PRIu64 " %8" PRIu64 " %8s  %s%s\n", s->count, s->writes,
 				p->major_measured ? fmt_count(s->major, b2, sizeof(b2)) : "-",
-				cut(cb, wide ? 60 : 50, nm));
+				cut(cb, (wide ? 60 : 50) - strlen(sfx), nm), sfx);
 		}
 	}
 	for (int i = 0; i < p->nr_regions; i++)
@@ -571,7 +571,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 		shown = 0;
 		for (int i = 0; i < p->nr_regions && shown < (wide ? 25 : 8); i++) {
 			const struct profile_region *r = &p->regions[i];
-			char nm[320], cb[80];
+			char nm[320], cb[80], sfx[24] = "";
 			uint64_t faults = 0;
 			int n;
 
@@ -581,15 +581,16 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 			n = region_group(p, i, used, false, &faults);
 			snprintf(nm, sizeof(nm), "%" PRIx64 "-%" PRIx64 " %s", r->start, r->end,
 				 r->kind == REGION_FILE && !wide ? basename_of(r->path) : r->path);
-			if (n > 1 && r->path[0])
-				snprintf(nm, sizeof(nm), "%s (%d procs)",
-					 r->kind == REGION_FILE && !wide ? basename_of(r->path) : r->path,
-					 n);
-			else if (n > 1)
+			if (n > 1 && r->path[0]) {
+				snprintf(nm, sizeof(nm), "%s",
+					 r->kind == REGION_FILE && !wide ? basename_of(r->path) : r->path);
+				snprintf(sfx, sizeof(sfx), " (%d procs)", n);
+			} else if (n > 1) {
 				snprintf(nm, sizeof(nm), "%d procs, one each", n);
-			fprintf(f, "  %8" PRIu64 " %9s %6s  %s\n", faults,
+			}
+			fprintf(f, "  %8" PRIu64 " %9s %6s  %s%s\n", faults,
 				fmt_bytes(r->size, b1, sizeof(b1)), profile__region_kind_name(r->kind),
-				cut(cb, wide ? 70 : 50, nm));
+				cut(cb, (wide ? 70 : 50) - strlen(sfx), nm), sfx);
 		}
 		free(used);
 	}
