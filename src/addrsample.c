@@ -1797,8 +1797,9 @@ static int as_finish(void *state, struct report *r)
 	struct addr_profile *p = addrsample__finish(state);
 
 	if (p->lost)
-		report__add_provenance(r, "sw_addr", "%" PRIu64 " data-address sample records lost",
-				       p->lost);
+		report__add_provenance(r, "sw_addr", "%" PRIu64 " records lost from the data-address "
+				       "ring (samples, and mapping records: a program that maps "
+				       "memory thousands of times a second overflows it)", p->lost);
 	if (p->unreadable)
 		report__add_provenance(r, "sw_addr", "%" PRIu64 " samples with unreadable code "
 				       "(the target was gone)", p->unreadable);
