@@ -2148,33 +2148,23 @@ static int profile_finish(void *state, struct report *r)
 		 (t[5] - t[4]) / 1e6, (t[6] - t[5]) / 1e6);
 
 	/*
-	 * A child that did not exec has its parent's name; the rings are per
-	 * CPU, so its fork record may have been read before its parent's.
+	 * A child that did not exec has its parent's name and executable (it
+	 * was not running when they were read); the rings are per CPU, so its
+	 * fork record may have been read before its parent's.
 	 */
 	for (bool more = true; more;) {
 		more = false;
 		for (int i = 0; i < st->nr_procs; i++) {
 			struct proc *c = &st->procs[i], *parent;
 
-			if (c->comm[0] || !c->parent || c->parent == c->pid)
+			if (!c->parent || c->parent == c->pid ||
+			    !(parent = proc_get(st, c->parent, false)))
 				continue;
-			parent = proc_get(st, c->parent, false);
-			if (parent && parent->comm[0]) {
+			if (!c->comm[0] && parent->comm[0]) {
 				memcpy(c->comm, parent->comm, sizeof(c->comm));
 				more = true;
 			}
-		}
-	}
-	/* and its parent's executable (it was not running when read) */
-	for (bool more = true; more;) {
-		more = false;
-		for (int i = 0; i < st->nr_procs; i++) {
-			struct proc *c = &st->procs[i], *parent;
-
-			if (c->exe[0] || c->execed || !c->parent || c->parent == c->pid)
-				continue;
-			parent = proc_get(st, c->parent, false);
-			if (parent && parent->exe[0]) {
+			if (!c->exe[0] && !c->execed && parent->exe[0]) {
 				memcpy(c->exe, parent->exe, sizeof(c->exe));
 				more = true;
 			}
