@@ -14,6 +14,10 @@
  * usage: toggle faults|compute PAIRS
  *   prints its pid, reads the profiler's pid on stdin, measures, prints
  *   "ratio MEDIAN Q25 Q75 FDS".
+ * Descriptors whose count does not move over a slice of work are left
+ * alone: an event the profiler switched off itself (memadvise's cpu-clock
+ * once the scheduler tick samples in its place), or one the work does not
+ * reach (switching it would change nothing).
  * With TOGGLE_FD=K in the environment only the K-th of the profiler's
  * perf_event descriptors (in fd order) is switched, the others stay on:
  * the cost of that one event (which is which: strace -e perf_event_open).
@@ -26,6 +30,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -131,7 +136,25 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	r = calloc(pairs, sizeof(*r));
-	work(faults); /* warm */
+	{
+		/* the count first, then what read_format adds (times, id) */
+		uint64_t before[MAX_FDS], buf[8];
+		int live = 0;
+
+		for (int k = 0; k < nfds; k++)
+			before[k] = read(fds[k], buf, sizeof(buf)) >= 8 ? buf[0] : ~0ULL;
+		work(faults); /* warm */
+		for (int k = 0; k < nfds; k++)
+			if (read(fds[k], buf, sizeof(buf)) >= 8 && buf[0] != before[k] &&
+			    (only < 0 || k == only))
+				fds[live++] = fds[k];
+		nfds = live;
+		only = -1;
+		if (!nfds) {
+			printf("error no perf_event descriptor of pid %d counts\n", pid);
+			return 1;
+		}
+	}
 	for (int i = 0; i < pairs; i++) {
 		double t[2];
 
