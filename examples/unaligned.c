@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	int c, random = 0, reps = 3;
 	long offset = 0;
 	uint64_t ws = 1u << 20, sum = 0;
-	double t[64];
+	double t[256];
 
 	while ((c = getopt_long(argc, argv, "o:r:w:R:h", lopts, NULL)) != -1) {
 		switch (c) {
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 			if (!(ws = ex_parse_size(optarg)))
 				ex_die("unaligned", "bad --ws size");
 			break;
-		case 'R': reps = (int)ex_parse_long("unaligned", "--reps", optarg, 1, 64); break;
+		case 'R': reps = (int)ex_parse_long("unaligned", "--reps", optarg, 1, 256); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
