@@ -5,10 +5,11 @@
  * the page-faults software event in frequency mode, and on the major-faults
  * event).  Every event is opened on the target as a per-task event that its
  * threads and children inherit, so every program run is the target's: no
- * process filter, and no tracepoint (attaching one patches kernel text, with
- * IPIs to every CPU: tens of milliseconds in a guest).  User space reads the
- * maps at the end, and learns of the target's processes from perf's own
- * fork/exit/comm records.
+ * process filter.  User space reads the maps at the end, and learns of the
+ * target's processes from perf's own fork/exit/comm records.  In a virtual
+ * machine the scheduler tick takes over the sampling once tick.bpf.c is
+ * loaded (it shares these maps); until then the cpu-clock program here
+ * writes the user registers to regs_ring as the tick program does.
  *
  * This object needs no kernel BTF: UAPI types only, no CO-RE relocations,
  * no BTF-typed tracepoints, no task_struct reads.  libbpf then does not read and parse
@@ -38,6 +39,12 @@ __u64 t0_ns = 0;	/* CLOCK_MONOTONIC when the target was released */
  * ring user space reads: its user-mode samples go on to it.  -1: none.
  */
 __s32 pass_ev = -1;
+/*
+ * Non-zero: user-mode samples go to 'regs_ring' with their registers, for
+ * the sw-addr collector, when it takes its samples from the scheduler tick
+ * (tick.bpf.c) and from these programs until the tick sampler is attached.
+ */
+__u32 regs_out = 0;
 
 /* The target's processes, for thp.bpf.c (which shares the map); user space fills it. */
 struct {
@@ -92,6 +99,12 @@ struct {
 	__type(key, __u32);
 	__type(value, struct prof_bucket);
 } timeline SEC(".maps");
+
+/* struct prof_regs_rec records (see regs_out); shared with tick.bpf.c. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} regs_ring SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -151,6 +164,43 @@ static __always_inline __u64 user_ip(void)
 	return ip;
 }
 
+/* A user-mode sample's registers to regs_ring (struct prof_regs_rec). */
+static __always_inline void regs_record(const struct pt_regs *r, __u64 id)
+{
+	struct prof_regs_rec *rec = bpf_ringbuf_reserve(&regs_ring, sizeof(*rec), 0);
+
+	if (!rec) {
+		stat_inc(PROF_ST_REGS_LOST);
+		return;
+	}
+	rec->type = PROF_RECORD_SAMPLE;
+	rec->misc = 0;
+	rec->size = sizeof(*rec);
+	rec->ip = r->rip;
+	rec->pid = id >> 32;
+	rec->tid = (__u32)id;
+	rec->time = bpf_ktime_get_ns();
+	rec->abi = PROF_REGS_ABI_64;
+	rec->regs[0] = r->rax;
+	rec->regs[1] = r->rbx;
+	rec->regs[2] = r->rcx;
+	rec->regs[3] = r->rdx;
+	rec->regs[4] = r->rsi;
+	rec->regs[5] = r->rdi;
+	rec->regs[6] = r->rbp;
+	rec->regs[7] = r->rsp;
+	rec->regs[8] = r->rip;
+	rec->regs[9] = r->r8;
+	rec->regs[10] = r->r9;
+	rec->regs[11] = r->r10;
+	rec->regs[12] = r->r11;
+	rec->regs[13] = r->r12;
+	rec->regs[14] = r->r13;
+	rec->regs[15] = r->r14;
+	rec->regs[16] = r->r15;
+	bpf_ringbuf_submit(rec, 0);
+}
+
 /*
  * A sample of sampling event EV (the event's index in user space's table).
  * The index is the program's own: the events that threads and children
@@ -171,6 +221,9 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, __u32 ev)
 	stat_inc(PROF_ST_SAMPLES);
 	if (kernel)
 		stat_inc(PROF_ST_SAMPLES_KERNEL);
+
+	if (regs_out && !kernel)
+		regs_record(&ctx->regs, id);
 
 	hk.tgid = tgid;
 	hk.tid = (__u32)id;

@@ -88,6 +88,30 @@ struct prof_thp_val {
 	__u64 collapse_fail;	/* mm_collapse_huge_page, other status */
 };
 
+/*
+ * A user-mode sample with the user registers, for the sw-addr collector,
+ * written to the 'regs_ring' ring buffer by the sampling programs when user
+ * space asks for it (regs_out).  Laid out as perf's PERF_RECORD_SAMPLE with
+ * sample_type IP | TID | TIME | REGS_USER and the sw-addr register mask, so
+ * that one decoder reads both: regs[] in enum as_reg order (AX BX CX DX SI
+ * DI BP SP IP R8-R15).
+ */
+#define PROF_NR_REGS 17
+#define PROF_RECORD_SAMPLE 9	/* PERF_RECORD_SAMPLE */
+#define PROF_REGS_ABI_64 2	/* PERF_SAMPLE_REGS_ABI_64 */
+
+struct prof_regs_rec {
+	__u32 type;		/* PROF_RECORD_SAMPLE */
+	__u16 misc;
+	__u16 size;		/* sizeof(struct prof_regs_rec) */
+	__u64 ip;
+	__u32 pid;
+	__u32 tid;
+	__u64 time;		/* CLOCK_MONOTONIC ns */
+	__u64 abi;		/* PROF_REGS_ABI_64 */
+	__u64 regs[PROF_NR_REGS];
+};
+
 /* Indexes into the per-CPU 'stats' array. */
 enum prof_stat {
 	PROF_ST_SAMPLES,	/* samples of the target's threads */
@@ -102,6 +126,8 @@ enum prof_stat {
 	PROF_ST_SITE_FULL_KERNEL, /* estimated kernel-mode faults not in the site map */
 	PROF_ST_PAGE_FULL,	/* estimated faults not in the chunk map */
 	PROF_ST_TIMELINE_LATE,	/* samples after the last time bucket */
+	PROF_ST_TICKS,		/* of PROF_ST_SAMPLES, from the scheduler tick (tick.bpf.c) */
+	PROF_ST_REGS_LOST,	/* register records the ring had no room for */
 	PROF_ST__COUNT,
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Software data-address sampling: cpu-clock + PERF_SAMPLE_REGS_USER, the
+ * Software data-address sampling: cpu-clock + PERF_SAMPLE_REGS_USER (or in
+ * a virtual machine the scheduler tick's samples, which the profile's BPF
+ * programs hand over with the same layout: addrsample__sink), the
  * instruction before the sampled IP decoded with capstone, its effective
  * address computed from the sampled registers.  Aggregated per IP (distinct
  * lines and pages, stride, regions), per mapping and per cache line (which
@@ -21,6 +23,7 @@
 #include "evring.h"
 #include "log.h"
 #include "maprecs.h"
+#include "profiler.h"
 #include "symbolizer.h"
 #include "sysinfo.h"
 #include "util.h"
@@ -28,10 +31,11 @@
 
 /*
  * The cpu-clock rate when none is asked for.  A guest pays for every timer
- * sample with exits to the hypervisor: about 10 us a sample on our KVM
- * guests (make bench, in-process), so 1000 Hz there costs 1 % of a
- * workload's time before any BPF or ring work; 500 Hz keeps the whole run
- * within the 3 % budget.  Bare metal pays 1-2 us and gets the denser rate.
+ * sample with exits to the hypervisor: 20-50 us a sample on our nested KVM
+ * guests (in-process, perf record alone pays the same), 1-2.5 % of a
+ * workload's time at 500 Hz.  So a guest samples on the scheduler tick
+ * (profile__tick_plan) and uses this lower rate only where the tick cannot
+ * serve.  Bare metal pays 1-2 us and gets the denser rate.
  */
 #define AS_DEFAULT_HZ 1000
 #define AS_GUEST_HZ 500
@@ -474,6 +478,8 @@ struct addrsample {
 	pid_t pid;
 	unsigned int freq_hz;
 	struct evring *ring;
+	bool sideband_only;	/* ring has no samples: they come to addrsample__sink */
+	struct run_shared *shared; /* regs_drain, when sideband_only */
 	bool kernel_ticks;	/* the event samples kernel mode too */
 	struct symbolizer *sym;
 	struct aspace *spaces[AS_MAX_PROCS];
@@ -1118,7 +1124,7 @@ unsigned int addrsample__default_hz(void)
 }
 
 struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable_on_exec,
-				    char *why, size_t why_len)
+				    bool sideband_only, char *why, size_t why_len)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -1155,6 +1161,11 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 	as->sym = symbolizer__new();
 	as->freq_hz = freq_hz ? freq_hz : addrsample__default_hz();
 	attr.sample_period = 1000000000ULL / as->freq_hz;
+	if (sideband_only) {
+		/* the samples come from elsewhere (addrsample__sink): mappings and tasks only */
+		attr.config = PERF_COUNT_SW_DUMMY;
+		as->sideband_only = true;
+	}
 	as->line_size = sysinfo__cacheline();
 	if (as->line_size <= 0 || as->line_size > 64 || (as->line_size & (as->line_size - 1)))
 		as->line_size = 64;
@@ -1187,9 +1198,22 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 	return as;
 }
 
-int addrsample__poll(struct addrsample *as)
+void addrsample__sink(void *ctx, const struct perf_event_header *rec)
+{
+	on_sample(ctx, rec);
+}
+
+/* The ring's records, then (sideband_only) the samples taken since. */
+static void drain(struct addrsample *as)
 {
 	evring__drain(as->ring, on_sample, as);
+	if (as->shared && as->shared->regs_drain)
+		as->shared->regs_drain(as->shared->regs_drain_ctx);
+}
+
+int addrsample__poll(struct addrsample *as)
+{
+	drain(as);
 	return 0;
 }
 
@@ -1197,7 +1221,7 @@ void addrsample__at_exit(struct addrsample *as)
 {
 	struct aspace *sp;
 
-	evring__drain(as->ring, on_sample, as);
+	drain(as);
 	sp = space_find(as, as->pid, false);
 	if (sp)
 		read_maps(as, sp);
@@ -1279,11 +1303,15 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 	uint32_t *cnt = xcalloc(as->nr_regions + 1, sizeof(*cnt));
 	size_t keep;
 
-	evring__drain(as->ring, on_sample, as);
+	drain(as);
 	evring__enable(as->ring, false);
 	*p = as->tot;
 	p->tier = TIER_SW_ADDR;
 	snprintf(p->event, sizeof(p->event), "cpu-clock");
+	if (as->sideband_only && as->shared && as->shared->regs_event[0]) {
+		snprintf(p->event, sizeof(p->event), "%s", as->shared->regs_event);
+		p->period_ns = as->shared->regs_period_ns;
+	}
 	p->line_size = as->line_size;
 	p->l1_sets = as->l1_sets;
 	p->lost = evring__lost(as->ring);
@@ -1758,8 +1786,10 @@ static bool as_wanted(const struct run_ctx *ctx)
 
 static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
 {
-	char why[160] = "";
-	struct addrsample *as = addrsample__open(ctx->pid, ctx->freq_hz, !ctx->attached, why,
+	char why[160] = "", no_tick[160] = "";
+	unsigned int tick_hz = profile__tick_plan(ctx, no_tick, sizeof(no_tick));
+	struct addrsample *as = addrsample__open(ctx->pid, tick_hz ? tick_hz : ctx->freq_hz,
+						 !ctx->attached, tick_hz && ctx->shared, why,
 						 sizeof(why));
 
 	if (!as) {
@@ -1769,6 +1799,16 @@ static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
 		return -e;
 	}
 	*state = as;
+	if (as->sideband_only) {
+		/* the profile's programs sample, on the tick (see profile__tick_plan) */
+		as->shared = ctx->shared;
+		ctx->shared->regs_sink = addrsample__sink;
+		ctx->shared->regs_sink_ctx = as;
+		return 0;
+	}
+	if (no_tick[0])
+		report__add_provenance(r, "sw_addr", "cpu-clock, not the scheduler tick: %s",
+				       no_tick);
 	if (!ctx->freq_hz && as->freq_hz == AS_GUEST_HZ)
 		report__add_provenance(r, "sw_addr", "cpu-clock at %u Hz, the default in a virtualized "
 				       "guest, where each timer sample costs exits to the hypervisor "

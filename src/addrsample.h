@@ -172,11 +172,18 @@ void addr_profile__free(struct addr_profile *p);
  * child that has not exec'd yet when enable_on_exec) and sample it.
  */
 struct addrsample;
+struct perf_event_header;
 /* The cpu-clock rate without -F: lower in a virtualized guest (see the .c). */
 unsigned int addrsample__default_hz(void);
-/* FREQ_HZ 0: addrsample__default_hz(). */
+/*
+ * FREQ_HZ 0: addrsample__default_hz().  SIDEBAND_ONLY: no sampling event,
+ * only the mapping and task records; the samples (with their registers, as
+ * perf lays them out) are handed to addrsample__sink().
+ */
 struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable_on_exec,
-				    char *why, size_t why_len);
+				    bool sideband_only, char *why, size_t why_len);
+/* A sample from elsewhere (run_shared.regs_sink): a PERF_RECORD_SAMPLE as the ring has them. */
+void addrsample__sink(void *ctx, const struct perf_event_header *rec);
 int addrsample__poll(struct addrsample *as);
 /* The target is still mapped (stopped at exit): drain and read what is left. */
 void addrsample__at_exit(struct addrsample *as);

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct perf_event_header;
+
 struct report;
 
 /*
@@ -30,7 +32,8 @@ struct report;
  * carries the profile collector's BPF program too: one timer interrupt per
  * sample instead of one for each collector.  In a virtual machine a timer
  * interrupt costs 20-35 us (two exits to the hypervisor): at 3000 a second
- * that was 6-10 % of the target's time.
+ * that was 6-10 % of the target's time, and there the scheduler tick
+ * samples for both instead (regs_* below, profile__tick_plan()).
  */
 struct run_shared {
 	int sw_fds[1024];	/* the event's fds (per CPU, then per thread with -p) */
@@ -40,6 +43,22 @@ struct run_shared {
 	/* the page-faults sampling event's fds, whose count the counters take */
 	int fault_fds[1024];
 	int nr_fault_fds;
+	/*
+	 * Where the scheduler tick samples (profile__tick_plan()): the sw-addr
+	 * collector opens no sampling event, only its side-band records, and
+	 * sets regs_sink; the profile's programs write the user-mode samples
+	 * with their registers to a BPF ring, which regs_drain() empties into
+	 * regs_sink (records laid out as perf's samples).  The sw-addr
+	 * collector calls regs_drain after reading its own ring: mappings
+	 * first, then the samples in them.
+	 */
+	void (*regs_sink)(void *ctx, const struct perf_event_header *rec);
+	void *regs_sink_ctx;
+	void (*regs_drain)(void *ctx);
+	void *regs_drain_ctx;
+	/* set by the profile: what the samples in the ring came from */
+	char regs_event[48];	/* "tick", "cpu-clock" */
+	uint64_t regs_period_ns;
 };
 
 struct run_ctx {

@@ -356,6 +356,7 @@ struct json_object *profile__to_json(const struct profile *p)
 	jadd(x, "samples_no_stack", p->nr_events ? ju64(p->loss.stack_err) : NULL);
 	jadd(x, "samples_stack_map_full", p->nr_events ? ju64(p->loss.stack_full) : NULL);
 	jadd(x, "samples_unresolved", p->nr_events ? ju64(p->loss.unresolved) : NULL);
+	jadd(x, "samples_register_ring_full", p->loss.regs_known ? ju64(p->loss.regs_lost) : NULL);
 	jadd(x, "faults_site_map_full", p->faults_measured ? ju64(p->loss.site_full) : NULL);
 	jadd(x, "faults_address_map_full", p->faults_measured ? ju64(p->loss.page_full) : NULL);
 	jadd(x, "faults_after_timeline", p->faults_measured ? ju64(p->loss.timeline_late) : NULL);

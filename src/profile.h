@@ -186,6 +186,8 @@ struct profile_loss {
 	bool proc_events_known;	  /* the side-band ring was open */
 	uint64_t procs_full;	  /* children not followed */
 	uint64_t unresolved;	  /* samples whose ip is in no captured mapping */
+	uint64_t regs_lost;	  /* register records the BPF ring had no room for */
+	bool regs_known;	  /* samples went through that ring (tick plan) */
 	int attach_failed;	  /* programs or events that could not attach */
 };
 

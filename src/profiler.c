@@ -46,6 +46,7 @@
 #include "../bpf/profile.h" /* BPF-shared types */
 #include "profile.skel.h"
 #include "thp.skel.h"
+#include "tick.skel.h"
 
 _Static_assert(sizeof(struct prof_hot_key) == 24, "prof_hot_key layout");
 _Static_assert(sizeof(struct prof_hot_val) == 24, "prof_hot_val layout");
@@ -56,6 +57,8 @@ _Static_assert(sizeof(struct prof_chunk_key) == 16, "prof_chunk_key layout");
 _Static_assert(sizeof(struct prof_chunk_val) == 88, "prof_chunk_val layout");
 _Static_assert(sizeof(struct prof_bucket) == 16, "prof_bucket layout");
 _Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
+_Static_assert(sizeof(struct prof_regs_rec) == 40 + 8 * AS_NR_REGS, "prof_regs_rec layout");
+_Static_assert(PROF_NR_REGS == AS_NR_REGS, "prof_regs_rec holds the sw-addr registers");
 
 /*
  * Page-fault samples a second in a fault storm.  The page-faults event runs
@@ -79,6 +82,12 @@ _Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
 #define MAX_SNAPS 16		/* memory-map snapshots kept per process */
 #define TOP_STACKS 20
 #define MAX_CPUS 1024
+/*
+ * When the tick sampler starts loading, into the run: loading it takes
+ * 15-35 ms of CPU (the kernel's BTF), which a program that ends sooner
+ * (the ones that run for milliseconds) is spared; cpu-clock samples it.
+ */
+#define TICK_DELAY_NS 40000000ULL
 
 struct proc {
 	pid_t pid, parent;
@@ -122,6 +131,28 @@ struct thp_load {
 	uint64_t vm0[2], vm1[2]; /* thp_collapse_alloc(_failed) at the start, at attach */
 };
 
+/*
+ * The tick sampler (bpf/tick.bpf.c), loaded on a thread as the target
+ * starts; until it is attached, the profile samples cpu-clock at the tick's
+ * rate (see open_sampling).
+ */
+struct tick_load {
+	pthread_t thread;
+	bool started;
+	bool running;		/* the thread was started and not joined */
+	volatile bool done;	/* the thread is finished (its result is in) */
+	bool live;		/* the tick counts; the cpu-clock events are off */
+	unsigned int hz;
+	bool regs_out;
+	int fds[6];		/* procs hot stacks stack_counts regs_ring stats */
+	struct tick_bpf *skel;
+	struct bpf_link *link;
+	int err;		/* -errno of the first failure */
+	const char *what;	/* what failed */
+	uint64_t ns;		/* the thread's time */
+	uint64_t t_live;	/* CLOCK_MONOTONIC when it went live */
+};
+
 /* A per-task event (inherited by threads and children) with a program on it. */
 struct task_event {
 	int *fds;		/* the process, or each of its threads with -p */
@@ -144,6 +175,10 @@ struct prof_state {
 	bool faults_ok;
 	unsigned int fault_hz;
 	struct thp_load thp;
+	bool tick_planned;	/* the tick samples (profile__tick_plan) */
+	struct tick_load tick;
+	struct ring_buffer *regs_rb;	/* regs_ring, read into the sw-addr collector */
+	struct run_shared *shared;
 	int attach_failed;
 	struct proc *procs;
 	int nr_procs;
@@ -485,6 +520,10 @@ static int open_pmu_sampling(struct prof_state *st, unsigned int freq, struct re
 	return st->nr_evs;
 }
 
+static int on_regs(void *ctx, void *data, size_t size);
+static void drain_regs(void *ctx);
+static void tick_start(struct prof_state *st);
+
 static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struct report *r)
 {
 	unsigned int freq = ctx->freq_hz ? ctx->freq_hz : PROFILER_DEFAULT_HZ;
@@ -503,7 +542,29 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 	if (open_pmu_sampling(st, freq, r) > 0)
 		return 0;
 	s = &st->evs[st->nr_evs];
-	shared = ctx->shared && ctx->shared->nr_sw_fds && attach_shared(st, s, ctx->shared) > 0;
+	st->tick.hz = profile__tick_plan(ctx, NULL, 0);
+	if (st->tick.hz) {
+		/* cpu-clock at the tick's rate until the tick sampler is attached */
+		st->tick_planned = true;
+		freq = st->tick.hz;
+		period = a.sample_period = 1000000000ULL / freq;
+		if (ctx->shared && ctx->shared->regs_sink) {
+			st->regs_rb = ring_buffer__new(bpf_map__fd(st->skel->maps.regs_ring), on_regs,
+						       st, NULL);
+			if (st->regs_rb) {
+				st->skel->bss->regs_out = 1;
+				st->tick.regs_out = true;
+				ctx->shared->regs_drain = drain_regs;
+				ctx->shared->regs_drain_ctx = st;
+				snprintf(ctx->shared->regs_event, sizeof(ctx->shared->regs_event),
+					 "cpu-clock");
+				ctx->shared->regs_period_ns = period;
+			}
+		}
+		/* tick_start() at the first poll TICK_DELAY_NS into the run */
+	}
+	shared = !st->tick_planned && ctx->shared && ctx->shared->nr_sw_fds &&
+		 attach_shared(st, s, ctx->shared) > 0;
 	if (shared) {
 		freq = ctx->shared->sw_hz;
 		period = ctx->shared->sw_period_ns;
@@ -525,6 +586,8 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 	s->info.period = period;
 	s->info.nr_cpus = st->nr_cpus;
 	st->nr_evs++;
+	if (st->tick_planned)
+		return 0; /* said at finish: whether the tick took over */
 	report__add_provenance(r, "sampling", "hot spots from cpu-clock at %u Hz (software tier)%s: %s",
 			       freq, shared ? ", on the data-address sampling event" : "",
 			       pmu__hw_exposed() ?
@@ -553,8 +616,20 @@ struct skel_load {
 static struct {
 	pthread_t thread;
 	bool running;
+	bool held;		/* joined, res not taken yet */
 	struct skel_load res;
 } preload;
+
+/* Waits for the preload, whose result stays for skel_take(); NULL: none started. */
+static const struct skel_load *preload_wait(void)
+{
+	if (preload.running) {
+		pthread_join(preload.thread, NULL);
+		preload.running = false;
+		preload.held = true;
+	}
+	return preload.held ? &preload.res : NULL;
+}
 
 static void skel_load(struct skel_load *l)
 {
@@ -626,7 +701,7 @@ static void *preload_main(void *arg)
 
 void profile__preload(void)
 {
-	if (preload.running)
+	if (preload.running || preload.held)
 		return;
 	preload.running = !pthread_create(&preload.thread, NULL, preload_main, NULL);
 }
@@ -634,12 +709,12 @@ void profile__preload(void)
 /* The preloaded object when there is one, else loaded now. */
 static void skel_take(struct skel_load *l)
 {
-	if (!preload.running) {
+	if (!preload.running && !preload.held) {
 		skel_load(l);
 		return;
 	}
-	pthread_join(preload.thread, NULL);
-	preload.running = false;
+	preload_wait();
+	preload.held = false;
 	*l = preload.res;
 	memset(&preload.res, 0, sizeof(preload.res));
 }
@@ -648,7 +723,7 @@ void profile__preload_discard(void)
 {
 	struct skel_load l;
 
-	if (!preload.running)
+	if (!preload.running && !preload.held)
 		return;
 	skel_take(&l);
 	if (l.skel)
@@ -883,6 +958,186 @@ static void thp_destroy(struct thp_load *t)
 	thp_bpf__destroy(t->skel);
 }
 
+/* ---- the tick sampler, in a virtual machine ------------------------------- */
+
+static struct {
+	bool decided;
+	unsigned int hz;
+	char why[160];
+} tick_plan;
+
+unsigned int profile__tick_plan(const struct run_ctx *ctx, char *why, size_t len)
+{
+	const struct skel_load *l;
+	char nohz[64];
+
+	if (!ctx->sample || ctx->freq_hz || sysinfo__hypervisor() <= 0 || pmu__hw_exposed())
+		return 0; /* cpu-clock asked for, or cheap, or hardware events sample */
+	if (!tick_plan.decided) {
+		tick_plan.decided = true;
+		sysinfo__nohz_full(nohz, sizeof(nohz));
+		l = preload_wait();
+		if (!l) {
+			profile__preload();
+			l = preload_wait();
+		}
+		tick_plan.hz = sysinfo__kernel_hz();
+#if !defined(__x86_64__)
+		snprintf(tick_plan.why, sizeof(tick_plan.why), "not on x86-64");
+#else
+		if (sysinfo__cpu_flag("fred") > 0)
+			snprintf(tick_plan.why, sizeof(tick_plan.why),
+				 "FRED entry: a tick cannot tell user from kernel mode");
+#endif
+		else if (nohz[0])
+			snprintf(tick_plan.why, sizeof(tick_plan.why),
+				 "CPUs %s run without a tick (nohz_full)", nohz);
+		else if (access("/sys/kernel/btf/vmlinux", R_OK))
+			snprintf(tick_plan.why, sizeof(tick_plan.why), "no kernel BTF");
+		else if (!tick_plan.hz)
+			snprintf(tick_plan.why, sizeof(tick_plan.why),
+				 "the tick rate is unknown (no /boot/config-RELEASE or /proc/config.gz)");
+		else if (!l || !l->skel)
+			snprintf(tick_plan.why, sizeof(tick_plan.why), "the BPF object did not load");
+		if (tick_plan.why[0])
+			tick_plan.hz = 0;
+	}
+	if (why && len)
+		snprintf(why, len, "%s", tick_plan.why);
+	return tick_plan.hz;
+}
+
+static void *tick_main(void *arg)
+{
+	struct tick_load *t = arg;
+	uint64_t t0 = now_ns();
+	struct bpf_map *maps[6];
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+
+	t->skel = tick_bpf__open();
+	if (!t->skel) {
+		t->err = -errno;
+		t->what = "open its BPF object";
+		goto out;
+	}
+	maps[0] = t->skel->maps.procs;
+	maps[1] = t->skel->maps.hot;
+	maps[2] = t->skel->maps.stacks;
+	maps[3] = t->skel->maps.stack_counts;
+	maps[4] = t->skel->maps.regs_ring;
+	maps[5] = t->skel->maps.stats;
+	for (int i = 0; i < 6; i++) {
+		t->err = bpf_map__reuse_fd(maps[i], t->fds[i]);
+		if (t->err) {
+			t->what = "share the profile's maps";
+			goto out;
+		}
+	}
+	t->skel->rodata->tick_ns = 1000000000ULL / t->hz;
+	t->skel->rodata->regs_out = t->regs_out;
+	t->err = tick_bpf__load(t->skel);
+	if (t->err) {
+		t->what = "load its BPF object";
+		goto out;
+	}
+	t->err = bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.find_tick_fn), &run);
+	if (t->err) {
+		t->err = -errno;
+		t->what = "look up the tick's timer function";
+		goto out;
+	}
+	if (!t->skel->bss->tick_fn) {
+		t->err = -ENOENT;
+		t->what = "find tick_nohz_handler or tick_sched_timer in the kernel's symbols";
+		goto out;
+	}
+	t->link = bpf_program__attach(t->skel->progs.on_tick);
+	if (!t->link) {
+		t->err = -errno;
+		t->what = "attach to hrtimer_expire_entry";
+	}
+out:
+	t->ns = now_ns() - t0;
+	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void tick_start(struct prof_state *st)
+{
+	struct tick_load *t = &st->tick;
+
+	t->started = true;
+	t->fds[0] = bpf_map__fd(st->skel->maps.procs);
+	t->fds[1] = bpf_map__fd(st->skel->maps.hot);
+	t->fds[2] = bpf_map__fd(st->skel->maps.stacks);
+	t->fds[3] = bpf_map__fd(st->skel->maps.stack_counts);
+	t->fds[4] = bpf_map__fd(st->skel->maps.regs_ring);
+	t->fds[5] = bpf_map__fd(st->skel->maps.stats);
+	t->running = !pthread_create(&t->thread, NULL, tick_main, t);
+	if (!t->running) {
+		t->err = -EAGAIN;
+		t->what = "start its loading thread";
+		t->done = true;
+	}
+}
+
+/*
+ * Once the tick sampler is attached: the cpu-clock events go off (their
+ * inherited copies in every thread and child too), then the tick counts.
+ * TARGET_RUNS false: the target is gone, the switch is not made.
+ */
+static void tick_switch(struct prof_state *st, bool target_runs)
+{
+	struct tick_load *t = &st->tick;
+	struct ev_slot *s = &st->evs[0];
+
+	if (!t->running || !__atomic_load_n(&t->done, __ATOMIC_ACQUIRE))
+		return;
+	pthread_join(t->thread, NULL);
+	t->running = false;
+	pr_debug("profile: tick sampler ready after %.1f ms%s%s", t->ns / 1e6,
+		 t->err ? ": failed to " : "", t->err ? t->what : "");
+	if (t->err || !target_runs)
+		return;
+	for (int i = 0; s->fds && i < s->nr; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	t->skel->bss->live = 1;
+	t->live = true;
+	t->t_live = now_ns();
+	if (st->shared) {
+		snprintf(st->shared->regs_event, sizeof(st->shared->regs_event), "tick");
+		st->shared->regs_period_ns = 1000000000ULL / t->hz;
+	}
+}
+
+static void tick_destroy(struct tick_load *t)
+{
+	if (t->running) {
+		pthread_join(t->thread, NULL);
+		t->running = false;
+	}
+	bpf_link__destroy(t->link);
+	tick_bpf__destroy(t->skel);
+}
+
+/* regs_ring's records, to the sw-addr collector (run_shared.regs_sink). */
+static int on_regs(void *ctx, void *data, size_t size)
+{
+	struct prof_state *st = ctx;
+
+	if (size >= sizeof(struct prof_regs_rec) && st->shared && st->shared->regs_sink)
+		st->shared->regs_sink(st->shared->regs_sink_ctx, data);
+	return 0;
+}
+
+static void drain_regs(void *ctx)
+{
+	struct prof_state *st = ctx;
+
+	if (st->regs_rb)
+		ring_buffer__consume(st->regs_rb);
+}
+
 static int profile_open(void **state, const struct run_ctx *ctx, struct report *r)
 {
 	struct prof_state *st = xcalloc(1, sizeof(*st));
@@ -894,6 +1149,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	*state = st;
 	st->pid = ctx->pid;
 	st->attached = ctx->attached;
+	st->shared = ctx->shared;
 	st->nr_cpus = libbpf_num_possible_cpus();
 	if (st->nr_cpus <= 0 || st->nr_cpus > MAX_CPUS)
 		st->nr_cpus = sysinfo__nr_cpus();
@@ -980,6 +1236,11 @@ static int profile_poll(void *state)
 	if (st->side)
 		evring__drain(st->side, on_side_record, st);
 	now = now_ns();
+	if (st->started && st->tick_planned && !st->tick.started &&
+	    now - st->t_start >= TICK_DELAY_NS)
+		tick_start(st);
+	if (st->started)
+		tick_switch(st, true);
 	if (st->skel && st->started && !st->thp.started && now - st->t_start >= st->thp.delay_ns)
 		thp_start(st);
 	if (now - st->last_refresh >= MAPS_REFRESH_NS && st->started) {
@@ -2085,6 +2346,40 @@ static void warm_symbols(struct prof_state *st)
 	free(sites);
 }
 
+/* Where the hot spots came from, when the tick was to sample them. */
+static void tick_provenance(struct prof_state *st, struct profile *p, struct report *r,
+			    const uint64_t *stats)
+{
+	struct tick_load *t = &st->tick;
+	struct profile_event *e = p->nr_events ? &p->events[0] : NULL;
+
+	if (t->live) {
+		if (e) {
+			snprintf(e->name, sizeof(e->name), "tick");
+			snprintf(e->encoding, sizeof(e->encoding),
+				 "tracepoint timer:hrtimer_expire_entry (the tick's hrtimer), "
+				 "perf::PERF_COUNT_SW_CPU_CLOCK before");
+		}
+		report__add_provenance(r, "sampling", "hot spots from the scheduler tick at %u Hz "
+				       "(software tier): in a guest no timer interrupt of their own "
+				       "(-F: cpu-clock); %" PRIu64 " of %" PRIu64 " samples from the "
+				       "tick, the first %.0f ms from cpu-clock", t->hz, stats[PROF_ST_TICKS], stats[PROF_ST_SAMPLES],
+				       (t->t_live - (st->t_start ? st->t_start : st->t_open)) / 1e6);
+	} else {
+		char err[200] = "the target ended before its sampler was attached";
+
+		if (t->err)
+			snprintf(err, sizeof(err), "its sampler failed to %s: %s", t->what,
+				 strerror(-t->err));
+		report__add_provenance(r, "sampling", "hot spots from cpu-clock at %u Hz (software "
+				       "tier): the scheduler tick would have sampled, but %s", t->hz,
+				       err);
+	}
+	if (p->loss.regs_lost)
+		report__add_provenance(r, "sw_addr", "%" PRIu64 " samples lost: the register ring "
+				       "was full", p->loss.regs_lost);
+}
+
 static int profile_finish(void *state, struct report *r)
 {
 	struct prof_state *st = state;
@@ -2097,6 +2392,9 @@ static int profile_finish(void *state, struct report *r)
 		return -ENODEV;
 	st->t_end = now_ns();
 	/* stop sampling before reading */
+	tick_switch(st, false);
+	if (st->tick.live)
+		st->tick.skel->bss->live = 0;
 	for (int e = 0; e < st->nr_evs; e++)
 		for (int i = 0; st->evs[e].fds && i < st->evs[e].nr; i++)
 			ioctl(st->evs[e].fds[i], PERF_EVENT_IOC_DISABLE, 0);
@@ -2189,11 +2487,15 @@ static int profile_finish(void *state, struct report *r)
 	p->loss.site_full = stats[PROF_ST_SITE_FULL] + stats[PROF_ST_SITE_FULL_KERNEL];
 	p->loss.page_full = stats[PROF_ST_PAGE_FULL];
 	p->loss.timeline_late = stats[PROF_ST_TIMELINE_LATE];
+	p->loss.regs_lost = stats[PROF_ST_REGS_LOST];
+	p->loss.regs_known = st->regs_rb != NULL;
 	p->loss.proc_events_known = st->side != NULL;
 	p->loss.proc_events = st->side ? evring__lost(st->side) : 0;
 	p->loss.procs_full = st->procs_full;
 	p->loss.attach_failed = st->attach_failed;
 
+	if (st->tick_planned)
+		tick_provenance(st, p, r, stats);
 	if (p->loss.hot_full)
 		report__add_provenance(r, "sampling", "%" PRIu64 " samples not aggregated by ip: map full",
 				       p->loss.hot_full);
@@ -2227,6 +2529,8 @@ static void profile_destroy(void *state)
 	close_fds(st->major.fds, st->major.links, st->major.nr);
 	thp_join(st);
 	thp_destroy(&st->thp);
+	ring_buffer__free(st->regs_rb);
+	tick_destroy(&st->tick);
 	if (st->side)
 		evring__close(st->side);
 	profile_bpf__destroy(st->skel);

@@ -22,4 +22,14 @@ extern const struct collector collector_profile;
 void profile__preload(void);
 void profile__preload_discard(void);
 
+/*
+ * In a virtual machine without -F and without hardware sampling events, hot
+ * code and the sw-addr collector's samples come from the scheduler tick
+ * (bpf/tick.bpf.c), which costs no timer interrupt of its own.  Returns the
+ * tick's rate (HZ) when that is the plan for this run, else 0, and in WHY
+ * (when not NULL) the reason a guest cannot have it ("" when it can, or
+ * when it is not a guest).  Waits for the preloaded BPF object.
+ */
+unsigned int profile__tick_plan(const struct run_ctx *ctx, char *why, size_t len);
+
 #endif

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
+#include <zlib.h>
 
 #include "util.h"
 
@@ -153,6 +155,73 @@ int sysinfo__hypervisor(void)
 	}
 	fclose(f);
 	return ret;
+}
+
+int sysinfo__cpu_flag(const char *flag)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[4096];
+	size_t n = strlen(flag);
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "flags", 5)) {
+			for (char *p = strstr(line, flag); p; p = strstr(p + 1, flag))
+				if (p[-1] == ' ' && (p[n] == ' ' || p[n] == '\n' || !p[n])) {
+					ret = 1;
+					break;
+				}
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* CONFIG_HZ=N in a line of a kernel config; 0 when not that line. */
+static unsigned int config_hz(const char *line)
+{
+	unsigned int hz;
+
+	return sscanf(line, "CONFIG_HZ=%u", &hz) == 1 ? hz : 0;
+}
+
+unsigned int sysinfo__kernel_hz(void)
+{
+	static unsigned int hz;
+	char path[128], line[256];
+	struct utsname u;
+	gzFile gz;
+	FILE *f;
+
+	if (hz)
+		return hz;
+	if (!uname(&u)) {
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		f = fopen(path, "re");
+		if (f) {
+			while (!hz && fgets(line, sizeof(line), f))
+				hz = config_hz(line);
+			fclose(f);
+			if (hz)
+				return hz;
+		}
+	}
+	gz = gzopen("/proc/config.gz", "rb");
+	if (gz) {
+		while (!hz && gzgets(gz, line, sizeof(line)))
+			hz = config_hz(line);
+		gzclose(gz);
+	}
+	return hz;
+}
+
+void sysinfo__nohz_full(char *buf, size_t len)
+{
+	if (read_line("/sys/devices/system/cpu/nohz_full", buf, len) || !strcmp(buf, "(null)"))
+		buf[0] = '\0';
 }
 
 int sysinfo__nr_cpus(void)

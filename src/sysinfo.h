@@ -32,6 +32,15 @@ int sysinfo__cpu(char *vendor, size_t vlen, int *family, int *model, char *name,
 /* True when the CPU says it runs under a hypervisor (cpuinfo flag 'hypervisor'). */
 int sysinfo__hypervisor(void);
 int sysinfo__nr_cpus(void);
+/*
+ * The kernel's tick rate (CONFIG_HZ), from /boot/config-RELEASE or
+ * /proc/config.gz; 0 when neither says.
+ */
+unsigned int sysinfo__kernel_hz(void);
+/* True when the cpuinfo flags include FLAG (a whole word, e.g. "fred"). */
+int sysinfo__cpu_flag(const char *flag);
+/* The CPUs that run without a tick when busy (nohz_full=), "" when none. */
+void sysinfo__nohz_full(char *buf, size_t len);
 /* CPUs this process may run on: its affinity mask, which a cgroup may narrow. */
 int sysinfo__nr_allowed_cpus(void);
 /*

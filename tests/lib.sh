@@ -24,9 +24,24 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 # counter FILE NAME: a counter's value from a run report, or "not supported".
 counter() { json "$1" "[e['value'] for e in d['events'] if e['name']=='$2'][0]"; }
 
-# memadvise's cpu-clock rate without -F (addrsample__default_hz): 500 Hz in a
-# virtualized guest, 1000 Hz on bare metal; the benches sample perf at it
-default_hz() { grep -qw hypervisor /proc/cpuinfo && echo 500 || echo 1000; }
+# The kernel's tick rate (CONFIG_HZ), empty when its config is not found.
+kernel_hz() {
+	{ cat "/boot/config-$(uname -r)" 2>/dev/null || zcat /proc/config.gz 2>/dev/null; } |
+		sed -n 's/^CONFIG_HZ=//p' | head -n 1
+}
+
+# memadvise's sampling rate without -F: cpu-clock at 1000 Hz on bare metal;
+# in a virtualized guest the scheduler tick (HZ, profile__tick_plan), or
+# cpu-clock at 500 Hz where the tick cannot sample.  The benches sample perf
+# at it.
+default_hz() {
+	if grep -qw hypervisor /proc/cpuinfo; then
+		_hz=$(kernel_hz)
+		if [ -n "$_hz" ] && [ -r /sys/kernel/btf/vmlinux ]; then echo "$_hz"; else echo 500; fi
+	else
+		echo 1000
+	fi
+}
 
 # Waits (at most 30 s) until a child of PARENT whose command line matches
 # PATTERN shows, in /proc/PID/stat, awk expression EXPR (fields as $10 minflt,

@@ -25,9 +25,12 @@
 # (tests/bench/toggle.c: the tool attached with -p, its perf_event
 # descriptors switched off and on around 300 pairs of 20 ms slices): a
 # number the run-to-run noise does not reach, without the fixed cost.
-# The rate is memadvise's default for its cpu-clock event (the hot-code
-# profile and data-address sampling share it: 1000 Hz, 500 Hz in a guest);
-# perf samples at the same rate.
+# The rate is memadvise's default (the hot-code profile and data-address
+# sampling share it: cpu-clock at 1000 Hz on bare metal, the scheduler tick
+# in a guest, 250 Hz here); perf samples cpu-clock at the same rate.  The
+# tick program is no perf_event descriptor: the in-process numbers do not
+# toggle it (nor the cpu-clock event it replaced, which toggle.c leaves
+# off), only the wall times hold its cost.
 # Where the workload times its own loop (the examples' "result ... ns=" line)
 # that time is compared too: it holds the sampling cost and leaves out the
 # fixed cost of loading BPF and writing the report.

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Hot-code sampling on the scheduler tick, for 'memadvise run' in a virtual
+ * machine.  A cpu-clock sample is a timer interrupt of its own, and in a
+ * guest every timer interrupt costs exits to the hypervisor (20-40 us on
+ * our nested KVM guests: 2 % of the target's time at 500 Hz).  The tick
+ * interrupts a busy CPU HZ times a second anyway; this program runs on it
+ * (hrtimer_expire_entry for the tick's own hrtimer, in the interrupted
+ * task's context) and costs no interrupt.
+ *
+ * For a task of the target it does what profile.bpf.c's sampling programs
+ * do with a cpu-clock sample: counts the user ip and the user stack, and
+ * for the sw-addr collector writes the user registers to 'regs_ring'.
+ * Those maps are profile.bpf.c's, shared by user space before load.
+ *
+ * The tick does not say whether it interrupted user or kernel mode.  The
+ * task's user registers do, on x86-64 without FRED: an interrupt from user
+ * mode saved them with orig_ax -1, a system call with its number, a page
+ * fault with its error code (>= 0).  (A tick during the kernel's handling
+ * of an exception without an error code, int3 or #UD, counts as user
+ * mode.)  User space does not use this program where FRED is on.
+ *
+ * A process is the target's when its tgid is in 'procs' (user space puts
+ * the target there, and children as it learns of them), or when one of its
+ * four nearest ancestors is: a child forked an instant ago is sampled
+ * before user space reads its fork record.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "profile.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set by user space before load. */
+const volatile __u64 tick_ns = 4000000;	/* 1 / HZ */
+const volatile __u32 regs_out = 0;	/* write regs_ring records */
+
+/* bss, set by user space once the cpu-clock events are off: no tick counts before. */
+__u32 live = 0;
+/* The tick's hrtimer function, which find_tick_fn looks up. */
+__u64 tick_fn = 0;
+
+/* profile.bpf.c's maps, reused by user space before load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u64);
+} procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct prof_hot_key);
+	__type(value, struct prof_hot_val);
+} hot SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 8192);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, PROF_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct prof_stack_key);
+	__type(value, struct prof_hot_val);
+} stack_counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} regs_ring SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PROF_ST__COUNT);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+static __always_inline void stat_inc(__u32 idx)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
+
+	if (v)
+		*v += 1;
+}
+
+/* Whether TASK (of TGID) is the target's; adds a new child to 'procs'. */
+static __always_inline bool is_target(struct task_struct *task, __u32 tgid)
+{
+	struct task_struct *p = task;
+	__u64 zero = 0;
+
+	if (bpf_map_lookup_elem(&procs, &tgid))
+		return true;
+	for (int i = 0; i < 4; i++) {
+		__u32 ptgid;
+
+		p = BPF_CORE_READ(p, real_parent);
+		if (!p)
+			return false;
+		ptgid = BPF_CORE_READ(p, tgid);
+		if (ptgid <= 1)
+			return false;
+		if (bpf_map_lookup_elem(&procs, &ptgid)) {
+			bpf_map_update_elem(&procs, &tgid, &zero, BPF_NOEXIST);
+			return true;
+		}
+	}
+	return false;
+}
+
+static __always_inline void count(void *map, const void *key, bool kernel)
+{
+	struct prof_hot_val zero = {}, *v = bpf_map_lookup_elem(map, key);
+
+	if (!v) {
+		bpf_map_update_elem(map, key, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(map, key);
+		if (!v) {
+			stat_inc(map == (void *)&hot ? PROF_ST_HOT_FULL : PROF_ST_STACK_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->samples, 1);
+	__sync_fetch_and_add(&v->period_sum, tick_ns);
+	if (kernel)
+		__sync_fetch_and_add(&v->kernel_samples, 1);
+}
+
+static __always_inline void regs_record(struct pt_regs *r, __u32 tgid, __u32 tid)
+{
+	struct prof_regs_rec *rec = bpf_ringbuf_reserve(&regs_ring, sizeof(*rec), 0);
+
+	if (!rec) {
+		stat_inc(PROF_ST_REGS_LOST);
+		return;
+	}
+	rec->type = PROF_RECORD_SAMPLE;
+	rec->misc = 0;
+	rec->size = sizeof(*rec);
+	rec->ip = r->ip;
+	rec->pid = tgid;
+	rec->tid = tid;
+	rec->time = bpf_ktime_get_ns();
+	rec->abi = PROF_REGS_ABI_64;
+	rec->regs[0] = r->ax;
+	rec->regs[1] = r->bx;
+	rec->regs[2] = r->cx;
+	rec->regs[3] = r->dx;
+	rec->regs[4] = r->si;
+	rec->regs[5] = r->di;
+	rec->regs[6] = r->bp;
+	rec->regs[7] = r->sp;
+	rec->regs[8] = r->ip;
+	rec->regs[9] = r->r8;
+	rec->regs[10] = r->r9;
+	rec->regs[11] = r->r10;
+	rec->regs[12] = r->r11;
+	rec->regs[13] = r->r12;
+	rec->regs[14] = r->r13;
+	rec->regs[15] = r->r14;
+	rec->regs[16] = r->r15;
+	bpf_ringbuf_submit(rec, 0);
+}
+
+/* Run once by user space after load (BPF_PROG_RUN): sets tick_fn. */
+SEC("syscall")
+int find_tick_fn(void *ctx)
+{
+	char now_name[] = "tick_nohz_handler";	/* Linux 6.9 and later */
+	char old_name[] = "tick_sched_timer";	/* before */
+	__u64 addr = 0;
+
+	if (bpf_kallsyms_lookup_name(now_name, sizeof(now_name), 0, &addr) || !addr)
+		bpf_kallsyms_lookup_name(old_name, sizeof(old_name), 0, &addr);
+	tick_fn = addr;
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(on_tick, struct hrtimer *timer, ktime_t *now)
+{
+	struct task_struct *task;
+	struct pt_regs *regs;
+	struct prof_hot_key hk = {};
+	struct prof_stack_key sk = {};
+	__u64 id;
+	__u32 tgid;
+	bool kernel;
+
+	if (!live || (__u64)BPF_CORE_READ(timer, function) != tick_fn)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	tgid = id >> 32;
+	if (!tgid)
+		return 0; /* idle */
+	task = bpf_get_current_task_btf();
+	if (task->flags & 0x00200000 /* PF_KTHREAD */)
+		return 0;
+	if (!is_target(task, tgid))
+		return 0;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	if (!regs)
+		return 0;
+	kernel = (long)regs->orig_ax != -1;
+	stat_inc(PROF_ST_SAMPLES);
+	stat_inc(PROF_ST_TICKS);
+	if (kernel)
+		stat_inc(PROF_ST_SAMPLES_KERNEL);
+	else if (regs_out)
+		regs_record(regs, tgid, (__u32)id);
+
+	hk.tgid = tgid;
+	hk.tid = (__u32)id;
+	hk.ip = regs->ip;
+	hk.ev = 0;
+	count(&hot, &hk, kernel);
+
+	sk.tgid = tgid;
+	sk.stackid = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	sk.ev = 0;
+	if (sk.stackid < 0) {
+		stat_inc(PROF_ST_STACK_ERR);
+		return 0;
+	}
+	count(&stack_counts, &sk, kernel);
+	return 0;
+}
