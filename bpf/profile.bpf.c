@@ -198,7 +198,8 @@ static __always_inline void regs_record(const struct pt_regs *r, __u64 id)
 	rec->regs[14] = r->r13;
 	rec->regs[15] = r->r14;
 	rec->regs[16] = r->r15;
-	bpf_ringbuf_submit(rec, 0);
+	/* no wakeup: user space polls; a wakeup is an irq_work, a self-IPI (an exit in a guest) */
+	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 }
 
 /*

@@ -170,7 +170,8 @@ static __always_inline void regs_record(struct pt_regs *r, __u32 tgid, __u32 tid
 	rec->regs[14] = r->r13;
 	rec->regs[15] = r->r14;
 	rec->regs[16] = r->r15;
-	bpf_ringbuf_submit(rec, 0);
+	/* no wakeup: user space polls; a wakeup is an irq_work, a self-IPI (an exit in a guest) */
+	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 }
 
 /* Run once by user space after load (BPF_PROG_RUN): sets tick_fn. */
