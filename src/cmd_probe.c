@@ -20,6 +20,7 @@
 #include "common.h"
 #include "log.h"
 #include "pmu.h"
+#include "profiler.h"
 #include "report.h"
 #include "sysinfo.h"
 #include "util.h"
@@ -45,6 +46,8 @@ struct probe {
 	struct cap hw_pmu, precise;
 	struct cap events[NR_EVENTS];
 	struct cap bpf, btf, uprobes, watchpoints, kprobes, fentry;
+	struct cap tick;	/* the scheduler tick samples 'run' (profile__tick_plan) */
+	unsigned int tick_hz;
 	struct tp_check *tps;
 	int nr_tps;
 
@@ -123,6 +126,33 @@ static void list_sysfs_pmus(char *buf, size_t len)
 	}
 }
 
+/*
+ * Whether 'run' samples on the scheduler tick here, as it decides without
+ * -F (the BPF object is loaded for it; the tick program itself is not).
+ */
+static void probe_tick(struct probe *p)
+{
+	struct run_ctx ctx = { .sample = true };
+	char why[160] = "";
+
+	p->tick_hz = profile__tick_plan(&ctx, why, sizeof(why));
+	p->tick.ok = p->tick_hz > 0;
+	if (p->tick.ok) {
+		snprintf(p->tick.detail, sizeof(p->tick.detail),
+			 "%u Hz (CONFIG_HZ): 'run' samples on the tick, a cpu-clock sample would "
+			 "be a timer interrupt with exits to the hypervisor", p->tick_hz);
+	} else if (!p->hypervisor) {
+		snprintf(p->tick.reason, sizeof(p->tick.reason),
+			 "not a virtual machine: cpu-clock samples (a timer interrupt costs 1-2 us)");
+	} else if (pmu__hw_exposed()) {
+		snprintf(p->tick.reason, sizeof(p->tick.reason), "the hardware events sample");
+	} else {
+		snprintf(p->tick.reason, sizeof(p->tick.reason), "%s: cpu-clock samples at 500 Hz",
+			 why[0] ? why : "unknown");
+	}
+	profile__preload_discard();
+}
+
 static void collect(struct probe *p)
 {
 	int err;
@@ -152,6 +182,7 @@ static void collect(struct probe *p)
 	caps__watchpoint(&p->watchpoints);
 	caps__kprobes(&p->kprobes);
 	caps__fentry(&p->fentry);
+	probe_tick(p);
 
 	p->paranoid_ok = !sysinfo__perf_paranoid(&p->paranoid);
 	p->cap_ok = !caps__effective(&p->cap_eff);
@@ -308,6 +339,9 @@ static struct json_object *probe_json(const struct probe *p)
 	add(root, "watchpoints", cap_json(&p->watchpoints));
 	add(root, "kprobes", cap_json(&p->kprobes));
 	add(root, "fentry", cap_json(&p->fentry));
+	o = cap_json(&p->tick);
+	add(o, "hz", p->tick.ok ? json_object_new_int((int)p->tick_hz) : NULL);
+	add(root, "tick_sampling", o);
 
 	o = json_object_new_object();
 	add(o, "root", json_object_new_boolean(p->euid == 0));
@@ -483,6 +517,7 @@ static void probe_text(const struct probe *p, FILE *f)
 	row(f, "watchpoints", &p->watchpoints, v, &last);
 	row(f, "kprobes", &p->kprobes, v, &last);
 	row(f, "fentry", &p->fentry, v, &last);
+	row(f, "tick sampling", &p->tick, v, &last);
 
 	fprintf(f, "\nprivileges\n");
 	if (p->euid == 0)

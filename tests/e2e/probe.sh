@@ -16,7 +16,12 @@ tp=0
 [ -r /sys/kernel/tracing/events/exceptions/page_fault_user/id ] && tp=1
 vg=""
 command -v valgrind > /dev/null 2>&1 && vg=$(valgrind --version | sed 's/^valgrind-//')
-export hw uid capeff tp vg
+# the scheduler tick samples 'run' in a guest without a PMU, with BTF, as
+# root (the BPF object must load), at the kernel's HZ
+khz=""
+grep -qw hypervisor /proc/cpuinfo && [ "$hw" = 0 ] && [ "$uid" = 0 ] &&
+	[ -r /sys/kernel/btf/vmlinux ] && ! grep -qw fred /proc/cpuinfo && khz=$(kernel_hz)
+export hw uid capeff tp vg khz
 
 python3 - "$MA_TMP/p.json" > "$MA_TMP/check" 2>&1 <<'EOF'
 import json, os, re, sys
@@ -71,6 +76,9 @@ if tp != d["tracepoints"]["exceptions_page_fault_user"]["available"]:
 if tp and not d["tracepoints"]["huge_memory"]["available"]: bad("huge_memory:* not detected")
 if not os.path.exists("/sys/bus/event_source/devices/kprobe"):
     if d["kprobes"]["available"] or "CONFIG_KPROBES" not in d["kprobes"]["reason"]: bad("kprobes: %s" % d["kprobes"])
+tk = d["tick_sampling"]; khz = os.environ["khz"]
+if bool(khz) != tk["available"] or (khz and tk["hz"] != int(khz)):
+    bad("tick_sampling %r, expected %s" % (tk, khz + " Hz" if khz else "none"))
 par = int(open("/proc/sys/kernel/perf_event_paranoid").read())
 if d["privileges"]["perf_event_paranoid"] != par: bad("paranoid %r != %d" % (d["privileges"]["perf_event_paranoid"], par))
 if d["privileges"]["root"] != root: bad("root flag")
