@@ -46,36 +46,7 @@ __s32 pass_ev = -1;
  */
 __u32 regs_out = 0;
 
-/* The target's processes, for thp.bpf.c (which shares the map); user space fills it. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u32);		/* tgid */
-	__type(value, __u64);		/* unused (0) */
-} procs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 32768);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct prof_hot_key);
-	__type(value, struct prof_hot_val);
-} hot SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 8192);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, PROF_STACK_DEPTH * sizeof(__u64));
-} stacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct prof_stack_key);
-	__type(value, struct prof_hot_val);
-} stack_counts SEC(".maps");
+#include "sample_maps.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -100,18 +71,6 @@ struct {
 	__type(value, struct prof_bucket);
 } timeline SEC(".maps");
 
-/* struct prof_regs_rec records (see regs_out); shared with tick.bpf.c. */
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
-} regs_ring SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PROF_ST__COUNT);
-	__type(key, __u32);
-	__type(value, __u64);
-} stats SEC(".maps");
 
 /* The map's value for KEY, inserted as INIT first when there is none; NULL when full. */
 static __always_inline void *lookup_or_init(void *map, const void *key, const void *init)
@@ -181,23 +140,7 @@ static __always_inline void regs_record(const struct pt_regs *r, __u64 id)
 	rec->tid = (__u32)id;
 	rec->time = bpf_ktime_get_ns();
 	rec->abi = PROF_REGS_ABI_64;
-	rec->regs[0] = r->rax;
-	rec->regs[1] = r->rbx;
-	rec->regs[2] = r->rcx;
-	rec->regs[3] = r->rdx;
-	rec->regs[4] = r->rsi;
-	rec->regs[5] = r->rdi;
-	rec->regs[6] = r->rbp;
-	rec->regs[7] = r->rsp;
-	rec->regs[8] = r->rip;
-	rec->regs[9] = r->r8;
-	rec->regs[10] = r->r9;
-	rec->regs[11] = r->r10;
-	rec->regs[12] = r->r11;
-	rec->regs[13] = r->r12;
-	rec->regs[14] = r->r13;
-	rec->regs[15] = r->r14;
-	rec->regs[16] = r->r15;
+	PROF_FILL_REGS(rec, r, r);
 	/* no wakeup: user space polls; a wakeup is an irq_work, a self-IPI (an exit in a guest) */
 	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 }

@@ -44,47 +44,7 @@ __u32 live = 0;
 __u64 tick_fn = 0;
 
 /* profile.bpf.c's maps, reused by user space before load. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u32);
-	__type(value, __u64);
-} procs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 32768);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct prof_hot_key);
-	__type(value, struct prof_hot_val);
-} hot SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 8192);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, PROF_STACK_DEPTH * sizeof(__u64));
-} stacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct prof_stack_key);
-	__type(value, struct prof_hot_val);
-} stack_counts SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
-} regs_ring SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PROF_ST__COUNT);
-	__type(key, __u32);
-	__type(value, __u64);
-} stats SEC(".maps");
+#include "sample_maps.h"
 
 static __always_inline void stat_inc(__u32 idx)
 {
@@ -153,23 +113,7 @@ static __always_inline void regs_record(struct pt_regs *r, __u32 tgid, __u32 tid
 	rec->tid = tid;
 	rec->time = bpf_ktime_get_ns();
 	rec->abi = PROF_REGS_ABI_64;
-	rec->regs[0] = r->ax;
-	rec->regs[1] = r->bx;
-	rec->regs[2] = r->cx;
-	rec->regs[3] = r->dx;
-	rec->regs[4] = r->si;
-	rec->regs[5] = r->di;
-	rec->regs[6] = r->bp;
-	rec->regs[7] = r->sp;
-	rec->regs[8] = r->ip;
-	rec->regs[9] = r->r8;
-	rec->regs[10] = r->r9;
-	rec->regs[11] = r->r10;
-	rec->regs[12] = r->r11;
-	rec->regs[13] = r->r12;
-	rec->regs[14] = r->r13;
-	rec->regs[15] = r->r14;
-	rec->regs[16] = r->r15;
+	PROF_FILL_REGS(rec, r, );
 	/* no wakeup: user space polls; a wakeup is an irq_work, a self-IPI (an exit in a guest) */
 	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 }

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The maps that profile.bpf.c's sampling programs and tick.bpf.c's tick
+ * program both write (user space hands profile's to tick by fd, which needs
+ * them defined alike), and the register record they both fill.  BPF side
+ * only: included after bpf_helpers.h and profile.h.
+ */
+#ifndef __MA_BPF_SAMPLE_MAPS_H
+#define __MA_BPF_SAMPLE_MAPS_H
+
+/* The target's processes (thp.bpf.c shares it too); user space fills it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);		/* tgid */
+	__type(value, __u64);		/* unused (0) */
+} procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct prof_hot_key);
+	__type(value, struct prof_hot_val);
+} hot SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 8192);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, PROF_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct prof_stack_key);
+	__type(value, struct prof_hot_val);
+} stack_counts SEC(".maps");
+
+/* struct prof_regs_rec records, for the sw-addr collector (regs_out). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} regs_ring SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PROF_ST__COUNT);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+/*
+ * Fills REC's registers (enum as_reg order) from pt_regs R, whose general
+ * registers are named P##ax, P##bx, ...: P is r in the UAPI struct (rax),
+ * empty in the kernel's (ax).
+ */
+#define PROF_FILL_REGS(rec, r, P)			\
+	do {						\
+		(rec)->regs[0] = (r)->P##ax;		\
+		(rec)->regs[1] = (r)->P##bx;		\
+		(rec)->regs[2] = (r)->P##cx;		\
+		(rec)->regs[3] = (r)->P##dx;		\
+		(rec)->regs[4] = (r)->P##si;		\
+		(rec)->regs[5] = (r)->P##di;		\
+		(rec)->regs[6] = (r)->P##bp;		\
+		(rec)->regs[7] = (r)->P##sp;		\
+		(rec)->regs[8] = (r)->P##ip;		\
+		(rec)->regs[9] = (r)->r8;		\
+		(rec)->regs[10] = (r)->r9;		\
+		(rec)->regs[11] = (r)->r10;		\
+		(rec)->regs[12] = (r)->r11;		\
+		(rec)->regs[13] = (r)->r12;		\
+		(rec)->regs[14] = (r)->r13;		\
+		(rec)->regs[15] = (r)->r14;		\
+		(rec)->regs[16] = (r)->r15;		\
+	} while (0)
+
+#endif
