@@ -6,9 +6,9 @@
 # than the CPU time of the run itself (capped there).
 set -u
 [ -x "$EXAMPLES/false_sharing" ] || { echo "examples/bin/false_sharing is not built"; exit 1; }
-# 10 M iterations (0.5 s): 3 M ran 0.14 s, too few samples at 500 Hz (the
-# guest default) for the rule to fire every time
-args="--threads 2 --layout shared --iters 10000000"
+# 20 M iterations (1 s): 3 M ran 0.14 s, too few samples at 500 Hz for the
+# rule to fire every time, and 10 M once too few on a guest's 250 Hz tick
+args="--threads 2 --layout shared --iters 20000000"
 MEMADVISE_PROFILE="$MA_TOP/tests/golden/machine.json" "$MA" run -j -o "$MA_TMP/with.json" -- \
 	"$EXAMPLES/false_sharing" $args > /dev/null 2>&1 || { echo "run with a profile failed"; exit 1; }
 MEMADVISE_PROFILE="$MA_TMP/none.json" "$MA" run -j -o "$MA_TMP/without.json" -- \
