@@ -328,6 +328,22 @@ static int line_entity(struct binder *b, const char *function, const char *file,
 	return factbase__add(b->fb, &e);
 }
 
+
+/*
+ * A faulting line's region, labelled as region_label() labels a data
+ * address's: a line the data-address sampler saw no decoded access of
+ * (its samples were in the fault handler) still names where it faulted.
+ */
+static void fault_region_label(const struct profile_region *g, char *buf, size_t len)
+{
+	switch (g->kind) {
+	case REGION_HEAP: snprintf(buf, len, "heap"); break;
+	case REGION_STACK: snprintf(buf, len, "stack"); break;
+	case REGION_ANON: snprintf(buf, len, "anon"); break;
+	case REGION_FILE: snprintf(buf, len, "file %.180s", g->path); break;
+	default: snprintf(buf, len, "%.180s", g->path); break;
+	}
+}
 static void bind_profile(struct binder *b)
 {
 	const struct profile *p = b->r->profile;
@@ -394,6 +410,10 @@ static void bind_profile(struct binder *b)
 				continue;
 			factbase__get(fb, idx, "line.faults", &have, NULL);
 			factbase__set(fb, idx, "line.faults", have + (double)s->count, TIER_SOFTWARE);
+			/* the region its faults were in, unless data addresses name one */
+			if (!fb->ents[idx].region[0] && s->region >= 0 && s->region < p->nr_regions)
+				fault_region_label(&p->regions[s->region], fb->ents[idx].region,
+						   sizeof(fb->ents[idx].region));
 			if (p->faults)
 				factbase__set(fb, idx, "line.fault_share",
 					      (have + (double)s->count) / (double)p->faults, TIER_SOFTWARE);
