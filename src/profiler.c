@@ -570,7 +570,12 @@ static int open_sampling(struct prof_state *st, const struct run_ctx *ctx, struc
 		period = ctx->shared->sw_period_ns;
 	} else {
 		got = open_sampling_event(st, &a, s);
-		if (got < 0) {
+		if (got < 0 && st->tick_planned) {
+			/* the tick samples once attached; nothing before */
+			st->attach_failed++;
+			report__add_provenance(r, "sampling", "cannot sample cpu-clock until the "
+					       "tick sampler is attached: %s", strerror(-got));
+		} else if (got < 0) {
 			st->attach_failed++;
 			report__add_provenance(r, "sampling",
 					       "cannot sample cpu-clock: %s: no hot spots",
