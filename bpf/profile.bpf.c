@@ -95,19 +95,6 @@ static __always_inline bool count_sample(struct prof_hot_val *v, __u64 period, b
 	return true;
 }
 
-static __always_inline void stat_add(__u32 idx, __u64 n)
-{
-	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
-
-	if (v)
-		*v += n;
-}
-
-static __always_inline void stat_inc(__u32 idx)
-{
-	stat_add(idx, 1);
-}
-
 /*
  * The user-mode ip of the current task, for events taken in kernel mode
  * (the helper's result is a BTF pointer the kernel's own BTF describes: no
@@ -121,28 +108,6 @@ static __always_inline __u64 user_ip(void)
 	if (regs)
 		bpf_probe_read_kernel(&ip, sizeof(ip), &regs->rip);
 	return ip;
-}
-
-/* A user-mode sample's registers to regs_ring (struct prof_regs_rec). */
-static __always_inline void regs_record(const struct pt_regs *r, __u64 id)
-{
-	struct prof_regs_rec *rec = bpf_ringbuf_reserve(&regs_ring, sizeof(*rec), 0);
-
-	if (!rec) {
-		stat_inc(PROF_ST_REGS_LOST);
-		return;
-	}
-	rec->type = PROF_RECORD_SAMPLE;
-	rec->misc = 0;
-	rec->size = sizeof(*rec);
-	rec->ip = r->rip;
-	rec->pid = id >> 32;
-	rec->tid = (__u32)id;
-	rec->time = bpf_ktime_get_ns();
-	rec->abi = PROF_REGS_ABI_64;
-	PROF_FILL_REGS(rec, r, r);
-	/* no wakeup: user space polls; a wakeup is an irq_work, a self-IPI (an exit in a guest) */
-	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 }
 
 /*
@@ -167,7 +132,7 @@ static __always_inline int sample(struct bpf_perf_event_data *ctx, __u32 ev)
 		stat_inc(PROF_ST_SAMPLES_KERNEL);
 
 	if (regs_out && !kernel)
-		regs_record(&ctx->regs, id);
+		PROF_REGS_RECORD(&ctx->regs, r, tgid, (__u32)id);
 
 	hk.tgid = tgid;
 	hk.tid = (__u32)id;

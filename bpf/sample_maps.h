@@ -52,6 +52,19 @@ struct {
 	__type(value, __u64);
 } stats SEC(".maps");
 
+static __always_inline void stat_add(__u32 idx, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
+
+	if (v)
+		*v += n;
+}
+
+static __always_inline void stat_inc(__u32 idx)
+{
+	stat_add(idx, 1);
+}
+
 /*
  * Fills REC's registers (enum as_reg order) from pt_regs R, whose general
  * registers are named P##ax, P##bx, ...: P is r in the UAPI struct (rax),
@@ -76,6 +89,33 @@ struct {
 		(rec)->regs[14] = (r)->r13;		\
 		(rec)->regs[15] = (r)->r14;		\
 		(rec)->regs[16] = (r)->r15;		\
+	} while (0)
+
+/*
+ * A user-mode sample of thread TID_ of process TGID_, interrupted at pt_regs
+ * R_ (registers named as for PROF_FILL_REGS), to regs_ring; counted as lost
+ * when the ring is full.  No wakeup: user space polls, and a wakeup is an
+ * irq_work, a self-IPI (an exit to the hypervisor in a guest).
+ */
+#define PROF_REGS_RECORD(r_, P, tgid_, tid_)					\
+	do {									\
+		struct prof_regs_rec *rec_ =					\
+			bpf_ringbuf_reserve(&regs_ring, sizeof(*rec_), 0);	\
+										\
+		if (!rec_) {							\
+			stat_inc(PROF_ST_REGS_LOST);				\
+			break;							\
+		}								\
+		rec_->type = PROF_RECORD_SAMPLE;				\
+		rec_->misc = 0;							\
+		rec_->size = sizeof(*rec_);					\
+		rec_->ip = (r_)->P##ip;						\
+		rec_->pid = (tgid_);						\
+		rec_->tid = (tid_);						\
+		rec_->time = bpf_ktime_get_ns();				\
+		rec_->abi = PROF_REGS_ABI_64;					\
+		PROF_FILL_REGS(rec_, r_, P);					\
+		bpf_ringbuf_submit(rec_, BPF_RB_NO_WAKEUP);			\
 	} while (0)
 
 #endif

@@ -46,14 +46,6 @@ __u64 tick_fn = 0;
 /* profile.bpf.c's maps, reused by user space before load. */
 #include "sample_maps.h"
 
-static __always_inline void stat_inc(__u32 idx)
-{
-	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
-
-	if (v)
-		*v += 1;
-}
-
 /* Whether TASK (of TGID) is the target's; adds a new child to 'procs'. */
 static __always_inline bool is_target(struct task_struct *task, __u32 tgid)
 {
@@ -95,27 +87,6 @@ static __always_inline void count(void *map, const void *key, bool kernel)
 	__sync_fetch_and_add(&v->period_sum, tick_ns);
 	if (kernel)
 		__sync_fetch_and_add(&v->kernel_samples, 1);
-}
-
-static __always_inline void regs_record(struct pt_regs *r, __u32 tgid, __u32 tid)
-{
-	struct prof_regs_rec *rec = bpf_ringbuf_reserve(&regs_ring, sizeof(*rec), 0);
-
-	if (!rec) {
-		stat_inc(PROF_ST_REGS_LOST);
-		return;
-	}
-	rec->type = PROF_RECORD_SAMPLE;
-	rec->misc = 0;
-	rec->size = sizeof(*rec);
-	rec->ip = r->ip;
-	rec->pid = tgid;
-	rec->tid = tid;
-	rec->time = bpf_ktime_get_ns();
-	rec->abi = PROF_REGS_ABI_64;
-	PROF_FILL_REGS(rec, r, );
-	/* no wakeup: user space polls; a wakeup is an irq_work, a self-IPI (an exit in a guest) */
-	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
 }
 
 /* Run once by user space after load (BPF_PROG_RUN): sets tick_fn. */
@@ -163,7 +134,7 @@ int BPF_PROG(on_tick, struct hrtimer *timer, ktime_t *now)
 	if (kernel)
 		stat_inc(PROF_ST_SAMPLES_KERNEL);
 	else if (regs_out)
-		regs_record(regs, tgid, (__u32)id);
+		PROF_REGS_RECORD(regs, , tgid, (__u32)id);
 
 	hk.tgid = tgid;
 	hk.tid = (__u32)id;
