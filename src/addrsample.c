@@ -304,6 +304,29 @@ int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac)
 			best = g[i];
 		}
 	}
+	/*
+	 * A clock that ticks as regularly as the loop runs can take most
+	 * samples an even number of steps apart: the commonest gcd is then
+	 * twice the stride.  Pairs whose gcd is a proper divisor of it prove
+	 * the stride divides that too; one that a fifth of the pairs show is
+	 * taken (a walk in steps of 2s never shows s).
+	 */
+	if (best) {
+		uint64_t div = 0;
+		size_t div_run = 0;
+
+		run = 0;
+		for (size_t i = 0; i < ng; i++) {
+			run = (i && g[i] == g[i - 1]) ? run + 1 : 1;
+			if (g[i] < best && best % g[i] == 0 && run > div_run &&
+			    run * 5 >= ng && run >= 2) {
+				div_run = run;
+				div = g[i];
+			}
+		}
+		if (div)
+			best = div;
+	}
 	free(g);
 	if (!best)
 		return 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Effective addresses from hand-assembled x86-64 bytes and sampled registers. */
+#include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -135,6 +136,26 @@ void test_addrsample__stride_from_sparse_samples(void)
 	deltas[7] = -256 * 4;
 	ASSERT_NEAR(addrsample__monotonic(deltas, (sizeof(d) / sizeof(d[0])), 256), 11.0 / 12, 1e-9,
 		    "a short step back counts against the walk");
+}
+
+void test_addrsample__stride_regular_clock(void)
+{
+	/*
+	 * a 256-byte walk sampled by a clock as regular as the loop: most
+	 * samples 38 or 40 steps apart (gcd 512), some 39 (gcd 256 with them)
+	 */
+	static const int64_t d[] = { 256 * 40, 256 * 38, 256 * 40, 256 * 38, 256 * 39, 256 * 40,
+				     256 * 38, 256 * 40, 256 * 39, 256 * 38, 256 * 40, 256 * 38 };
+	/* a walk in 512-byte steps: every gcd a multiple of 512 */
+	static const int64_t w[] = { 512 * 20, 512 * 19, 512 * 20, 512 * 19, 512 * 20, 512 * 21 };
+	int64_t deltas[12];
+	double frac = 0;
+
+	memcpy(deltas, d, sizeof(d));
+	ASSERT_EQ(addrsample__stride(deltas, 12, &frac), 256, "the stride, not twice it");
+	ASSERT_NEAR(frac, 1.0, 1e-9, "all deltas are multiples");
+	memcpy(deltas, w, sizeof(w));
+	ASSERT_EQ(addrsample__stride(deltas, 6, &frac), 512, "512-byte steps stay 512");
 }
 
 void test_addrsample__stride_none(void)
