@@ -9,9 +9,12 @@
 # which other tenants of a loaded machine disturb less than wall time, and the
 # CPU time of the workload alone (a guest's steal time is not in it).
 # After one untimed run of each (page cache, access times),
-# BENCH_REPS (default 15) interleaved rounds, each running the three in turn
-# (the order reversed every other round, so that a drift does not favour
-# one).  The overhead is the median over rounds of the round's ratio, with
+# BENCH_REPS (default 15) interleaved rounds, each running the three in turn,
+# the order rotated by one every round: each takes each place in turn (a
+# drift does not favour one), and no command runs right after itself (the
+# order reversed every other round ran bare twice in a row at every other
+# boundary, the second run on the pages the first had just freed).  The
+# overhead is the median over rounds of the round's ratio, with
 # the spread of those ratios and a bootstrap interval of their median: in a
 # guest two runs of one program differ by 10-40 % (its physical pages, the
 # host's load), so the interval says whether a run of the bench can tell
@@ -146,8 +149,7 @@ for name, prog in wl:
             os.unlink(os.path.join(tmp, "perf.data"))
     for rnd in range(reps):
         order = list(cmds.items())
-        if rnd % 2:
-            order.reverse()
+        order = order[rnd % len(order):] + order[:rnd % len(order)]
         for k, c in order:
             a, b, u, n, wc, sl, slc = run(c)
             t[k].append(a)
