@@ -328,7 +328,6 @@ static int line_entity(struct binder *b, const char *function, const char *file,
 	return factbase__add(b->fb, &e);
 }
 
-
 /*
  * A faulting line's region, labelled as region_label() labels a data
  * address's: a line the data-address sampler saw no decoded access of
@@ -344,6 +343,7 @@ static void fault_region_label(const struct profile_region *g, char *buf, size_t
 	default: snprintf(buf, len, "%.180s", g->path); break;
 	}
 }
+
 static void bind_profile(struct binder *b)
 {
 	const struct profile *p = b->r->profile;

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "caps.h"
+#include "addrsample.h"
 #include "common.h"
 #include "log.h"
 #include "pmu.h"
@@ -147,8 +148,8 @@ static void probe_tick(struct probe *p)
 	} else if (pmu__hw_exposed()) {
 		snprintf(p->tick.reason, sizeof(p->tick.reason), "the hardware events sample");
 	} else {
-		snprintf(p->tick.reason, sizeof(p->tick.reason), "%s: cpu-clock samples at 500 Hz",
-			 why[0] ? why : "unknown");
+		snprintf(p->tick.reason, sizeof(p->tick.reason), "%s: cpu-clock samples at %u Hz",
+			 why[0] ? why : "unknown", addrsample__default_hz());
 	}
 	profile__preload_discard();
 }
