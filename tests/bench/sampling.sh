@@ -8,8 +8,13 @@
 # time of everything each ran (the shell's cutime + cstime: tool included),
 # which other tenants of a loaded machine disturb less than wall time, and the
 # CPU time of the workload alone (a guest's steal time is not in it).
-# After one untimed run of each (page cache, access times),
-# BENCH_REPS (default 15) interleaved rounds, each running the three in turn,
+# After one untimed run of each (page cache, access times), interleaved
+# rounds, each running the three in turn: BENCH_REPS (default 15) for the
+# longest workload, and for a shorter one as many as fit in the same time
+# (at most four times as many): its rounds are cheap, and a run of a second
+# or two moves by as much as a run of seven, so it needs more of them for
+# the same certainty (the 95 % interval of a 1.5 s workload's median was
+# 0.96-1.10 with 15 rounds in a guest),
 # the order rotated by one every round: each takes each place in turn (a
 # drift does not favour one), and no command runs right after itself (the
 # order reversed every other round ran bare twice in a row at every other
@@ -118,10 +123,7 @@ def wrapped(prog):
     # alone: a guest's steal time is not in it, nor is memadvise's own work
     return ("sh -c '%s; rc=$?; echo workload-stat $(cat /proc/$$/stat) >&2; exit $rc'" % prog)
 
-ok = True
-verdicts = []
-print(f"sampling overhead at {hz} Hz, {reps} interleaved rounds")
-for name, prog in wl:
+def commands(name, prog):
     w_prog = wrapped(prog)
     cmds = {
         "bare": w_prog,
@@ -132,6 +134,31 @@ for name, prog in wl:
         # the floor for a fault storm: the kernel's page-faults event only
         # counting, no sampling, no program (every fault passes its hook)
         cmds["perf-stat"] = f"perf stat -x, -e page-faults -o /dev/null -- {w_prog}"
+    return cmds
+
+def untimed(cmds):
+    # one untimed run of each first: it fills the page cache, and the first
+    # read of a file changed since it was last read (a binary just rebuilt)
+    # updates its access time, which is a write (its inode's block) charged
+    # to whoever read it.  Returns how long the round took.
+    s = time.perf_counter()
+    for k, c in cmds.items():
+        run(c)
+        if os.path.exists(os.path.join(tmp, "perf.data")):
+            os.unlink(os.path.join(tmp, "perf.data"))
+    return time.perf_counter() - s
+
+ok = True
+verdicts = []
+plan = [(name, prog, commands(name, prog)) for name, prog in wl]
+took = [untimed(cmds) for _, _, cmds in plan]
+# (a multiple of the commands: each takes each place in the order as often)
+nreps = [-(-min(4 * reps, max(reps, round(reps * max(took) / x))) // len(c)) * len(c)
+         for x, (_, _, c) in zip(took, plan)]
+print(f"sampling overhead at {hz} Hz, interleaved rounds: "
+      + ", ".join(f"{n} {r}" for (n, _, _), r in zip(plan, nreps))
+      + f" (BENCH_REPS={reps} for the longest workload, as many in the same time for a shorter one)")
+for (name, prog, cmds), reps in zip(plan, nreps):
     t = {k: [] for k in cmds}
     w = {k: [] for k in cmds}
     cpu = {k: [] for k in cmds}
@@ -139,14 +166,6 @@ for name, prog in wl:
     wcpu = {k: [] for k in cmds}
     steal = {k: [] for k in cmds}
     unstolen = {k: [] for k in cmds}
-    # one untimed run of each first: it fills the page cache, and the first
-    # read of a file changed since it was last read (a binary just rebuilt)
-    # updates its access time, which is a write (its inode's block) charged
-    # to whoever read it
-    for k, c in cmds.items():
-        run(c)
-        if os.path.exists(os.path.join(tmp, "perf.data")):
-            os.unlink(os.path.join(tmp, "perf.data"))
     for rnd in range(reps):
         order = list(cmds.items())
         order = order[rnd % len(order):] + order[:rnd % len(order)]
@@ -167,7 +186,7 @@ for name, prog in wl:
     m = {k: statistics.median(v) for k, v in t.items()}
     c = {k: statistics.median(v) for k, v in cpu.items()}
     wb = {k: max(v) for k, v in w.items()}
-    print(f"{name}: {prog.split('/')[-1]}")
+    print(f"{name}: {prog.split('/')[-1]}  ({reps} rounds)")
     for k in cmds:
         print(f"  {k:10s} wall {m[k]*1000:8.1f} ms  cpu {c[k]*1000:8.1f} ms  wrote {wb[k]:>9d} B")
     pr = {k: statistics.median(a / b for a, b in zip(t[k], t["bare"])) for k in cmds}
