@@ -43,6 +43,7 @@
 # Where the workload times its own loop (the examples' "result ... ns=" line)
 # that time is compared too: it holds the sampling cost and leaves out the
 # fixed cost of loading BPF and writing the report.
+# BENCH_DUMP=FILE writes every timed run to FILE, one JSON line each.
 # Workloads: the calibration examples when built (examples/bin), else the
 # e2e test programs: a CPU-bound loop and a page-touching loop.
 . "$MA_TOP/tests/lib.sh"
@@ -67,7 +68,7 @@ else
 		"page-faults" "$MA_TMP/touch_pages 100000"
 fi
 python3 - "$MA" "$MA_TMP" "$reps" "$hz" "$@" <<'PY'
-import os, random, re, statistics, subprocess, sys, time
+import json, os, random, re, statistics, subprocess, sys, time
 ma, tmp, reps, hz = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 wl = list(zip(sys.argv[5::2], sys.argv[6::2]))
 
@@ -150,6 +151,9 @@ def untimed(cmds):
 
 ok = True
 verdicts = []
+# BENCH_DUMP=FILE: every timed run as a JSON line, for looking at what the
+# medians hide (the place in the round, drifts, outliers)
+dump = open(os.environ["BENCH_DUMP"], "w", buffering=1) if os.environ.get("BENCH_DUMP") else None
 plan = [(name, prog, commands(name, prog)) for name, prog in wl]
 took = [untimed(cmds) for _, _, cmds in plan]
 # (a multiple of the commands: each takes each place in the order as often)
@@ -169,8 +173,12 @@ for (name, prog, cmds), reps in zip(plan, nreps):
     for rnd in range(reps):
         order = list(cmds.items())
         order = order[rnd % len(order):] + order[:rnd % len(order)]
-        for k, c in order:
+        for pos, (k, c) in enumerate(order):
             a, b, u, n, wc, sl, slc = run(c)
+            if dump:
+                dump.write(json.dumps({"workload": name, "round": rnd, "place": pos, "cmd": k,
+                                       "wall": a, "loop": n[1] if n else None, "cpu": u,
+                                       "workload_cpu": wc, "steal": sl}) + "\n")
             t[k].append(a)
             steal[k].append(sl / a)
             unstolen[k].append(a - slc)
