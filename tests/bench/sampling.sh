@@ -15,10 +15,13 @@
 # or two moves by as much as a run of seven, so it needs more of them for
 # the same certainty (the 95 % interval of a 1.5 s workload's median was
 # 0.96-1.10 with 15 rounds in a guest),
-# the order rotated by one every round: each takes each place in turn (a
-# drift does not favour one), and no command runs right after itself (the
-# order reversed every other round ran bare twice in a row at every other
-# boundary, the second run on the pages the first had just freed).  The
+# the orders of a Williams design: each command takes each place, and
+# follows each other command, equally often (a run after perf record and
+# report was 20 % slower than one after memadvise on one run of the bench,
+# and a plain rotation put bare after perf twice as often as memadvise),
+# and none runs right after itself (the order reversed every other round
+# ran bare twice in a row at every other boundary, the second run on the
+# pages the first had just freed).  The
 # overhead is the median over rounds of the round's ratio, with
 # the spread of those ratios and a bootstrap interval of their median: in a
 # guest two runs of one program differ by 10-40 % (its physical pages, the
@@ -68,7 +71,7 @@ else
 		"page-faults" "$MA_TMP/touch_pages 100000"
 fi
 python3 - "$MA" "$MA_TMP" "$reps" "$hz" "$@" <<'PY'
-import json, os, random, re, statistics, subprocess, sys, time
+import itertools, json, os, random, re, statistics, subprocess, sys, time
 ma, tmp, reps, hz = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 wl = list(zip(sys.argv[5::2], sys.argv[6::2]))
 
@@ -149,6 +152,22 @@ def untimed(cmds):
             os.unlink(os.path.join(tmp, "perf.data"))
     return time.perf_counter() - s
 
+def williams(k):
+    # orders of 0..k-1 in which each follows each other equally often
+    # (within the orders): the rows of a Williams square, and for an odd k
+    # their mirrors too; then put in a sequence where no order starts with
+    # the command the one before it ended with
+    first = [0]
+    for i in range(1, k):
+        first.append((first[-1] + (i if i % 2 else k - i)) % k)
+    rows = [[(x + r) % k for x in first] for r in range(k)]
+    if k % 2:
+        rows += [row[::-1] for row in rows]
+    for seq in itertools.permutations(rows):
+        if all(a[-1] != b[0] for a, b in zip(seq, seq[1:] + seq[:1])):
+            return list(seq)
+    return rows
+
 ok = True
 verdicts = []
 # BENCH_DUMP=FILE: every timed run as a JSON line, for looking at what the
@@ -156,9 +175,10 @@ verdicts = []
 dump = open(os.environ["BENCH_DUMP"], "w", buffering=1) if os.environ.get("BENCH_DUMP") else None
 plan = [(name, prog, commands(name, prog)) for name, prog in wl]
 took = [untimed(cmds) for _, _, cmds in plan]
-# (a multiple of the commands: each takes each place in the order as often)
-nreps = [-(-min(4 * reps, max(reps, round(reps * max(took) / x))) // len(c)) * len(c)
-         for x, (_, _, c) in zip(took, plan)]
+# (a multiple of the design's orders: each command takes each place, and
+# follows each other one, as often)
+nreps = [-(-min(4 * reps, max(reps, round(reps * max(took) / x))) // len(williams(len(c))))
+         * len(williams(len(c))) for x, (_, _, c) in zip(took, plan)]
 print(f"sampling overhead at {hz} Hz, interleaved rounds: "
       + ", ".join(f"{n} {r}" for (n, _, _), r in zip(plan, nreps))
       + f" (BENCH_REPS={reps} for the longest workload, as many in the same time for a shorter one)")
@@ -171,8 +191,8 @@ for (name, prog, cmds), reps in zip(plan, nreps):
     steal = {k: [] for k in cmds}
     unstolen = {k: [] for k in cmds}
     for rnd in range(reps):
-        order = list(cmds.items())
-        order = order[rnd % len(order):] + order[:rnd % len(order)]
+        design = williams(len(cmds))
+        order = [list(cmds.items())[i] for i in design[rnd % len(design)]]
         for pos, (k, c) in enumerate(order):
             a, b, u, n, wc, sl, slc = run(c)
             if dump:
