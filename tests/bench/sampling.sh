@@ -13,15 +13,14 @@
 # longest workload, and for a shorter one as many as fit in the same time
 # (at most four times as many): its rounds are cheap, and a run of a second
 # or two moves by as much as a run of seven, so it needs more of them for
-# the same certainty (the 95 % interval of a 1.5 s workload's median was
-# 0.96-1.10 with 15 rounds in a guest),
-# the orders of a Williams design: each command takes each place, and
-# follows each other command, equally often (a run after perf record and
-# report was 20 % slower than one after memadvise on one run of the bench,
-# and a plain rotation put bare after perf twice as often as memadvise),
-# and none runs right after itself (the order reversed every other round
-# ran bare twice in a row at every other boundary, the second run on the
-# pages the first had just freed).  The
+# the same certainty (in a guest, 42 rounds still left a 2 s workload's
+# median a 95 % interval 15 % wide).  The rounds follow the orders of a
+# Williams design: each command takes each place, and follows each other
+# command, equally often (what a run leaves behind, perf report's memory
+# say, then weighs on each alike: a plain rotation put bare after perf
+# twice as often as memadvise), and none runs right after itself (the order
+# reversed every other round ran bare twice in a row at every other
+# boundary, the second run on the pages the first had just freed).  The
 # overhead is the median over rounds of the round's ratio, with
 # the spread of those ratios and a bootstrap interval of their median: in a
 # guest two runs of one program differ by 10-40 % (its physical pages, the
@@ -177,8 +176,10 @@ plan = [(name, prog, commands(name, prog)) for name, prog in wl]
 took = [untimed(cmds) for _, _, cmds in plan]
 # (a multiple of the design's orders: each command takes each place, and
 # follows each other one, as often)
-nreps = [-(-min(4 * reps, max(reps, round(reps * max(took) / x))) // len(williams(len(c))))
-         * len(williams(len(c))) for x, (_, _, c) in zip(took, plan)]
+nreps = []
+for x, (_, _, c) in zip(took, plan):
+    n, d = min(4 * reps, max(reps, round(reps * max(took) / x))), len(williams(len(c)))
+    nreps.append(-(-n // d) * d)
 print(f"sampling overhead at {hz} Hz, interleaved rounds: "
       + ", ".join(f"{n} {r}" for (n, _, _), r in zip(plan, nreps))
       + f" (BENCH_REPS={reps} for the longest workload, as many in the same time for a shorter one)")
@@ -190,8 +191,8 @@ for (name, prog, cmds), reps in zip(plan, nreps):
     wcpu = {k: [] for k in cmds}
     steal = {k: [] for k in cmds}
     unstolen = {k: [] for k in cmds}
+    design = williams(len(cmds))
     for rnd in range(reps):
-        design = williams(len(cmds))
         order = [list(cmds.items())[i] for i in design[rnd % len(design)]]
         for pos, (k, c) in enumerate(order):
             a, b, u, n, wc, sl, slc = run(c)
