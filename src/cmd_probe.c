@@ -16,8 +16,8 @@
 
 #include <json-c/json.h>
 
-#include "caps.h"
 #include "addrsample.h"
+#include "caps.h"
 #include "common.h"
 #include "log.h"
 #include "pmu.h"
