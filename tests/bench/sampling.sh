@@ -35,13 +35,15 @@
 # Then the cost of each tool's events alone, measured inside one process
 # (tests/bench/toggle.c: the tool attached with -p, its perf_event
 # descriptors switched off and on around 300 pairs of 20 ms slices): a
-# number the run-to-run noise does not reach, without the fixed cost.
+# number the run-to-run noise does not reach, without the fixed cost.  On
+# the faults slices perf stat -e page-faults is measured alike: the floor of
+# counting every fault, in the same units.
 # The rate is memadvise's default (the hot-code profile and data-address
 # sampling share it: cpu-clock at 1000 Hz on bare metal, the scheduler tick
 # in a guest, 250 Hz here); perf samples cpu-clock at the same rate.  The
-# tick program is no perf_event descriptor: the in-process numbers do not
-# toggle it (nor the cpu-clock event it replaced, which toggle.c leaves
-# off), only the wall times hold its cost.
+# tick program is no perf_event descriptor: toggle.c switches it through
+# its 'live' flag with the events (the cpu-clock event it replaced stays
+# off).
 # Where the workload times its own loop (the examples' "result ... ns=" line)
 # that time is compared too: it holds the sampling cost and leaves out the
 # fixed cost of loading BPF and writing the report.
@@ -291,6 +293,8 @@ def in_process(kind, tool):
     pid = tg.stdout.readline().strip()
     if tool == "memadvise":
         cmd = [ma, "run", "-p", pid, "-d", "300s", "-o", "/dev/null"]
+    elif tool == "perf-stat":
+        cmd = ["perf", "stat", "-e", "page-faults", "-p", pid, "-o", "/dev/null"]
     else:
         cmd = ["perf", "record", "-q", "-g", "-F", hz, "-p", pid, "-o", "perf.data"]
     pr = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -309,9 +313,10 @@ def in_process(kind, tool):
 
 print(f"in-process cost of the events at {hz} Hz (300 pairs of slices in one process, "
       "events on/off: median [q25-q75])")
-for kind, what in (("faults", "first-touch faults"), ("compute", "a multiply-add loop")):
+for kind, what, tools in (("faults", "first-touch faults", ("memadvise", "perf", "perf-stat")),
+                          ("compute", "a multiply-add loop", ("memadvise", "perf"))):
     line = []
-    for tool in ("memadvise", "perf"):
+    for tool in tools:
         x = in_process(kind, tool)
         line.append(f"{tool} {x[0]:.3f} [{x[1]:.3f}-{x[2]:.3f}]" if x else f"{tool} n/a")
     print(f"  {what:20s} " + "   ".join(line))
