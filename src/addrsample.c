@@ -502,7 +502,8 @@ struct addrsample {
 	unsigned int freq_hz;
 	struct evring *ring;
 	bool sideband_only;	/* ring has no samples: they come to addrsample__sink */
-	struct run_shared *shared; /* regs_drain, when sideband_only */
+	bool finished;		/* addrsample__finish ran: records go to side_sink only */
+	struct run_shared *shared; /* regs_drain, when sideband_only; side_sink */
 	bool kernel_ticks;	/* the event samples kernel mode too */
 	struct symbolizer *sym;
 	struct aspace *spaces[AS_MAX_PROCS];
@@ -1223,13 +1224,34 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 
 void addrsample__sink(void *ctx, const struct perf_event_header *rec)
 {
-	on_sample(ctx, rec);
+	struct addrsample *as = ctx;
+
+	if (!as->finished)
+		on_sample(as, rec);
+}
+
+/* A record of the ring: ours until finish, and the profile's (run_shared.side_sink). */
+static void on_ring_record(void *ctx, const struct perf_event_header *rec)
+{
+	struct addrsample *as = ctx;
+
+	if (!as->finished)
+		on_sample(as, rec);
+	if (as->shared && as->shared->side_sink)
+		as->shared->side_sink(as->shared->side_sink_ctx, rec);
+}
+
+void addrsample__drain_side(void *ctx)
+{
+	struct addrsample *as = ctx;
+
+	evring__drain(as->ring, on_ring_record, as);
 }
 
 /* The ring's records, then (sideband_only) the samples taken since. */
 static void drain(struct addrsample *as)
 {
-	evring__drain(as->ring, on_sample, as);
+	evring__drain(as->ring, on_ring_record, as);
 	if (as->shared && as->shared->regs_drain)
 		as->shared->regs_drain(as->shared->regs_drain_ctx);
 }
@@ -1328,6 +1350,7 @@ struct addr_profile *addrsample__finish(struct addrsample *as)
 
 	drain(as);
 	evring__enable(as->ring, false);
+	as->finished = true;
 	*p = as->tot;
 	p->tier = TIER_SW_ADDR;
 	snprintf(p->event, sizeof(p->event), "cpu-clock");
@@ -1481,6 +1504,11 @@ void addrsample__close(struct addrsample *as)
 {
 	if (!as)
 		return;
+	if (as->shared && as->shared->side_drain_ctx == as) {
+		as->shared->side_drain = NULL;
+		as->shared->side_drain_ctx = NULL;
+		as->shared->side_ring = NULL;
+	}
 	evring__close(as->ring);
 	symbolizer__free(as->sym);
 	for (int i = 0; i < as->nr_spaces; i++)
@@ -1822,9 +1850,15 @@ static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
 		return -e;
 	}
 	*state = as;
+	as->shared = ctx->shared;
+	if (ctx->shared) {
+		/* the profile follows the target's processes by this ring's records */
+		ctx->shared->side_drain = addrsample__drain_side;
+		ctx->shared->side_drain_ctx = as;
+		ctx->shared->side_ring = as->ring;
+	}
 	if (as->sideband_only) {
 		/* the profile's programs sample, on the tick (see profile__tick_plan) */
-		as->shared = ctx->shared;
 		ctx->shared->regs_sink = addrsample__sink;
 		ctx->shared->regs_sink_ctx = as;
 		return 0;

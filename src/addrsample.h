@@ -184,6 +184,11 @@ struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable
 				    bool sideband_only, char *why, size_t why_len);
 /* A sample from elsewhere (run_shared.regs_sink): a PERF_RECORD_SAMPLE as the ring has them. */
 void addrsample__sink(void *ctx, const struct perf_event_header *rec);
+/*
+ * Drains the ring (ctx: the addrsample) and hands every record to
+ * run_shared.side_sink as well; also after addrsample__finish, until close.
+ */
+void addrsample__drain_side(void *ctx);
 int addrsample__poll(struct addrsample *as);
 /* The target is still mapped (stopped at exit): drain and read what is left. */
 void addrsample__at_exit(struct addrsample *as);

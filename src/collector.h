@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 struct perf_event_header;
+struct evring;
 
 struct report;
 
@@ -59,6 +60,21 @@ struct run_shared {
 	/* set by the profile: what the samples in the ring came from */
 	char regs_event[48];	/* "tick", "cpu-clock" */
 	uint64_t regs_period_ns;
+	/*
+	 * One side-band ring for both: the sw-addr collector's ring carries
+	 * the fork, exit, comm and mapping records the profile follows the
+	 * target's processes by.  A second ring would have perf write every
+	 * record twice (a program that maps memory thousands of times a second
+	 * pays for each) and would put one more event on every context switch.
+	 * The sw-addr collector sets side_drain and side_ring; the profile
+	 * sets side_sink, which then gets every record of that ring, also
+	 * when side_drain is called after the sw-addr collector has finished.
+	 */
+	void (*side_drain)(void *ctx);
+	void *side_drain_ctx;
+	struct evring *side_ring;	/* for its lost-record count */
+	void (*side_sink)(void *ctx, const struct perf_event_header *rec);
+	void *side_sink_ctx;
 };
 
 struct run_ctx {

@@ -163,6 +163,7 @@ struct task_event {
 struct prof_state {
 	struct profile_bpf *skel;
 	struct evring *side;	/* fork/exit/comm records of the target's tasks */
+	bool side_shared;	/* those records come from the sw-addr collector's ring */
 	uint64_t procs_full;	/* children left out of the process set (thp.bpf.c) */
 	bool started;
 	pid_t pid;
@@ -372,7 +373,9 @@ static void on_side_record(void *ctx, const struct perf_event_header *h)
 
 /*
  * The side-band ring: a dummy software event on the target, per CPU and
- * inherited, with fork/exit and comm records on.  It never samples.
+ * inherited, with fork/exit and comm records on.  It never samples.  The
+ * sw-addr collector's ring has these records too, and where it is open the
+ * profile takes them from there (see run_shared.side_drain).
  */
 static void open_side(struct prof_state *st, struct report *r)
 {
@@ -393,6 +396,12 @@ static void open_side(struct prof_state *st, struct report *r)
 	};
 	char why[160] = "";
 
+	if (st->shared && st->shared->side_drain) {
+		st->side_shared = true;
+		st->shared->side_sink = on_side_record;
+		st->shared->side_sink_ctx = st;
+		return;
+	}
 	/* 64 KiB a CPU: a build's burst of execs writes about 1 KiB of mapping records each */
 	st->side = evring__open(&a, st->pid, 4, why, sizeof(why));
 	if (!st->side) {
@@ -403,6 +412,15 @@ static void open_side(struct prof_state *st, struct report *r)
 	}
 	if (st->attached)
 		evring__add_threads(st->side, &a, st->pid);
+}
+
+/* The side-band records written since the last drain, to on_side_record. */
+static void drain_side(struct prof_state *st)
+{
+	if (st->side)
+		evring__drain(st->side, on_side_record, st);
+	else if (st->side_shared && st->shared->side_drain)
+		st->shared->side_drain(st->shared->side_drain_ctx);
 }
 
 static void close_fds(int *fds, struct bpf_link **links, int n)
@@ -1243,8 +1261,7 @@ static int profile_poll(void *state)
 
 	if (!st)
 		return 0;
-	if (st->side)
-		evring__drain(st->side, on_side_record, st);
+	drain_side(st);
 	now = now_ns();
 	if (st->started && st->tick_planned && !st->tick.started &&
 	    now - st->t_start >= TICK_DELAY_NS)
@@ -1276,8 +1293,7 @@ static void profile_at_exit(void *state, pid_t pid)
 
 	if (!st)
 		return;
-	if (st->side)
-		evring__drain(st->side, on_side_record, st);
+	drain_side(st);
 	p = proc_get(st, pid, true);
 	proc_snapshot(st, p, true);
 	/* Children still alive keep their maps until finish; take them now too. */
@@ -2412,8 +2428,7 @@ static int profile_finish(void *state, struct report *r)
 		ioctl(st->faults.fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	for (int i = 0; i < st->major.nr; i++)
 		ioctl(st->major.fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	if (st->side)
-		evring__drain(st->side, on_side_record, st);
+	drain_side(st);
 	/* a target that was not stopped at exit (-p): take what is still there */
 	for (int i = 0; i < st->nr_procs; i++) {
 		struct proc *pr = &st->procs[i];
@@ -2499,8 +2514,9 @@ static int profile_finish(void *state, struct report *r)
 	p->loss.timeline_late = stats[PROF_ST_TIMELINE_LATE];
 	p->loss.regs_lost = stats[PROF_ST_REGS_LOST];
 	p->loss.regs_known = st->regs_rb != NULL;
-	p->loss.proc_events_known = st->side != NULL;
-	p->loss.proc_events = st->side ? evring__lost(st->side) : 0;
+	p->loss.proc_events_known = st->side || (st->side_shared && st->shared->side_ring);
+	p->loss.proc_events = st->side ? evring__lost(st->side)
+			    : p->loss.proc_events_known ? evring__lost(st->shared->side_ring) : 0;
 	p->loss.procs_full = st->procs_full;
 	p->loss.attach_failed = st->attach_failed;
 
