@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,11 +69,21 @@ static void push(struct maprecs *s, const struct maprec *r, char *path)
 	s->v[s->n++].path = path;
 }
 
-static int cmp_start(const void *a, const void *b)
+/*
+ * Back in order of start after push() appended one or two entries: an
+ * insertion sort, linear on a sorted array (a qsort on every record was most
+ * of the cost of following a shell that runs hundreds of commands).
+ */
+static void sort_by_start(struct maprecs *s)
 {
-	const struct maprec *x = a, *y = b;
+	for (size_t i = 1; i < s->n; i++) {
+		struct maprec t = s->v[i];
+		size_t j = i;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+		for (; j > 0 && s->v[j - 1].start > t.start; j--)
+			s->v[j] = s->v[j - 1];
+		s->v[j] = t;
+	}
 }
 
 /*
@@ -111,8 +122,98 @@ static void add_one(struct maprecs *s, const struct maprec *r)
 	}
 	s->n = n;
 	push(s, r, xstrdup(r->path));
-	qsort(s->v, s->n, sizeof(*s->v), cmp_start);
+	sort_by_start(s);
 	s->changed = true;
+}
+
+/*
+ * An ELF file's loadable segments (page-aligned), read once per file: a
+ * program that runs /bin/true 300 times maps the same three images 300
+ * times, and opening and parsing each again for every mapping record was
+ * the largest part of following those processes.  Keyed by the file's
+ * device, inode and path; a file rewritten in place under the same inode
+ * between two mappings keeps its old segments here.
+ */
+#define HEAD_CACHE 64
+#define HEAD_SEGS 16
+
+struct elf_loads {
+	uint32_t maj, min;
+	uint64_t ino;
+	char path[256];
+	int n;			/* PT_LOAD segments kept; -1: not an ELF file we can read */
+	uint64_t vaddr[HEAD_SEGS], off[HEAD_SEGS], off_end[HEAD_SEGS];
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct elf_loads e[HEAD_CACHE];
+	int used, next;
+} loads_cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void read_loads(const struct maprec *r, size_t page_size, struct elf_loads *l)
+{
+	uint64_t pm = ~(uint64_t)(page_size - 1);
+	struct stat st;
+	size_t n = 0;
+	Elf *e = NULL;
+	int fd;
+
+	l->n = -1;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return;
+	fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_ino != r->ino || !(e = elf_begin(fd, ELF_C_READ, NULL)) ||
+	    elf_getphdrnum(e, &n))
+		n = 0;
+	else
+		l->n = 0;
+	for (size_t i = 0; i < n && l->n < HEAD_SEGS; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		l->vaddr[l->n] = ph.p_vaddr & pm;
+		l->off[l->n] = ph.p_offset & pm;
+		l->off_end[l->n++] = ph.p_offset + ph.p_filesz;
+	}
+	elf_end(e);
+	close(fd);
+}
+
+/* R's file's segments into *L (a copy: the cache may be reused meanwhile). */
+static bool file_loads(const struct maprec *r, size_t page_size, struct elf_loads *l)
+{
+	bool hit = false;
+
+	pthread_mutex_lock(&loads_cache.lock);
+	for (int i = 0; i < loads_cache.used && !hit; i++) {
+		const struct elf_loads *c = &loads_cache.e[i];
+
+		if (c->ino == r->ino && c->maj == r->maj && c->min == r->min &&
+		    !strcmp(c->path, r->path)) {
+			*l = *c;
+			hit = true;
+		}
+	}
+	pthread_mutex_unlock(&loads_cache.lock);
+	if (hit)
+		return l->n > 0;
+	read_loads(r, page_size, l);
+	l->maj = r->maj;
+	l->min = r->min;
+	l->ino = r->ino;
+	if (snprintf(l->path, sizeof(l->path), "%s", r->path) >= (int)sizeof(l->path))
+		return l->n > 0; /* too long a path to key by: not kept */
+	pthread_mutex_lock(&loads_cache.lock);
+	loads_cache.e[loads_cache.next] = *l;
+	loads_cache.next = (loads_cache.next + 1) % HEAD_CACHE;
+	if (loads_cache.used < HEAD_CACHE)
+		loads_cache.used++;
+	pthread_mutex_unlock(&loads_cache.lock);
+	return l->n > 0;
 }
 
 /*
@@ -122,37 +223,22 @@ static void add_one(struct maprecs *s, const struct maprec *r)
  */
 static bool elf_head(const struct maprec *r, size_t page_size, struct maprec *head)
 {
-	uint64_t pm = ~(uint64_t)(page_size - 1), bias = 0, v0 = UINT64_MAX, o0 = 0;
+	uint64_t bias = 0, v0 = UINT64_MAX, o0 = 0;
+	struct elf_loads l;
 	bool found = false;
-	struct stat st;
-	size_t n = 0;
-	Elf *e = NULL;
-	int fd;
 
-	if (!r->pgoff || r->path[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
+	if (!r->pgoff || r->path[0] != '/' || !file_loads(r, page_size, &l))
 		return false;
-	fd = open(r->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	if (fstat(fd, &st) || st.st_ino != r->ino || !(e = elf_begin(fd, ELF_C_READ, NULL)) ||
-	    elf_getphdrnum(e, &n))
-		n = 0;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if ((ph.p_vaddr & pm) < v0) {
-			v0 = ph.p_vaddr & pm;
-			o0 = ph.p_offset & pm;
+	for (int i = 0; i < l.n; i++) {
+		if (l.vaddr[i] < v0) {
+			v0 = l.vaddr[i];
+			o0 = l.off[i];
 		}
-		if (!found && (ph.p_offset & pm) <= r->pgoff && r->pgoff < ph.p_offset + ph.p_filesz) {
-			bias = r->start - ((ph.p_vaddr & pm) + (r->pgoff - (ph.p_offset & pm)));
+		if (!found && l.off[i] <= r->pgoff && r->pgoff < l.off_end[i]) {
+			bias = r->start - (l.vaddr[i] + (r->pgoff - l.off[i]));
 			found = true;
 		}
 	}
-	elf_end(e);
-	close(fd);
 	if (!found || v0 == UINT64_MAX || bias + v0 >= r->start)
 		return false;
 	*head = *r;
@@ -181,6 +267,13 @@ void maprecs__add(struct maprecs *s, const struct maprec *r, size_t page_size)
 
 void maprecs__copy(struct maprecs *dst, const struct maprecs *src)
 {
+	if (!dst->n) {
+		/* a forked child's: SRC is in order and without overlaps already */
+		for (size_t i = 0; i < src->n; i++)
+			push(dst, &src->v[i], xstrdup(src->v[i].path));
+		dst->changed = dst->changed || src->n;
+		return;
+	}
 	for (size_t i = 0; i < src->n; i++)
 		add_one(dst, &src->v[i]);
 }

@@ -163,6 +163,19 @@ void test_maprecs__elf_head(void)
 	ASSERT_EQ(r->pgoff, 0, "the first pages map the file from offset 0");
 	ASSERT_EQ(r->end, text, "and end where the text begins");
 	ASSERT_TRUE(!(r->prot & PROT_EXEC), "read-only");
+	{
+		/* the same file in another process, elsewhere: its segments come from the cache */
+		struct maprec t = s.v[1];
+		struct maprecs s2 = { 0 };
+
+		t.start += 0x10000000;
+		t.end += 0x10000000;
+		maprecs__add(&s2, &t, 4096);
+		ASSERT_EQ(s2.n, 2, "again the text and the first pages");
+		ASSERT_EQ(s2.n == 2 ? s2.v[0].start : 0, r->start + 0x10000000,
+			  "at the other load address");
+		maprecs__clear(&s2);
+	}
 	/* the image's first bytes are its ELF header, in memory and in the file */
 	ASSERT_TRUE(maprecs__read_page(&s, r->start, sizeof(page), page), "read from the file");
 	memcpy(mem, (void *)(uintptr_t)r->start, sizeof(mem));
@@ -179,5 +192,58 @@ void test_maprecs__elf_head(void)
 	ASSERT_EQ(procmaps__find(m, text)->offset, off, "the text at its file offset");
 	ASSERT_STREQ(procmaps__find(m, text)->path, exe, "in this executable");
 	procmaps__free(m);
+	maprecs__clear(&s);
+}
+
+/*
+ * Records in any order, overlapping each other, against a page-by-page model
+ * of the kernel's replacement: the set stays in order, without overlaps, and
+ * says for every page which record mapped it last.  A forked child's copy is
+ * the same set.
+ */
+void test_maprecs__random_against_pages(void)
+{
+	enum { PAGES = 256, ROUNDS = 400 };
+	static char names[ROUNDS][24];
+	int owner[PAGES];
+	struct maprecs s = { 0 }, child = { 0 };
+	unsigned int seed = 12345;
+
+	for (int i = 0; i < PAGES; i++)
+		owner[i] = -1;
+	for (int k = 0; k < ROUNDS; k++) {
+		int at = (int)(rand_r(&seed) % PAGES), len = 1 + (int)(rand_r(&seed) % 24);
+		struct maprec r = { .prot = PROT_READ | PROT_WRITE, .path = names[k] };
+
+		if (at + len > PAGES)
+			len = PAGES - at;
+		snprintf(names[k], sizeof(names[k]), "[anon:%d]", k);
+		r.start = 0x100000 + (uint64_t)at * 4096;
+		r.end = r.start + (uint64_t)len * 4096;
+		maprecs__add(&s, &r, 4096);
+		for (int p = at; p < at + len; p++)
+			owner[p] = k;
+	}
+	for (size_t i = 1; i < s.n; i++)
+		ASSERT_TRUE(s.v[i - 1].end <= s.v[i].start, "in order, without overlaps");
+	for (int p = 0; p < PAGES; p++) {
+		const struct maprec *r = maprecs__find(&s, 0x100000 + (uint64_t)p * 4096 + 100);
+		char want[24];
+
+		if (owner[p] < 0) {
+			ASSERT_TRUE(!r, "a page never mapped is not found");
+			continue;
+		}
+		snprintf(want, sizeof(want), "[anon:%d]", owner[p]);
+		ASSERT_TRUE(r && !strcmp(r->path, want), "each page belongs to its last mapping");
+	}
+	maprecs__copy(&child, &s);
+	ASSERT_EQ(child.n, s.n, "the child's copy has every mapping");
+	for (size_t i = 0; i < s.n && i < child.n; i++)
+		ASSERT_TRUE(child.v[i].start == s.v[i].start && child.v[i].end == s.v[i].end &&
+			    !strcmp(child.v[i].path, s.v[i].path) && child.v[i].path != s.v[i].path,
+			    "the same mapping, with its own path");
+	ASSERT_TRUE(child.changed, "the copy counts as a change");
+	maprecs__clear(&child);
 	maprecs__clear(&s);
 }
