@@ -132,6 +132,24 @@ struct procmaps *procmaps__parse(pid_t pid, const char *text)
 	return parse_text(pid, xstrdup(text), strlen(text), false);
 }
 
+struct procmaps *procmaps__adopt(pid_t pid, char *text, size_t len, struct procmap *v, int n)
+{
+	struct procmaps *m = xcalloc(1, sizeof(*m));
+
+	m->pid = pid;
+	m->taken_ns = now_ns();
+	m->text = text;
+	m->len = len;
+	m->v = v;
+	m->n = n;
+	for (int i = 0; i < n; i++) {
+		v[i].kind = path_kind(v[i].path);
+		if (!v[i].has_smaps)
+			v[i].thp_eligible = -1;
+	}
+	return m;
+}
+
 static void open_files(struct procmaps *m)
 {
 	for (int i = 0; i < m->n; i++) {
@@ -181,6 +199,28 @@ struct procmaps *procmaps__capture(pid_t pid, bool with_smaps)
 	m = parse_text(pid, text, len, with_smaps);
 	open_files(m);
 	return m;
+}
+
+struct procmaps *procmaps__dup(const struct procmaps *m, pid_t pid)
+{
+	struct procmaps *d = xcalloc(1, sizeof(*d));
+
+	d->pid = pid;
+	d->taken_ns = m->taken_ns;
+	d->n = m->n;
+	d->v = xmalloc((m->n ? m->n : 1) * sizeof(*d->v));
+	memcpy(d->v, m->v, m->n * sizeof(*d->v));
+	d->len = m->len;
+	d->text = xmalloc(m->len + 1);
+	memcpy(d->text, m->text, m->len);
+	d->text[m->len] = '\0';
+	d->nr_files = m->nr_files;
+	d->files = m->nr_files ? xmalloc(m->nr_files * sizeof(*d->files)) : NULL;
+	for (int i = 0; i < m->nr_files; i++) {
+		d->files[i].path = xstrdup(m->files[i].path);
+		d->files[i].fd = m->files[i].fd >= 0 ? fcntl(m->files[i].fd, F_DUPFD_CLOEXEC, 0) : -1;
+	}
+	return d;
 }
 
 void procmaps__free(struct procmaps *m)

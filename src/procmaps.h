@@ -45,6 +45,13 @@ struct procmaps {
 struct procmaps *procmaps__capture(pid_t pid, bool with_smaps);
 /* Parses maps text (no files opened); for tests and replay. */
 struct procmaps *procmaps__parse(pid_t pid, const char *text);
+/*
+ * A map from entries already parsed (start, end, offset, perms, inode and
+ * path set; kind derived here) and their maps text: both are the map's now.
+ */
+struct procmaps *procmaps__adopt(pid_t pid, char *text, size_t len, struct procmap *v, int n);
+/* A copy of M for process PID (its files' fds duplicated): a forked child's map. */
+struct procmaps *procmaps__dup(const struct procmaps *m, pid_t pid);
 void procmaps__free(struct procmaps *m);
 /* The mapping holding ADDR, or NULL. */
 const struct procmap *procmaps__find(const struct procmaps *m, uint64_t addr);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "harness.h"
 #include "maprecs.h"
@@ -246,4 +247,70 @@ void test_maprecs__random_against_pages(void)
 	ASSERT_TRUE(child.changed, "the copy counts as a change");
 	maprecs__clear(&child);
 	maprecs__clear(&s);
+}
+
+/*
+ * A map made from records has the entries that parsing its own text gives
+ * (kind, perms and anonymous paths included), and a forked child's copy of a
+ * captured map has its entries and its own fds on the same files.
+ */
+void test_maprecs__procmaps_like_parsed(void)
+{
+	struct maprec recs[] = {
+		{ .start = 0x400000, .end = 0x401000, .pgoff = 0, .ino = 11, .maj = 8, .min = 1,
+		  .prot = PROT_READ, .flags = MAP_PRIVATE, .path = "/usr/bin/prog" },
+		{ .start = 0x401000, .end = 0x402000, .pgoff = 0x1000, .ino = 11, .maj = 8, .min = 1,
+		  .prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE, .path = "/usr/bin/prog" },
+		{ .start = 0x600000, .end = 0x800000, .prot = PROT_READ | PROT_WRITE,
+		  .flags = MAP_PRIVATE, .path = "//anon" },
+		{ .start = 0x900000, .end = 0x921000, .prot = PROT_READ | PROT_WRITE,
+		  .flags = MAP_PRIVATE, .path = "[heap]" },
+		{ .start = 0xa00000, .end = 0xa01000, .ino = 12, .prot = PROT_READ | PROT_WRITE,
+		  .flags = MAP_SHARED, .path = "/dev/shm/x" },
+	};
+	struct maprecs s = { 0 };
+	struct procmaps *m, *p, *self, *child;
+
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
+		maprecs__add(&s, &recs[i], 4096);
+	m = maprecs__procmaps(&s, 77);
+	if (!ASSERT_TRUE(m != NULL, "a map from the records"))
+		return;
+	p = procmaps__parse(77, m->text);
+	ASSERT_EQ(m->n, p->n, "as many entries as its text has lines");
+	for (int i = 0; i < m->n && i < p->n; i++) {
+		const struct procmap *a = &m->v[i], *b = &p->v[i];
+
+		ASSERT_TRUE(a->start == b->start && a->end == b->end && a->offset == b->offset &&
+			    a->inode == b->inode && !strcmp(a->perms, b->perms) &&
+			    !strcmp(a->path, b->path) && a->kind == b->kind &&
+			    a->thp_eligible == b->thp_eligible, "each entry as parsed");
+	}
+	ASSERT_EQ(procmaps__find(m, 0x600010)->kind, MAPK_ANON, "anonymous memory");
+	ASSERT_STREQ(procmaps__find(m, 0xa00010)->perms, "rw-s", "a shared mapping");
+	procmaps__free(p);
+	procmaps__free(m);
+	maprecs__clear(&s);
+
+	self = procmaps__capture(getpid(), false);
+	if (!ASSERT_TRUE(self && self->nr_files > 0, "this process's map, with its files"))
+		return;
+	child = procmaps__dup(self, 78);
+	ASSERT_EQ(child->pid, 78, "the child's");
+	ASSERT_TRUE(child->n == self->n && !memcmp(child->v, self->v, self->n * sizeof(*self->v)),
+		    "the same entries");
+	ASSERT_TRUE(child->len == self->len && !memcmp(child->text, self->text, self->len),
+		    "the same text");
+	for (int i = 0; i < self->nr_files; i++) {
+		struct stat a, b;
+
+		ASSERT_STREQ(child->files[i].path, self->files[i].path, "the same files");
+		if (self->files[i].fd < 0)
+			continue;
+		ASSERT_TRUE(child->files[i].fd >= 0 && child->files[i].fd != self->files[i].fd &&
+			    !fstat(child->files[i].fd, &a) && !fstat(self->files[i].fd, &b) &&
+			    a.st_ino == b.st_ino, "its own fd on the same file");
+	}
+	procmaps__free(child);
+	procmaps__free(self);
 }
