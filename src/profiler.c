@@ -182,7 +182,7 @@ struct prof_state {
 	struct run_shared *shared;
 	int attach_failed;
 	struct proc *procs;
-	int nr_procs;
+	int nr_procs, cap_procs;
 	struct symbolizer *sym;	/* built while the target runs (see warm_symbols) */
 	uint64_t next_warm;	/* CLOCK_MONOTONIC of the next pass, 0: none yet */
 	uint64_t t0, t_open, t_start, last_refresh, t_end;
@@ -228,7 +228,11 @@ static struct proc *proc_get(struct prof_state *st, pid_t pid, bool create)
 			return &st->procs[i];
 	if (!create)
 		return NULL;
-	st->procs = xrealloc(st->procs, (st->nr_procs + 1) * sizeof(*st->procs));
+	if (st->nr_procs == st->cap_procs) {
+		/* pointers into procs are taken anew after every proc_get(..., true) */
+		st->cap_procs = st->cap_procs ? 2 * st->cap_procs : 16;
+		st->procs = xrealloc(st->procs, st->cap_procs * sizeof(*st->procs));
+	}
 	memset(&st->procs[st->nr_procs], 0, sizeof(*st->procs));
 	st->procs[st->nr_procs].pid = pid;
 	return &st->procs[st->nr_procs++];
@@ -329,7 +333,20 @@ static void on_side_record(void *ctx, const struct perf_event_header *h)
 		if (parent && !p->recs.n)
 			maprecs__copy(&p->recs, &parent->recs);
 		track_proc(st, p->pid);
-		proc_snapshot(st, p, false);
+		/*
+		 * At the fork its memory is its parent's: a copy of the parent's
+		 * newest snapshot stands for reading /proc, which cost a shell
+		 * running hundreds of short commands a tenth of its time.  Its
+		 * exec, the refresh every MAPS_REFRESH_NS and its exit take its own.
+		 */
+		if (parent && parent->nr_snaps && !p->nr_snaps) {
+			p->snaps = xmalloc(sizeof(*p->snaps));
+			p->snaps[0] = procmaps__dup(parent->snaps[parent->nr_snaps - 1], p->pid);
+			p->nr_snaps = 1;
+			p->live = true;
+		} else {
+			proc_snapshot(st, p, false);
+		}
 		break;
 	case PERF_RECORD_EXIT: /* pid, ppid, tid, ptid, time */
 		if (body < 16 || v[0] != v[2])
