@@ -2553,8 +2553,10 @@ static int profile_finish(void *state, struct report *r)
 		report__add_provenance(r, "page_faults", "%" PRIu64 " faults not aggregated by site: map full",
 				       p->loss.site_full);
 	if (p->loss.proc_events || p->loss.procs_full)
-		report__add_provenance(r, "profile", "children not fully followed: %" PRIu64 " fork, exit, exec and mapping records lost, %" PRIu64 " not tracked",
-				       p->loss.proc_events, p->loss.procs_full);
+		report__add_provenance(r, "profile", "processes and regions not fully followed: %" PRIu64 " fork, exit, exec and mapping records lost%s, %" PRIu64 " processes not tracked",
+				       p->loss.proc_events,
+				       st->side_shared && !st->tick_planned ? " (sw_addr's ring: with its samples)" : "",
+				       p->loss.procs_full);
 	if (st->faults_ok && !p->faults_exact)
 		report__add_provenance(r, "page_faults", "faults by site, region and time estimated from %" PRIu64 " samples of the page-faults event (at most %u a second, up to %" PRIu64 " faults each; their periods sum to %" PRIu64 ") and scaled to the counted total",
 				       p->fault_samples, p->fault_hz, p->fault_max_period, p->fault_periods);
