@@ -430,9 +430,10 @@ static void print_sums(FILE *f, const struct profile *p, const struct profile_ho
 		} else {
 			snprintf(name, sizeof(name), "%s", s[i].function);
 		}
+		/* --wide pads to W columns but never cuts: a long source path keeps its function */
 		fprintf(f, "  %5.1f%% %8" PRIu64 " %10s  %-*s", 100.0 * s[i].share, s[i].samples,
 			est_str(&p->events[ev], s[i].est_events, est, sizeof(est)), w,
-			cut(nbuf, w, name));
+			wide ? name : cut(nbuf, w, name));
 		if (!lines) {
 			char mb[32];
 
@@ -470,6 +471,7 @@ static void print_hot(const struct profile *p, FILE *f, bool wide)
 			for (int i = 0; i < p->nr_thread_funcs && nd < max; i++) {
 				const struct profile_hotsum *t = &p->thread_funcs[i];
 				bool seen = false;
+				const char *fn;
 				char nb[64];
 
 				if (t->ev != ev)
@@ -479,10 +481,9 @@ static void print_hot(const struct profile *p, FILE *f, bool wide)
 				if (seen)
 					continue;
 				done[nd++] = t->tid;
+				fn = t->function[0] ? t->function : t->module[0] ? t->module : "[unknown]";
 				fprintf(f, "  tid %-7d %5.1f%% %8" PRIu64 "  %s\n", (int)t->tid,
-					100.0 * t->share, t->samples,
-					cut(nb, 48, t->function[0] ? t->function :
-						    t->module[0] ? t->module : "[unknown]"));
+					100.0 * t->share, t->samples, wide ? fn : cut(nb, 48, fn));
 			}
 		}
 	}
@@ -559,7 +560,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 				snprintf(sfx, sizeof(sfx), " (%d procs)", s->nr_procs);
 			fprintf(f, "  %8" PRIu64 " %8" PRIu64 " %8s  %s%s\n", s->count, s->writes,
 				p->major_measured ? fmt_count(s->major, b2, sizeof(b2)) : "-",
-				cut(cb, (wide ? 60 : 50) - strlen(sfx), nm), sfx);
+				wide ? nm : cut(cb, 50 - strlen(sfx), nm), sfx);
 		}
 	}
 	for (int i = 0; i < p->nr_regions; i++)
@@ -591,7 +592,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 			}
 			fprintf(f, "  %8" PRIu64 " %9s %6s  %s%s\n", faults,
 				fmt_bytes(r->size, b1, sizeof(b1)), profile__region_kind_name(r->kind),
-				cut(cb, (wide ? 70 : 50) - strlen(sfx), nm), sfx);
+				wide ? nm : cut(cb, 50 - strlen(sfx), nm), sfx);
 		}
 		free(used);
 	}
