@@ -4,7 +4,8 @@
 # 'memadvise run' (BPF sampling at its default rate, fault tracing, THP state)
 # vs the bare program vs 'perf record -g -F <same rate>' followed by
 # 'perf report', and the bytes each wrote to disk (/proc/PID/io write_bytes of
-# a shell that ran and reaped them; memadvise must write none), and the CPU
+# a shell that ran and reaped them; memadvise must write none, but for the
+# block an access-time update charges a reader: see below), and the CPU
 # time of everything each ran (the shell's cutime + cstime: tool included),
 # which other tenants of a loaded machine disturb less than wall time, and the
 # CPU time of the workload alone (a guest's steal time is not in it).
@@ -201,7 +202,7 @@ for (name, prog, cmds), reps in zip(plan, nreps):
             if dump:
                 dump.write(json.dumps({"workload": name, "round": rnd, "place": pos, "cmd": k,
                                        "wall": a, "loop": n[1] if n else None, "cpu": u,
-                                       "workload_cpu": wc, "steal": sl}) + "\n")
+                                       "workload_cpu": wc, "steal": sl, "wrote": b}) + "\n")
             t[k].append(a)
             steal[k].append(sl / a)
             unstolen[k].append(a - slc)
@@ -217,9 +218,11 @@ for (name, prog, cmds), reps in zip(plan, nreps):
     m = {k: statistics.median(v) for k, v in t.items()}
     c = {k: statistics.median(v) for k, v in cpu.items()}
     wb = {k: max(v) for k, v in w.items()}
+    nw = {k: sum(1 for x in v if x) for k, v in w.items()}
     print(f"{name}: {prog.split('/')[-1]}  ({reps} rounds)")
     for k in cmds:
-        print(f"  {k:10s} wall {m[k]*1000:8.1f} ms  cpu {c[k]*1000:8.1f} ms  wrote {wb[k]:>9d} B")
+        print(f"  {k:10s} wall {m[k]*1000:8.1f} ms  cpu {c[k]*1000:8.1f} ms  wrote {wb[k]:>9d} B"
+              + (f" (most in a run; {nw[k]} of {reps} runs wrote)" if k != "perf" and nw[k] else ""))
     pr = {k: statistics.median(a / b for a, b in zip(t[k], t["bare"])) for k in cmds}
     r = pr["memadvise"]
     print(f"  wall ratio memadvise/bare {r:.3f}   perf/bare {pr['perf']:.3f}   "
@@ -278,9 +281,19 @@ for (name, prog, cmds), reps in zip(plan, nreps):
         verdict += " (the interval spans 1.03: this machine's noise decides)"
     print(f"  overhead goal wall ratio <= 1.03: {verdict}")
     verdicts.append((name, r, r <= 1.03, lo <= 1.03 < hi))
-    if wb["memadvise"] != 0:
-        print(f"  memadvise wrote {wb['memadvise']} bytes to disk (must be 0)")
+    # A read can write: where a file's access time is more than a day old
+    # (relatime), the kernel updates it, and on ext4 without a journal the
+    # reader is charged the inode table's block, 4096 bytes, once per file per
+    # day. The bare program gets these too. A tool that writes its data writes
+    # in every run; so memadvise passes where it wrote at most one block in a
+    # run, and in at most one run more than the bare program did.
+    if wb["memadvise"] > 4096 or nw["memadvise"] > nw["bare"] + 1:
+        print(f"  memadvise wrote up to {wb['memadvise']} bytes in {nw['memadvise']} of {reps} runs,"
+              f" the bare program up to {wb['bare']} in {nw['bare']} (must be 0)")
         ok = False
+    elif wb["memadvise"]:
+        print(f"  memadvise wrote no data: {nw['memadvise']} of its {reps} runs were charged one"
+              f" 4096-byte block, as were {nw['bare']} of the bare program's (access-time updates)")
 
 # the goal holds for a run of the bench when it holds on every workload
 missed = [f"{n} {r:.4f}" + (" (noise decides)" if span else "") for n, r, met, span in verdicts if not met]
