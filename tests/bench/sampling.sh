@@ -39,6 +39,11 @@
 # number the run-to-run noise does not reach, without the fixed cost.  On
 # the faults slices perf stat -e page-faults is measured alike: the floor of
 # counting every fault, in the same units.
+# Last, that event's cost split into its parts (tests/bench/fault_event.c):
+# an event merely existing somewhere on the system, counting, sampling.  The
+# first is paid by every fault while any page-faults event is open, enabled
+# or not, and so is in neither tool's on/off ratio: what a tool on the
+# fault path cannot go below without closing its event.
 # The rate is memadvise's default (the hot-code profile and data-address
 # sampling share it: cpu-clock at 1000 Hz on bare metal, the scheduler tick
 # in a guest, 250 Hz here); perf samples cpu-clock at the same rate.  The
@@ -55,6 +60,7 @@
 reps=${BENCH_REPS:-15}
 hz=${BENCH_HZ:-$(default_hz)}
 cc -O2 -o "$MA_TMP/toggle" "$MA_TOP/tests/bench/toggle.c" || exit 1
+cc -O2 -o "$MA_TMP/fault_event" "$MA_TOP/tests/bench/fault_event.c" || exit 1
 for p in hot_line touch_pages; do
 	cc -O2 -g -fno-omit-frame-pointer -pthread -o "$MA_TMP/$p" "$MA_TOP/tests/e2e/progs/$p.c" || exit 1
 done
@@ -335,5 +341,22 @@ for kind, what, tools in (("faults", "first-touch faults", ("memadvise", "perf",
         x = in_process(kind, tool)
         line.append(f"{tool} {x[0]:.3f} [{x[1]:.3f}-{x[2]:.3f}]" if x else f"{tool} n/a")
     print(f"  {what:20s} " + "   ".join(line))
+
+# The page-faults event's cost split into its parts (tests/bench/fault_event.c):
+# 'exists' is paid by every fault on the system while any such event is open,
+# enabled or not, and is in neither tool's on/off ratio above.
+parts = {}
+fe = subprocess.run([os.path.join(tmp, "fault_event"), "300"], stdout=subprocess.PIPE, text=True)
+for l in fe.stdout.splitlines():
+    f = l.split()
+    if len(f) == 4 and f[1] != "error":
+        parts[f[0]] = f"{float(f[1]):.3f} [{float(f[2]):.3f}-{float(f[3]):.3f}]"
+    elif f:
+        parts[f[0]] = " ".join(f[1:])
+print("the kernel's page-faults event on first-touch faults, in one process (median [q25-q75]):")
+print(f"  an event open anywhere, even disabled, vs none  {parts.get('exists', 'n/a')}")
+print(f"  counting (perf stat), enabled vs disabled       {parts.get('counting', 'n/a')}")
+print(f"  sampling at 4000 Hz, enabled vs disabled        {parts.get('sampling', 'n/a')}")
+print(f"  sampling that takes no sample                   {parts.get('no-sample', 'n/a')}")
 sys.exit(0 if ok else 1)
 PY
