@@ -42,7 +42,7 @@ sys.exit(0 if ok else 1)
 PY
 
 # a program in system calls: kernel mode, told apart as cpu-clock does
-"$MA" run -j -o "$MA_TMP/k.json" -- dd if=/dev/zero of=/dev/null bs=64k count=100000 \
+"$MA" run -j -o "$MA_TMP/k.json" -- dd if=/dev/zero of=/dev/null bs=64k count=400000 \
 	>/dev/null 2>&1 || fail "memadvise run (dd) exited $?"
 k=$(json "$MA_TMP/k.json" "'%s %d %d' % (d['profile']['events'][0]['name'], d['profile']['events'][0]['kernel_samples'], d['profile']['events'][0]['samples'])")
 set -- $k

@@ -6,9 +6,9 @@
 . "$MA_TOP/tests/lib.sh"
 need_root
 build_prog stride
-"$MA" run -j -o "$MA_TMP/line.json" -- "$MA_TMP/stride" 32 40 64 >/dev/null ||
+"$MA" run -j -o "$MA_TMP/line.json" -- "$MA_TMP/stride" 32 240 64 >/dev/null ||
 	fail "memadvise run exited $?"
-"$MA" run -j -o "$MA_TMP/wide.json" -- "$MA_TMP/stride" 256 60 64 >/dev/null ||
+"$MA" run -j -o "$MA_TMP/wide.json" -- "$MA_TMP/stride" 256 600 64 >/dev/null ||
 	fail "memadvise run exited $?"
 python3 - "$MA_TMP/line.json" "$MA_TMP/wide.json" <<'PY' || exit 1
 import json, sys
