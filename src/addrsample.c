@@ -191,9 +191,128 @@ int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct me
 	return 0;
 }
 
+/* The constant INSN adds to register family F (add, sub, inc, dec, lea F, [F + d]); false if none. */
+static bool moves_by_constant(const cs_insn *in, int f, int64_t *by)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+
+	if (x->op_count < 1 || o[0].type != X86_OP_REG || reg_family(o[0].reg) != f ||
+	    o[0].size != 8)
+		return false;
+	switch (in->id) {
+	case X86_INS_ADD: case X86_INS_SUB:
+		if (x->op_count != 2 || o[1].type != X86_OP_IMM)
+			return false;
+		*by = in->id == X86_INS_ADD ? o[1].imm : -o[1].imm;
+		return true;
+	case X86_INS_INC: case X86_INS_DEC:
+		*by = in->id == X86_INS_INC ? 1 : -1;
+		return true;
+	case X86_INS_LEA:
+		if (x->op_count != 2 || o[1].type != X86_OP_MEM || o[1].mem.index != X86_REG_INVALID ||
+		    o[1].mem.segment != X86_REG_INVALID || reg_family(o[1].mem.base) != f)
+			return false;
+		*by = o[1].mem.disp;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
+			    uint64_t ip, struct mem_operand *op)
+{
+	csh h = decoder();
+	uint64_t at[AS_BACK_MAX + 2], a = func_start, *targets = NULL;
+	uint8_t len[AS_BACK_MAX + 2];
+	size_t size, nt = 0, ct = 0;
+	const uint8_t *c;
+	int n = 0, ret = -ENOENT;
+	cs_insn *in;
+
+	if (!h || func_start < code_addr || func_start >= ip || !(in = cs_malloc(h)))
+		return -ENOENT;
+	/* the sweep: the last instructions before ip, and where branches land */
+	c = code + (func_start - code_addr);
+	size = ip - func_start;
+	while (size && cs_disasm_iter(h, &c, &size, &a, in)) {
+		const cs_x86 *x = &in->detail->x86;
+
+		if (n == AS_BACK_MAX + 2) {
+			memmove(at, at + 1, sizeof(at[0]) * (n - 1));
+			memmove(len, len + 1, sizeof(len[0]) * (n - 1));
+			n--;
+		}
+		at[n] = in->address;
+		len[n++] = in->size;
+		if (cs_insn_group(h, in, CS_GRP_JUMP) && x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
+			if (nt == ct) {
+				ct = ct ? ct * 2 : 64;
+				targets = xrealloc(targets, ct * sizeof(*targets));
+			}
+			targets[nt++] = (uint64_t)x->operands[0].imm;
+		}
+	}
+	if (size || a != ip || n < 2)
+		goto out;
+	/* at[n - 1] is the instruction before ip (no access); walk back from the one before it */
+	for (int i = n - 2; i >= 0 && n - 1 - i <= AS_BACK_MAX; i--) {
+		const uint8_t *ci = code + (at[i] - code_addr);
+		size_t si = len[i];
+		uint64_t ai = at[i];
+		struct mem_operand m;
+		bool landed = false;
+
+		if (!cs_disasm_iter(h, &ci, &si, &ai, in) || cs_insn_group(h, in, CS_GRP_JUMP) ||
+		    cs_insn_group(h, in, CS_GRP_CALL) || cs_insn_group(h, in, CS_GRP_RET) ||
+		    cs_insn_group(h, in, CS_GRP_INT) || cs_insn_group(h, in, CS_GRP_IRET))
+			break;
+		/* a branch landing after at[i] may have skipped it */
+		for (size_t t = 0; t < nt && !landed; t++)
+			landed = targets[t] > at[i] && targets[t] < ip;
+		if (landed)
+			break;
+		if (addrsample__decode(code + (at[i] - code_addr), len[i], at[i], &m) || m.skip != AS_OK)
+			continue;
+		/* what the instructions after it did to its registers */
+		for (int j = i + 1; j < n; j++) {
+			const uint8_t *cj = code + (at[j] - code_addr);
+			size_t sj = len[j];
+			uint64_t aj = at[j];
+			cs_regs rr, rw;
+			uint8_t nr = 0, nw = 0;
+
+			if (!cs_disasm_iter(h, &cj, &sj, &aj, in) || cs_regs_access(h, in, rr, &nr, rw, &nw)) {
+				m.clobbers = true;
+				break;
+			}
+			for (int k = 0; k < nw; k++) {
+				int f = reg_family(rw[k]);
+				int64_t by;
+
+				if (f < 0 || (f != m.base && f != m.index))
+					continue;
+				if (f == m.base && m.base != m.index && moves_by_constant(in, f, &by))
+					m.adj += by;
+				else
+					m.clobbers = true;
+			}
+		}
+		m.back = (uint8_t)(n - 1 - i);
+		*op = m;
+		ret = 0;
+		break;
+	}
+out:
+	free(targets);
+	cs_free(in, 1);
+	return ret;
+}
+
 uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs)
 {
-	uint64_t ea = (uint64_t)op->disp;
+	uint64_t ea = (uint64_t)op->disp - (uint64_t)op->adj;
 
 	if (op->rip)
 		ea += op->insn + op->len;
@@ -695,6 +814,13 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 	if (addrsample__prev_insn(buf, from, ip, fstart, &insn) ||
 	    addrsample__decode(buf + (insn - from), ip - insn, insn, &ia->out.op))
 		ia->out.op.skip = AS_UNDECODABLE;
+	/*
+	 * Where the tick lands after an instruction with no access (on some
+	 * cores it lands after the arithmetic on a load, not after the load),
+	 * the access before it in the same run of code.
+	 */
+	else if (fstart && (ia->out.op.skip == AS_NO_MEM || ia->out.op.skip == AS_LEA))
+		addrsample__decode_back(buf, from, fstart, ip, &ia->out.op);
 	free(buf);
 }
 
@@ -1053,6 +1179,8 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	ea = addrsample__ea(&ia->out.op, regs);
 	as->tot.decoded++;
 	ia->out.decoded++;
+	if (ia->out.op.back)
+		as->tot.back++;
 	if (ia->out.op.write)
 		as->tot.writes++;
 	else
@@ -1594,6 +1722,7 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 	json_object_object_add(o, "unreadable_code", json_object_new_int64(p->unreadable));
 	json_object_object_add(o, "decoded", json_object_new_int64(p->decoded));
 	json_object_object_add(o, "approximate", json_object_new_int64(p->approx));
+	json_object_object_add(o, "from_earlier_access", json_object_new_int64(p->back));
 	json_object_object_add(o, "reads", json_object_new_int64(p->reads));
 	json_object_object_add(o, "writes", json_object_new_int64(p->writes));
 	json_object_object_add(o, "distinct_lines", json_object_new_int64(p->lines));
@@ -1637,6 +1766,9 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 			json_object_object_add(e, "size", json_object_new_int(ip->op.size));
 			json_object_object_add(e, "decoded", json_object_new_int64(ip->decoded));
 			json_object_object_add(e, "approximate", json_object_new_int64(ip->approx));
+			if (ip->op.back)
+				json_object_object_add(e, "instructions_back",
+						       json_object_new_int(ip->op.back + 1));
 			json_object_object_add(e, "distinct_lines", json_object_new_int64(ip->lines));
 			json_object_object_add(e, "distinct_pages", json_object_new_int64(ip->pages));
 			json_object_object_add(e, "threads", json_object_new_int(ip->nr_threads));
@@ -1742,6 +1874,9 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 	fprintf(f, "  no memory operand %" PRIu64 ", lea/nop %" PRIu64 ", fs/gs %" PRIu64
 		", other %" PRIu64 "\n", p->skipped[AS_NO_MEM], p->skipped[AS_LEA],
 		p->skipped[AS_SEGMENT], p->skipped[AS_UNSUPPORTED] + p->skipped[AS_UNDECODABLE]);
+	if (p->back)
+		fprintf(f, "  from the access a few instructions earlier %" PRIu64
+			" (the instruction before had none)\n", p->back);
 	fprintf(f, "  distinct lines %s, pages %s\n", fmt_count(p->lines, b1, sizeof(b1)),
 		fmt_count(p->pages, b2, sizeof(b2)));
 	if (p->line_splits || p->misaligned)

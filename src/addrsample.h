@@ -56,6 +56,8 @@ struct mem_operand {
 	bool clobbers;	     /* writes its own base or index: EA is approximate */
 	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */
 	bool cas;	     /* cmpxchg: a compare-and-swap (retry loops, R13) */
+	uint8_t back;	     /* instructions before the sampled IP's previous one (see decode_back) */
+	int64_t adj;	     /* what those added to the base register since: ea = ... - adj */
 	char text[64];	     /* "mov r12, qword ptr [r12]" */
 };
 
@@ -72,6 +74,19 @@ uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs);
  */
 int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 			  uint64_t func_start, uint64_t *insn);
+/*
+ * Where the instruction before ip has no memory operand: the last access
+ * before it in the same straight run of code, at most AS_BACK_MAX
+ * instructions back, swept from func_start (code holds [code_addr, ip)).
+ * The run may hold no branch, and no branch seen in the sweep may land
+ * inside it.  A base register the instructions after the access moved by a
+ * constant (add, sub, inc, dec, lea) is moved back (op->adj); one they
+ * changed otherwise makes the address approximate (op->clobbers).
+ * 0 with *op filled, or -ENOENT.
+ */
+#define AS_BACK_MAX 4
+int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
+			    uint64_t ip, struct mem_operand *op);
 /*
  * The stride of an access stream sampled at random times: deltas between
  * consecutive addresses are multiples k*stride, so the stride is the most
@@ -150,6 +165,7 @@ struct addr_profile {
 	int l1_sets;		/* sets of this machine's L1D (the set index used) */
 	uint64_t line_splits, misaligned, atomic, cas; /* samples */
 	uint64_t samples, lost, no_regs, unreadable, decoded, approx;
+	uint64_t back;		/* decoded from an earlier access (mem_operand.back) */
 	uint64_t other_process;	/* samples in processes beyond the first 64 (not decoded) */
 	uint64_t previous_images; /* samples before the process exec'd again */
 	uint64_t skipped[AS_SKIP__COUNT];

@@ -8,8 +8,8 @@
 need_root
 build_prog inlined
 hot=$(grep -n 'HOT \*/' "$MA_TOP/tests/e2e/progs/inlined.c" | cut -d: -f1)
-"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/inlined" 300 >/dev/null || fail "memadvise run exited $?"
-"$MA" run -o "$MA_TMP/r.txt" -- "$MA_TMP/inlined" 300 >/dev/null || fail "memadvise run exited $?"
+"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/inlined" 1000 >/dev/null || fail "memadvise run exited $?"
+"$MA" run -o "$MA_TMP/r.txt" -- "$MA_TMP/inlined" 1000 >/dev/null || fail "memadvise run exited $?"
 python3 - "$MA_TMP/r.json" "$MA_TMP/r.txt" "$hot" <<'PY' || exit 1
 import json, re, sys
 d = json.load(open(sys.argv[1]))

@@ -99,6 +99,58 @@ void test_addrsample__skipped(void)
 static const uint8_t seq[] = { 0x48, 0x8b, 0x03, 0x48, 0x03, 0x34, 0xc1,
 			       0x48, 0x3d, 0xff, 0xff, 0x7f, 0x00 };
 
+/*
+ * A loop compiled as: mov rax,[rdx]; add rdx,8; lea r11,[rax+rax*2]; sar rax,2;
+ * a tick lands after the sar (as on some cores): the access is the mov,
+ * three instructions before the sar, and rdx has moved 8 on since.
+ */
+static const uint8_t walk[] = { 0x48, 0x8b, 0x02,	      /* 0x1000 mov rax, [rdx] */
+				0x48, 0x83, 0xc2, 0x08,	      /* 0x1003 add rdx, 8 */
+				0x4c, 0x8d, 0x1c, 0x40,	      /* 0x1007 lea r11, [rax+rax*2] */
+				0x48, 0xc1, 0xf8, 0x02 };     /* 0x100b sar rax, 2 */
+
+void test_addrsample__decode_back(void)
+{
+	struct mem_operand op;
+
+	set_regs();
+	if (!ASSERT_OK(addrsample__decode_back(walk, 0x1000, 0x1000, 0x1000 + sizeof(walk), &op),
+		       "the access before the sar"))
+		return;
+	ASSERT_EQ(op.skip, AS_OK, "a memory operand");
+	ASSERT_EQ(op.insn, 0x1000, "the mov");
+	ASSERT_EQ(op.back, 3, "three instructions before the sar");
+	ASSERT_EQ(op.base, AS_DX, "base rdx");
+	ASSERT_EQ(op.adj, 8, "rdx moved on by 8");
+	ASSERT_FALSE(op.clobbers, "a constant move is undone: exact");
+	ASSERT_EQ(addrsample__ea(&op, regs), regs[AS_DX] - 8, "ea = rdx - 8");
+}
+
+void test_addrsample__decode_back_limits(void)
+{
+	/* mov rax,[rdx]; mov rdx,rax; sar rax,2: the base was replaced */
+	static const uint8_t clob[] = { 0x48, 0x8b, 0x02, 0x48, 0x89, 0xc2, 0x48, 0xc1, 0xf8, 0x02 };
+	/* mov rax,[rdx]; jne 0x1000; sar rax,2: a branch between */
+	static const uint8_t br[] = { 0x48, 0x8b, 0x02, 0x75, 0xfb, 0x48, 0xc1, 0xf8, 0x02 };
+	/* jmp 0x1005; mov rax,[rdx]; add rdx,8; sar rax,2: the jump lands after the access */
+	static const uint8_t into[] = { 0xeb, 0x03, 0x48, 0x8b, 0x02, 0x48, 0x83, 0xc2, 0x08,
+					0x48, 0xc1, 0xf8, 0x02 };
+	/* mov rax,[rdx]; then five instructions with no access: too far back */
+	static const uint8_t far[] = { 0x48, 0x8b, 0x02, 0x48, 0xff, 0xc1, 0x48, 0xff, 0xc1,
+				       0x48, 0xff, 0xc1, 0x48, 0xff, 0xc1, 0x48, 0xff, 0xc1 };
+	struct mem_operand op;
+
+	ASSERT_OK(addrsample__decode_back(clob, 0x1000, 0x1000, 0x1000 + sizeof(clob), &op),
+		  "an access whose base was replaced");
+	ASSERT_TRUE(op.clobbers, "its address is approximate");
+	ASSERT_ERR(addrsample__decode_back(br, 0x1000, 0x1000, 0x1000 + sizeof(br), &op),
+		   "not across a branch");
+	ASSERT_ERR(addrsample__decode_back(into, 0x1000, 0x1000, 0x1000 + sizeof(into), &op),
+		   "not where a jump lands between the access and the IP");
+	ASSERT_ERR(addrsample__decode_back(far, 0x1000, 0x1000, 0x1000 + sizeof(far), &op),
+		   "not more than four instructions back");
+}
+
 void test_addrsample__prev_insn_sweep(void)
 {
 	uint64_t insn = 0;
