@@ -1875,8 +1875,7 @@ void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
 		", other %" PRIu64 "\n", p->skipped[AS_NO_MEM], p->skipped[AS_LEA],
 		p->skipped[AS_SEGMENT], p->skipped[AS_UNSUPPORTED] + p->skipped[AS_UNDECODABLE]);
 	if (p->back)
-		fprintf(f, "  from the access a few instructions earlier %" PRIu64
-			" (the instruction before had none)\n", p->back);
+		fprintf(f, "  from an access a few instructions back %" PRIu64 "\n", p->back);
 	fprintf(f, "  distinct lines %s, pages %s\n", fmt_count(p->lines, b1, sizeof(b1)),
 		fmt_count(p->pages, b2, sizeof(b2)));
 	if (p->line_splits || p->misaligned)
