@@ -1,13 +1,14 @@
 #!/bin/sh
 # Software data-address sampling on a strided loop: the dominant stride of
-# the hot load equals the program's stride, forward.  Passes over 256 MiB
-# take several sampling periods each (over 64 MiB on a fast host, one or
-# two: the samples then stroboscope across passes and the walk's direction
-# is a matter of luck).
+# the hot load equals the program's stride, forward.  The samples must come
+# several to a pass, or they stroboscope across passes and the walk's
+# direction is a matter of luck: a pass over 256 MiB took several ticks on
+# the hosts this was written on and 3 ms (under one tick) on an AMD EPYC
+# one, so it samples cpu-clock at 2000 Hz.
 . "$MA_TOP/tests/lib.sh"
 need_root
 build_prog stride
-"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/stride" 256 15 256 >/dev/null ||
+"$MA" run -F 2000 -j -o "$MA_TMP/r.json" -- "$MA_TMP/stride" 256 40 256 >/dev/null ||
 	fail "memadvise run exited $?"
 python3 - "$MA_TMP/r.json" "$MA_TOP/tests/e2e/progs/stride.c" <<'PY' || exit 1
 import json, sys

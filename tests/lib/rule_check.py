@@ -61,8 +61,9 @@ def scale_reps(binary, bad, good):
     t = time.monotonic()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
     took = time.monotonic() - t
-    k = min(MAX_SCALE, math.ceil(MIN_BARE_S / max(took, 1e-3)),
-            MAX_REPS // max(int(bad[i + 1]), 1))
+    most = max(int(args[j + 1]) for args in (bad, good) for j in range(len(args) - 1)
+               if str(args[j]) in REPS_FLAGS)
+    k = min(MAX_SCALE, math.ceil(MIN_BARE_S / max(took, 1e-3)), MAX_REPS // max(most, 1))
     if k <= 1:
         return bad, good, 1
 
