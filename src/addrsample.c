@@ -256,6 +256,10 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 	}
 	if (size || a != ip || n < 2)
 		goto out;
+	/* after a jmp or ret, ip is reached by a jump from elsewhere: no straight run to it */
+	if (in->id == X86_INS_JMP || cs_insn_group(h, in, CS_GRP_RET) ||
+	    cs_insn_group(h, in, CS_GRP_IRET))
+		goto out;
 	/* at[n - 1] is the instruction before ip (no access); walk back from the one before it */
 	for (int i = n - 2; i >= 0 && n - 1 - i <= AS_BACK_MAX; i--) {
 		const uint8_t *ci = code + (at[i] - code_addr);

@@ -77,7 +77,8 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 /*
  * Where the instruction before ip has no memory operand: the last access
  * before it in the same straight run of code, at most AS_BACK_MAX
- * instructions back, swept from func_start (code holds [code_addr, ip)).
+ * instructions back, swept from func_start (code holds [code_addr, ip)),
+ * unless the instruction before ip is a jmp or ret (ip is then reached by a jump).
  * The run may hold no branch, and no branch seen in the sweep may land
  * inside it.  A base register the instructions after the access moved by a
  * constant (add, sub, inc, dec, lea) is moved back (op->adj); one they

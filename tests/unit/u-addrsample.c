@@ -138,8 +138,12 @@ void test_addrsample__decode_back_limits(void)
 	/* mov rax,[rdx]; then five instructions with no access: too far back */
 	static const uint8_t far[] = { 0x48, 0x8b, 0x02, 0x48, 0xff, 0xc1, 0x48, 0xff, 0xc1,
 				       0x48, 0xff, 0xc1, 0x48, 0xff, 0xc1, 0x48, 0xff, 0xc1 };
+	/* mov rax,[rdx]; ret: the IP after a ret is reached by a jump, not from the mov */
+	static const uint8_t ret[] = { 0x48, 0x8b, 0x02, 0xc3 };
 	struct mem_operand op;
 
+	ASSERT_ERR(addrsample__decode_back(ret, 0x1000, 0x1000, 0x1000 + sizeof(ret), &op),
+		   "not after a ret");
 	ASSERT_OK(addrsample__decode_back(clob, 0x1000, 0x1000, 0x1000 + sizeof(clob), &op),
 		  "an access whose base was replaced");
 	ASSERT_TRUE(op.clobbers, "its address is approximate");
