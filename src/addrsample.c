@@ -226,6 +226,7 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 	csh h = decoder();
 	uint64_t at[AS_BACK_MAX + 2], a = func_start, *targets = NULL;
 	uint8_t len[AS_BACK_MAX + 2];
+	bool branch[AS_BACK_MAX + 2];
 	size_t size, nt = 0, ct = 0;
 	const uint8_t *c;
 	int n = 0, ret = -ENOENT;
@@ -242,10 +243,14 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 		if (n == AS_BACK_MAX + 2) {
 			memmove(at, at + 1, sizeof(at[0]) * (n - 1));
 			memmove(len, len + 1, sizeof(len[0]) * (n - 1));
+			memmove(branch, branch + 1, sizeof(branch[0]) * (n - 1));
 			n--;
 		}
 		at[n] = in->address;
-		len[n++] = in->size;
+		len[n] = in->size;
+		branch[n++] = cs_insn_group(h, in, CS_GRP_JUMP) || cs_insn_group(h, in, CS_GRP_CALL) ||
+			      cs_insn_group(h, in, CS_GRP_RET) || cs_insn_group(h, in, CS_GRP_INT) ||
+			      cs_insn_group(h, in, CS_GRP_IRET);
 		if (cs_insn_group(h, in, CS_GRP_JUMP) && x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
 			if (nt == ct) {
 				ct = ct ? ct * 2 : 64;
@@ -262,15 +267,10 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 		goto out;
 	/* at[n - 1] is the instruction before ip (no access); walk back from the one before it */
 	for (int i = n - 2; i >= 0 && n - 1 - i <= AS_BACK_MAX; i--) {
-		const uint8_t *ci = code + (at[i] - code_addr);
-		size_t si = len[i];
-		uint64_t ai = at[i];
 		struct mem_operand m;
 		bool landed = false;
 
-		if (!cs_disasm_iter(h, &ci, &si, &ai, in) || cs_insn_group(h, in, CS_GRP_JUMP) ||
-		    cs_insn_group(h, in, CS_GRP_CALL) || cs_insn_group(h, in, CS_GRP_RET) ||
-		    cs_insn_group(h, in, CS_GRP_INT) || cs_insn_group(h, in, CS_GRP_IRET))
+		if (branch[i])
 			break;
 		/* a branch landing after at[i] may have skipped it */
 		for (size_t t = 0; t < nt && !landed; t++)
