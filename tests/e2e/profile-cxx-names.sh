@@ -8,8 +8,8 @@ need_cmd g++
 g++ -O2 -g -fno-omit-frame-pointer -o "$MA_TMP/cxx_names" "$MA_TOP/tests/e2e/progs/cxx_names.cpp" ||
 	fail "cannot build tests/e2e/progs/cxx_names.cpp"
 hot=$(grep -n '/\* HOT \*/' "$MA_TOP/tests/e2e/progs/cxx_names.cpp" | cut -d: -f1)
-"$MA" run -w -o "$MA_TMP/r.txt" -- "$MA_TMP/cxx_names" 3000 >/dev/null || fail "memadvise run exited $?"
-"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/cxx_names" 3000 >/dev/null || fail "memadvise run exited $?"
+"$MA" run -w -o "$MA_TMP/r.txt" -- "$MA_TMP/cxx_names" 12000 >/dev/null || fail "memadvise run exited $?"
+"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/cxx_names" 12000 >/dev/null || fail "memadvise run exited $?"
 grep -q "cxx_names.cpp:$hot ns::Table::probe" "$MA_TMP/r.txt" ||
 	fail "the hot line is not named ns::Table::probe: $(sed -n '/^Hot code/,/^$/p' "$MA_TMP/r.txt")"
 json "$MA_TMP/r.json" "d['profile']['functions'][0]['function'] == 'ns::Table::probe' and not [f for f in d['profile']['functions'] if f['function'].startswith('_Z')]" |

@@ -7,7 +7,7 @@
 need_root
 build_prog hot_line
 line=$(grep -n '/\* HOT \*/' "$MA_TOP/tests/e2e/progs/hot_line.c" | cut -d: -f1)
-"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/hot_line" 150 > /dev/null ||
+"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/hot_line" 400 > /dev/null ||
 	fail "memadvise run exited $?"
 json "$MA_TMP/r.json" "'profile' in d" | grep -q True || fail "no profile section in the report"
 ev=$(json "$MA_TMP/r.json" "d['profile']['events'][0]['name'] + ' ' + d['profile']['events'][0]['tier']")

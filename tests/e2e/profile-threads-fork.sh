@@ -11,7 +11,7 @@ build_prog hot_line
 build_prog threads_fork
 build_prog exec_child
 n=3000
-"$MA" run -j -o "$MA_TMP/t.json" -- "$MA_TMP/hot_line" 100 2 > /dev/null || fail "run hot_line exited $?"
+"$MA" run -j -o "$MA_TMP/t.json" -- "$MA_TMP/hot_line" 300 2 > /dev/null || fail "run hot_line exited $?"
 json "$MA_TMP/t.json" "sorted(set(t['function'] for t in d['profile'].get('thread_functions', [])[:2]))" |
 	grep -q "\['cold_loop', 'hot_loop'\]" ||
 	fail "per-thread hot functions missing: $(json "$MA_TMP/t.json" "d['profile'].get('thread_functions', [])[:3]")"

@@ -7,7 +7,7 @@ need_root
 need_cmd g++
 g++ -O2 -g -fno-omit-frame-pointer -o "$MA_TMP/cxx_holes" "$MA_TOP/tests/e2e/progs/cxx_holes.cpp" ||
 	fail "cannot build tests/e2e/progs/cxx_holes.cpp"
-"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/cxx_holes" 100 >/dev/null || fail "memadvise run exited $?"
+"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/cxx_holes" 400 >/dev/null || fail "memadvise run exited $?"
 python3 - "$MA_TMP/r.json" <<'PY' || exit 1
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -5,7 +5,7 @@
 . "$MA_TOP/tests/lib.sh"
 need_root
 build_prog store_holes
-"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/store_holes" 100 >/dev/null || fail "memadvise run exited $?"
+"$MA" run -j -o "$MA_TMP/r.json" -- "$MA_TMP/store_holes" 400 >/dev/null || fail "memadvise run exited $?"
 python3 - "$MA_TMP/r.json" <<'PY' || exit 1
 import json, sys
 d = json.load(open(sys.argv[1]))

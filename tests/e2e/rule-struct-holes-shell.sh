@@ -6,7 +6,7 @@
 . "$MA_TOP/tests/lib.sh"
 need_root
 build_prog store_holes
-"$MA" run -j -o "$MA_TMP/r.json" -- sh -c "'$MA_TMP/store_holes' 100; true" >/dev/null ||
+"$MA" run -j -o "$MA_TMP/r.json" -- sh -c "'$MA_TMP/store_holes' 400; true" >/dev/null ||
 	fail "memadvise run exited $?"
 python3 - "$MA_TMP/r.json" "$MA_TMP/store_holes" <<'PY' || exit 1
 import json, os, sys
