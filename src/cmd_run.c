@@ -56,6 +56,7 @@ struct run_opts {
 	bool no_advice;
 	unsigned int freq_hz;
 	bool no_sample;
+	bool all_faults;
 	bool sim;
 	const char *watch[WATCH_MAX];
 	int nr_watch;
@@ -88,6 +89,8 @@ static void usage(FILE *f)
 		"  -e, --events LIST      comma-separated events: generic names or libpfm4 strings\n"
 		"  -F, --freq HZ          sampling frequency (default: each sampler's own)\n"
 		"      --no-sample        count only: no sampling, tracing or watchpoints\n"
+		"      --all-faults       sample page faults for the whole run (default: in a\n"
+		"                         fault storm, in windows, counting those between)\n"
 		"      --sim              run under cachegrind: simulated cache and branch\n"
 		"                         counts per source line (tier simulation, slow)\n"
 		"      --watch VAR        hardware watchpoint on a global: VAR, VAR.member or\n"
@@ -185,6 +188,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "events", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, 'N' },
+		{ "all-faults", no_argument, NULL, 'X' },
 		{ "sim", no_argument, NULL, 'S' },
 		{ "watch", required_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
@@ -227,6 +231,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'N':
 			o->no_sample = true;
+			break;
+		case 'X':
+			o->all_faults = true;
 			break;
 		case 'S':
 			o->sim = true;
@@ -670,6 +677,7 @@ int cmd_run(int argc, char **argv)
 	ctx.freq_hz = o.freq_hz;
 	ctx.shared = &shared;
 	ctx.sample = !o.no_sample && !o.sim;
+	ctx.all_faults = o.all_faults;
 	if (o.sim)
 		report__add_provenance(r, "simulation",
 				       "the program ran under cachegrind: counters and timings are "
@@ -693,8 +701,8 @@ int cmd_run(int argc, char **argv)
 		phase(c->name);
 	}
 
-	if (shared.nr_fault_fds)
-		event_set__provide(es, "page_faults", shared.fault_fds, shared.nr_fault_fds);
+	if (shared.fault_count)
+		event_set__provide(es, "page_faults", shared.fault_count, shared.fault_count_ctx);
 	event_set__open_deferred(es);
 	primer_stop(&primer);
 	/* A malformed rule file is an error before the program runs. */

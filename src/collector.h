@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "event.h"
 
 struct perf_event_header;
 struct evring;
@@ -41,9 +42,9 @@ struct run_shared {
 	int nr_sw_fds;		/* 0: none to share */
 	unsigned int sw_hz;
 	uint64_t sw_period_ns;
-	/* the page-faults sampling event's fds, whose count the counters take */
-	int fault_fds[1024];
-	int nr_fault_fds;
+	/* the fault sampler's count, which the counters take as page_faults */
+	provided_count_fn fault_count;
+	void *fault_count_ctx;
 	/*
 	 * Where the scheduler tick samples (profile__tick_plan()): the sw-addr
 	 * collector opens no sampling event, only its side-band records, and
@@ -84,6 +85,7 @@ struct run_ctx {
 	char *const *argv;	/* the command (NULL when attached) */
 	unsigned int freq_hz;	/* sampling frequency asked for (-F), 0 = collector default */
 	bool sample;		/* sampling allowed (not --no-sample) */
+	bool all_faults;	/* --all-faults: no fault windows (see profiler.c) */
 	uint64_t duration_ns;	/* -d, 0 = until exit */
 	struct run_shared *shared;	/* filled by collectors for the later ones */
 };

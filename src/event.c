@@ -34,13 +34,13 @@ struct ev {
 	/*
 	 * Opened late, or not at all: page_faults while the profile samples
 	 * page faults.  Each event on the page-faults path costs about 1 % of
-	 * a fault storm here; the sampling event's own count is the same
+	 * a fault storm here; the fault sampler's own count is the same
 	 * number (event_set__provide), and the counter is opened only when
-	 * there is no such event (event_set__open_deferred).
+	 * there is no such sampler (event_set__open_deferred).
 	 */
 	bool deferred;
-	int *ext_fds;		   /* provided: borrowed, read() gives the count */
-	int nr_ext;
+	provided_count_fn ext;	   /* provided: called when the set is read */
+	void *ext_ctx;
 	struct pmu_event chosen;   /* the candidate that opened (or the first tried) */
 	bool opened;
 	int err;
@@ -235,7 +235,7 @@ static void open_evs(struct event_set *es)
 		int nc, g;
 		bool hw;
 
-		if (e->derived || e->deferred || e->nr_ext || e->opened || e->fds)
+		if (e->derived || e->deferred || e->ext || e->opened || e->fds)
 			continue;
 		nc = pmu__candidates(e->name, cand, (int)ARRAY_SIZE(cand));
 		hw = nc > 0 && cand[0].hardware;
@@ -309,16 +309,15 @@ void event_set__defer(struct event_set *es, const char *name)
 			es->evs[i].deferred = true;
 }
 
-void event_set__provide(struct event_set *es, const char *name, const int *fds, int nr)
+void event_set__provide(struct event_set *es, const char *name, provided_count_fn fn, void *ctx)
 {
 	for (int i = 0; i < es->nr; i++) {
 		struct ev *e = &es->evs[i];
 
-		if (strcmp(e->name, name) || !e->deferred || nr <= 0)
+		if (strcmp(e->name, name) || !e->deferred || !fn)
 			continue;
-		e->ext_fds = xmalloc(nr * sizeof(int));
-		memcpy(e->ext_fds, fds, nr * sizeof(int));
-		e->nr_ext = nr;
+		e->ext = fn;
+		e->ext_ctx = ctx;
 		e->deferred = false;
 	}
 }
@@ -428,22 +427,22 @@ int event_set__read(struct event_set *es, struct report *r)
 		c->err = e->err;
 		if (e->derived)
 			continue;	/* derive_minor() fills it */
-		if (e->nr_ext) {	/* provided: the page-faults sampling event */
-			uint64_t sum, t_ena, t_run;
+		if (e->ext) {	/* provided: the fault sampler's count */
+			struct provided_count pc = { 0 };
 
-			if (!read_counts_sum(e->ext_fds, e->nr_ext, &sum, &t_ena, &t_run)) {
+			if (!e->ext(e->ext_ctx, &pc)) {
 				snprintf(c->reason, sizeof(c->reason),
-					 "the fault-sampling event could not be read");
+					 "the fault sampler's count could not be read");
 				continue;
 			}
 			c->tier = TIER_SOFTWARE;
 			snprintf(c->event, sizeof(c->event), "perf::PERF_COUNT_SW_PAGE_FAULTS");
 			c->counted = true;
-			c->raw = sum;
-			c->scaled = (double)sum;
-			c->enabled_ns = t_ena;
-			c->running_ns = t_run;
-			snprintf(c->note, sizeof(c->note), "the fault sampler's count");
+			c->raw = pc.count;
+			c->scaled = (double)pc.count;
+			c->enabled_ns = pc.enabled_ns;
+			c->running_ns = pc.running_ns;
+			snprintf(c->note, sizeof(c->note), "%s", pc.note);
 			continue;
 		}
 		if (!e->opened) {
@@ -485,7 +484,6 @@ void event_set__free(struct event_set *es)
 			if (es->evs[i].fds[t] >= 0)
 				close(es->evs[i].fds[t]);
 		free(es->evs[i].fds);
-		free(es->evs[i].ext_fds);
 	}
 	free(es->evs);
 	free(es->tids);

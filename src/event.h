@@ -35,12 +35,23 @@ struct event_set *event_set__defaults(void);
  */
 int event_set__open(struct event_set *es, pid_t pid, bool on_exec);
 /*
- * NAME is not opened by event_set__open(): another event with the same count
- * may provide it (FDS, borrowed until the set is read); event_set__open_deferred()
- * then opens whatever was deferred and not provided.
+ * A count another collector provides: FN fills in the count, the times it
+ * covers and a note on where it came from, or returns false when it has none.
+ */
+struct provided_count {
+	uint64_t count, enabled_ns, running_ns;
+	char note[64];		/* as struct counter's note */
+};
+typedef bool (*provided_count_fn)(void *ctx, struct provided_count *out);
+
+/*
+ * NAME is not opened by event_set__open(): another collector may provide the
+ * same count (FN, called with CTX when the set is read, while CTX lives);
+ * event_set__open_deferred() then opens whatever was deferred and not
+ * provided.
  */
 void event_set__defer(struct event_set *es, const char *name);
-void event_set__provide(struct event_set *es, const char *name, const int *fds, int nr);
+void event_set__provide(struct event_set *es, const char *name, provided_count_fn fn, void *ctx);
 void event_set__open_deferred(struct event_set *es);
 /* Stops counting (so that what follows the target is not counted). */
 void event_set__disable(struct event_set *es);

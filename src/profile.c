@@ -238,6 +238,11 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "max_period", ju64(p->fault_max_period));
 		jadd(x, "estimated", ju64(p->fault_est));
 		jadd(x, "sampled_periods", ju64(p->fault_periods));
+		/* the event's windows: one for the whole run unless faults stormed */
+		jadd(x, "windows", json_object_new_int(p->fault_windows));
+		jadd(x, "open_ms", json_object_new_double(p->fault_open_ns / 1e6));
+		jadd(x, "between_windows", ju64(p->fault_gap_faults));
+		jadd(x, "processes_unread", json_object_new_int(p->fault_gap_lost));
 		jadd(x, "user_mode", ju64(p->faults_user));
 		jadd(x, "kernel_mode", ju64(p->faults_kernel));
 		jadd(x, "reads", ju64(p->reads));
@@ -542,6 +547,10 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 	fprintf(f, "\n  %s%" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " other (%" PRIu64
 		" in kernel-mode copies)\n", p->faults_exact ? "" : "~", p->reads, p->writes,
 		p->rw_unknown, p->faults_kernel);
+	if (p->fault_gap_faults)
+		fprintf(f, "  %s of them counted between the sampler's %d windows (%.0f ms of %.0f)\n",
+			fmt_count((double)p->fault_gap_faults, b1, sizeof(b1)), p->fault_windows,
+			p->fault_open_ns / 1e6, p->duration_ns / 1e6);
 	if (p->duration_ns && p->faults)
 		fprintf(f, "  %s faults/s on average over %.2f s\n",
 			fmt_count(p->faults / (p->duration_ns / 1e9), b1, sizeof(b1)),

@@ -13,7 +13,8 @@
  *  - "samples" are raw samples of the sampling event; "est_events" =
  *    sum of the sample periods (for cpu-clock: nanoseconds of CPU time, for
  *    a miss event: estimated misses).  The event says which (events[ev]).
- *  - The page-fault total is the page-faults event's exact count; the
+ *  - The page-fault total is the page-faults event's exact count (with, in
+ *    a fault storm, the processes' own counts between its windows); the
  *    breakdowns (sites, regions, timeline) are estimates from its samples.
  *  - pid is the process (thread-group id), tid the thread; tid 0 in an
  *    aggregated row means "all threads".
@@ -214,6 +215,14 @@ struct profile {
 	bool faults_exact;		/* every fault was a sample (period 1 throughout) */
 	unsigned int fault_hz;
 	uint64_t faults, fault_samples, fault_est, fault_periods, fault_max_period;
+	/*
+	 * Fault windows (profiler.c): in a storm the event was open only in
+	 * fault_windows windows, for fault_open_ns; fault_gap_faults of the
+	 * faults came from the processes' own counts between them, and
+	 * fault_gap_lost processes ended between them unread.
+	 */
+	int fault_windows, fault_gap_lost;
+	uint64_t fault_open_ns, fault_gap_faults;
 	uint64_t faults_user, faults_kernel, reads, writes, rw_unknown; /* estimated */
 	uint64_t major, minor;
 	struct profile_fault_site *sites; int nr_sites;

@@ -18,10 +18,12 @@
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +103,13 @@ struct proc {
 	struct procmaps **snaps;	/* oldest first; the last one is the newest */
 	int nr_snaps;
 	struct procmaps *at_exit;	/* smaps at exit (main process), also in snaps */
+	/*
+	 * Between fault windows (see fw_*): at its last read, its own faults
+	 * (minflt + majflt) and its reaped children's (cminflt + cmajflt);
+	 * the part of the latter already counted through those children.
+	 */
+	uint64_t flt_own, flt_c, flt_debt;
+	bool flt_done;			/* its last count is in (or it could not be read) */
 };
 
 struct ev_slot {
@@ -160,6 +169,54 @@ struct task_event {
 	int nr;
 };
 
+/*
+ * A fault site's or chunk's sampled periods at one time (fw_snap): the keys
+ * of both maps are 16 bytes, compared as bytes.
+ */
+struct site_snap {
+	unsigned char k[16];
+	uint64_t periods;
+};
+
+/* The sites (0) and chunks (1) at one time, each sorted by key. */
+struct fw_snapshot {
+	struct site_snap *e[2];
+	int n[2];
+};
+
+/* The faults between two windows, and the sites and chunks they are given. */
+struct fault_gap {
+	uint64_t faults;
+	struct fw_snapshot last;	/* periods of the window's last FW_ARM_NS or more */
+};
+
+/* Fault windows: see "fault windows" below. */
+struct fault_win {
+	bool on;			/* not --all-faults */
+	bool open;			/* the page-faults event is open */
+	bool frozen;			/* the final count is taken */
+	struct perf_event_attr attr;	/* the event, to open it again */
+	int nr;				/* windows opened (the first is from the start) */
+	uint64_t t_open;		/* when the window opened */
+	uint64_t open_ns;		/* the closed windows' time */
+	uint64_t closed;		/* the closed windows' counts */
+	uint64_t last_count, last_t;	/* the processes' faults at the window's last poll */
+	double rate;			/* faults a second at the last window's close */
+	int odd;			/* gap polls in a row at a rate unlike it */
+	struct fw_snapshot arm;		/* at a poll before the close */
+	bool armed;
+	uint64_t arm_t;
+	uint64_t storm_t;		/* the first poll of this storm, 0: none */
+	struct fault_gap *gaps;
+	int nr_gaps;
+	uint64_t gap_t0, gap_last_t;	/* the gap's start, its last count */
+	uint64_t gap_faults;		/* all gaps' */
+	uint64_t pending;		/* read at an exit, not yet in a bucket */
+	uint64_t *buckets;		/* gap faults by timeline bucket (NR_BUCKETS) */
+	int lost;			/* processes that ended in a gap unread */
+	int reopen_failed;
+};
+
 struct prof_state {
 	struct profile_bpf *skel;
 	struct evring *side;	/* fork/exit/comm records of the target's tasks */
@@ -175,6 +232,7 @@ struct prof_state {
 	bool major_ok;
 	bool faults_ok;
 	unsigned int fault_hz;
+	struct fault_win fw;
 	struct thp_load thp;
 	bool tick_planned;	/* the tick samples (profile__tick_plan) */
 	struct tick_load tick;
@@ -195,6 +253,11 @@ static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, in
 }
 
 static struct proc *proc_get(struct prof_state *st, pid_t pid, bool create);
+static void fw_proc_exited(struct prof_state *st, struct proc *p);
+static void fw_poll(struct prof_state *st, uint64_t now);
+static uint64_t fw_gap_count(struct prof_state *st, uint64_t now);
+static bool fw_provide(void *ctx, struct provided_count *out);
+static void apportion(uint64_t **v, int n, uint64_t from, uint64_t to);
 
 /* The process's name from /proc (a launched program's, once it has exec'd). */
 static void proc_read_comm(struct proc *p)
@@ -352,6 +415,7 @@ static void on_side_record(void *ctx, const struct perf_event_header *h)
 		if (body < 16 || v[0] != v[2])
 			return; /* a thread other than the leader */
 		p = proc_get(st, (pid_t)v[0], true);
+		fw_proc_exited(st, p);
 		p->exited = true;
 		proc_snapshot(st, p, false); /* from its records, if it had no maps read */
 		break;
@@ -875,8 +939,11 @@ static void open_faults(struct prof_state *st, struct report *r)
 
 	st->fault_hz = max && max < FAULT_HZ ? max : FAULT_HZ;
 	pf.sample_freq = st->fault_hz;
+	st->fw.attr = pf;
 	got = open_task_event(st, &pf, st->skel->progs.on_fault, &st->faults);
 	st->faults_ok = got > 0;
+	st->fw.open = st->faults_ok;
+	st->fw.nr = st->faults_ok;
 	if (!st->faults_ok) {
 		st->attach_failed++;
 		report__add_provenance(r, "page_faults", "page-faults event: %s: no fault numbers",
@@ -1223,12 +1290,12 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	bpf_map_update_elem(bpf_map__fd(st->skel->maps.procs), &tgid, &zero, BPF_ANY);
 	st->t0 = st->t_open = now_ns();
 	st->skel->bss->t0_ns = st->t0;
+	st->fw.on = !ctx->all_faults;
 	open_faults(st, r);
-	/* the counters take page_faults from these (one event less on every fault) */
-	if (st->faults_ok && ctx->shared &&
-	    st->faults.nr <= (int)ARRAY_SIZE(ctx->shared->fault_fds)) {
-		memcpy(ctx->shared->fault_fds, st->faults.fds, st->faults.nr * sizeof(int));
-		ctx->shared->nr_fault_fds = st->faults.nr;
+	/* the counters take page_faults from it (one event less on every fault) */
+	if (st->faults_ok && ctx->shared) {
+		ctx->shared->fault_count = fw_provide;
+		ctx->shared->fault_count_ctx = st;
 	}
 
 	if (ctx->sample)
@@ -1263,6 +1330,7 @@ static void profile_started(void *state)
 	 */
 	st->last_refresh = 0;
 	st->t_start = now_ns();
+	st->fw.t_open = st->fw.last_t = st->t_start;
 	st->thp.vm_ok = vmstat_collapses(st->thp.vm0);
 	st->thp.delay_ns = thp_delay_ns(&st->thp.sleep_ms);
 	if (!st->thp.delay_ns)
@@ -1280,6 +1348,7 @@ static int profile_poll(void *state)
 		return 0;
 	drain_side(st);
 	now = now_ns();
+	fw_poll(st, now);
 	if (st->started && st->tick_planned && !st->tick.started &&
 	    now - st->t_start >= TICK_DELAY_NS)
 		tick_start(st);
@@ -1313,6 +1382,12 @@ static void profile_at_exit(void *state, pid_t pid)
 	drain_side(st);
 	p = proc_get(st, pid, true);
 	proc_snapshot(st, p, true);
+	/* between fault windows: its last count, while it is stopped */
+	if (st->fw.on && !st->fw.open && st->fw.nr_gaps && !st->fw.frozen) {
+		fw_gap_count(st, now_ns());
+		p = proc_get(st, pid, false);
+		p->flt_done = true;
+	}
 	/* Children still alive keep their maps until finish; take them now too. */
 	for (int i = 0; i < st->nr_procs; i++)
 		if (st->procs[i].pid != pid)
@@ -1457,6 +1532,483 @@ static void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void 
 {
 	if (base && n > 1)
 		qsort(base, n, size, cmp);
+}
+
+/* ---- fault windows --------------------------------------------------------- */
+
+/*
+ * In a fault storm the page-faults event is open only in windows.  Every
+ * fault on the system pays for the event while one exists, enabled or not
+ * (tests/bench/fault_event.c: 3 % of a first-touch fault in a guest, and as
+ * much again for counting and sampling it): a storm ran 7 % slower with it
+ * open throughout.  So once faults come faster than FW_STORM a second, the
+ * event is closed, and the faults until it opens again are counted from the
+ * processes' own counters (minflt + majflt in /proc/PID/stat, read every
+ * poll and when a process ends).  The first window lasts FW_FIRST_NS from
+ * the start; the next ones FW_NEXT_NS, one every FW_GAP_NS, or at once when
+ * the rate between windows drops below the storm rate or leaves half to
+ * twice that of the window before for two polls (a new phase).  The faults
+ * of a gap get the sites and chunks of the window's last FW_ARM_NS or more,
+ * from the storm's second poll on (snapshots of the site and chunk maps
+ * before the close and at it), and their timeline buckets the polls that
+ * counted them.  Neither the rate nor the gaps tell a new fault site that
+ * starts at the old one's rate: until the next window its faults are the
+ * old site's.
+ * --all-faults keeps the event open throughout.
+ */
+#define FW_STORM 20000.0
+#define FW_FIRST_NS 60000000ULL
+#define FW_NEXT_NS 50000000ULL
+#define FW_GAP_NS 1000000000ULL
+#define FW_ARM_NS 15000000ULL
+#define FW_ARM_LEAD_NS 45000000ULL	/* snapshots start this long before a window's end */
+
+/*
+ * The faults of process PID (all its threads, alive or gone): its own
+ * (minflt + majflt) and those of the children it has reaped (cminflt +
+ * cmajflt), where a child that ends between two reads is counted in full.
+ */
+static bool proc_faults(pid_t pid, uint64_t *own, uint64_t *children)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long v[4];
+	ssize_t got;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = '\0';
+	/* after the name in parentheses: state ppid pgrp session tty tpgid flags minflt cminflt majflt */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %llu %llu %llu %llu",
+			 &v[0], &v[1], &v[2], &v[3]) != 4)
+		return false;
+	*own = v[0] + v[2];
+	*children = v[1] + v[3];
+	return true;
+}
+
+static int cmp_site_key(const void *a, const void *b)
+{
+	return memcmp(a, b, 16);
+}
+
+static void fw_snap_free(struct fw_snapshot *x)
+{
+	free(x->e[0]);
+	free(x->e[1]);
+	memset(x, 0, sizeof(*x));
+}
+
+/* One map's periods now, sorted by key: the fault sites' or the chunks'. */
+static int fw_snap_map(int fd, size_t vsz, size_t off, struct site_snap **out)
+{
+	unsigned char k[16];
+	char *v = xmalloc(vsz);
+	struct map_iter it;
+	struct site_snap *s = NULL;
+	int n = 0, cap = 0;
+
+	map_iter_init(&it, fd, sizeof(k), vsz);
+	while (map_iter_next(&it, k, v)) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			s = xrealloc(s, cap * sizeof(*s));
+		}
+		memcpy(s[n].k, k, sizeof(k));
+		memcpy(&s[n++].periods, v + off, sizeof(uint64_t));
+	}
+	free(v);
+	sort_array(s, n, sizeof(*s), cmp_site_key);
+	*out = s;
+	return n;
+}
+
+static void fw_snap(struct prof_state *st, struct fw_snapshot *x)
+{
+	x->n[0] = fw_snap_map(bpf_map__fd(st->skel->maps.fault_sites), sizeof(struct prof_fault_val),
+			      offsetof(struct prof_fault_val, count), &x->e[0]);
+	x->n[1] = fw_snap_map(bpf_map__fd(st->skel->maps.fault_chunks), sizeof(struct prof_chunk_val),
+			      offsetof(struct prof_chunk_val, faults), &x->e[1]);
+}
+
+/* CUR - OLD (both sorted): the periods added in between, in CUR. */
+static int fw_snap_diff(struct site_snap *cur, int n, const struct site_snap *old, int nr_old)
+{
+	int out = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct site_snap *o = nr_old ? bsearch(cur[i].k, old, nr_old, sizeof(*old),
+							    cmp_site_key) : NULL;
+		uint64_t before = o ? o->periods : 0;
+
+		if (cur[i].periods > before) {
+			memcpy(cur[out].k, cur[i].k, sizeof(cur[i].k));
+			cur[out++].periods = cur[i].periods - before;
+		}
+	}
+	return out;
+}
+
+/* The gap's faults in proportion to X's periods (into them). */
+static void fw_snap_share(struct site_snap *x, int n, uint64_t faults)
+{
+	uint64_t **v = xcalloc(n ? n : 1, sizeof(*v)), sum = 0;
+
+	for (int i = 0; i < n; i++) {
+		sum += x[i].periods;
+		v[i] = &x[i].periods;
+	}
+	apportion(v, n, sum, faults);
+	free(v);
+}
+
+/* Spreads N faults counted over [A, B) over the timeline buckets they cover. */
+static void fw_bucket(struct prof_state *st, uint64_t a, uint64_t b, uint64_t n)
+{
+	struct fault_win *fw = &st->fw;
+	uint64_t ia, ib, given = 0;
+
+	if (!n)
+		return;
+	if (!fw->buckets)
+		fw->buckets = xcalloc(NR_BUCKETS, sizeof(*fw->buckets));
+	a = a > st->t0 ? a - st->t0 : 0;
+	b = b > st->t0 ? b - st->t0 : 0;
+	if (b <= a)
+		a = b ? b - 1 : 0;
+	ia = a / BUCKET_NS;
+	ib = (b - 1) / BUCKET_NS;
+	if (ib >= NR_BUCKETS)
+		ib = NR_BUCKETS - 1;
+	if (ia > ib)
+		ia = ib;
+	for (uint64_t i = ia; i < ib; i++) {
+		uint64_t end = (i + 1) * BUCKET_NS, start = i == ia ? a : i * BUCKET_NS;
+		uint64_t part = (uint64_t)((unsigned __int128)n * (end - start) / (b - a));
+
+		fw->buckets[i] += part;
+		given += part;
+	}
+	fw->buckets[ib] += n - given;
+}
+
+/*
+ * Process P is done: its parent, when it reaps P, gets P's faults in its
+ * children's count, of which what was counted of P (its last read) is a debt
+ * paid off that count.  Without a parent being read, the faults since P's
+ * last read are lost (it was reaped unread, or by a process not followed).
+ */
+static void fw_proc_done(struct prof_state *st, struct proc *p, bool read)
+{
+	struct proc *parent = p->parent ? proc_get(st, p->parent, false) : NULL;
+
+	p->flt_done = true;
+	if (parent && !parent->flt_done)
+		parent->flt_debt += p->flt_own + p->flt_c;
+	else if (!read)
+		st->fw.lost++;
+}
+
+/* Reads P: the faults since its last read, 0 when it is gone. */
+static uint64_t fw_read_proc(struct prof_state *st, struct proc *p)
+{
+	uint64_t own, c, d_own, d_c, pay;
+
+	if (!proc_faults(p->pid, &own, &c)) {
+		fw_proc_done(st, p, false);
+		return 0;
+	}
+	d_own = own > p->flt_own ? own - p->flt_own : 0;
+	d_c = c > p->flt_c ? c - p->flt_c : 0;
+	pay = d_c < p->flt_debt ? d_c : p->flt_debt;
+	p->flt_debt -= pay;
+	p->flt_own = own;
+	p->flt_c = c;
+	if (p->exited) /* a zombie: its counts are final */
+		fw_proc_done(st, p, true);
+	return d_own + d_c - pay;
+}
+
+/* Reads the processes not done yet: the faults they added since. */
+static uint64_t fw_read_procs(struct prof_state *st)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < st->nr_procs; i++)
+		if (!st->procs[i].flt_done)
+			sum += fw_read_proc(st, &st->procs[i]);
+	return sum;
+}
+
+/* The own faults of the processes not ended: a rate, not a count (see fw_poll). */
+static uint64_t fw_own_faults(struct prof_state *st)
+{
+	uint64_t sum = 0, own, c;
+
+	for (int i = 0; i < st->nr_procs; i++)
+		if (!st->procs[i].exited && !st->procs[i].flt_done &&
+		    proc_faults(st->procs[i].pid, &own, &c))
+			sum += own;
+	return sum;
+}
+
+/* The faults since the gap's last count, into the gap and the timeline. */
+static uint64_t fw_gap_count(struct prof_state *st, uint64_t now)
+{
+	struct fault_win *fw = &st->fw;
+	uint64_t n = fw_read_procs(st) + fw->pending;
+
+	fw->pending = 0;
+	fw->gaps[fw->nr_gaps - 1].faults += n;
+	fw->gap_faults += n;
+	fw_bucket(st, fw->gap_last_t, now, n);
+	fw->gap_last_t = now;
+	return n;
+}
+
+/* A process ended (its exit record): between windows, its last count now. */
+static void fw_proc_exited(struct prof_state *st, struct proc *p)
+{
+	if (!st->fw.on || st->fw.open || !st->fw.nr_gaps || p->flt_done)
+		return;
+	p->exited = true;
+	st->fw.pending += fw_read_proc(st, p);
+}
+
+/* Closes the event at NOW; SNAP: the maps now (taken over). */
+static void fw_close(struct prof_state *st, uint64_t now, struct fw_snapshot *snap)
+{
+	struct fault_win *fw = &st->fw;
+	struct fault_gap *g;
+	uint64_t c = 0;
+
+	for (int i = 0; i < st->faults.nr; i++)
+		ioctl(st->faults.fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	if (read_counts_sum(st->faults.fds, st->faults.nr, &c, NULL, NULL))
+		fw->closed += c;
+	/*
+	 * The counts the gap starts from: faults after the disable are the
+	 * gap's.  A process that ended in the window was counted there; so is
+	 * a zombie, whose parent's children's count will grow by it.
+	 */
+	for (int i = 0; i < st->nr_procs; i++) {
+		struct proc *p = &st->procs[i];
+
+		if (p->flt_done)
+			continue;
+		if (!proc_faults(p->pid, &p->flt_own, &p->flt_c))
+			p->flt_done = true;
+		else if (p->exited)
+			fw_proc_done(st, p, true);
+	}
+	close_fds(st->faults.fds, st->faults.links, st->faults.nr);
+	memset(&st->faults, 0, sizeof(st->faults));
+	fw->open = false;
+	fw->open_ns += now - fw->t_open;
+	fw->gaps = xrealloc(fw->gaps, (fw->nr_gaps + 1) * sizeof(*fw->gaps));
+	g = &fw->gaps[fw->nr_gaps++];
+	g->faults = 0;
+	for (int m = 0; m < 2; m++)
+		snap->n[m] = fw_snap_diff(snap->e[m], snap->n[m], fw->arm.e[m], fw->arm.n[m]);
+	g->last = *snap;
+	fw_snap_free(&fw->arm);
+	fw->armed = false;
+	fw->gap_t0 = fw->gap_last_t = now;
+	fw->odd = 0;
+	pr_debug("profile: fault window %d closed after %.0f ms at %.0f faults/s",
+		 fw->nr, (now - fw->t_open) / 1e6, fw->rate);
+}
+
+/* Opens the event again on every thread of every process not ended. */
+static void fw_reopen(struct prof_state *st, uint64_t now)
+{
+	struct fault_win *fw = &st->fw;
+	struct task_event *te = &st->faults;
+	struct perf_event_attr attr = fw->attr;
+	int cap = 0, err = 0;
+
+	attr.disabled = 1;
+	attr.enable_on_exec = 0;
+	attr.inherit = 1;
+	for (int i = 0; i < st->nr_procs; i++) {
+		const struct proc *p = &st->procs[i];
+		char path[64];
+		struct dirent *de;
+		DIR *d;
+
+		if (p->exited || p->flt_done)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)p->pid);
+		d = opendir(path);
+		while (d && (de = readdir(d))) {
+			pid_t tid = atoi(de->d_name);
+			struct bpf_link *l;
+			int fd;
+
+			if (tid <= 0)
+				continue;
+			fd = (int)perf_event_open(&attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0) {
+				if (!err && errno != ESRCH)
+					err = errno;
+				continue;
+			}
+			l = bpf_program__attach_perf_event(st->skel->progs.on_fault, fd);
+			if (!l) {
+				if (!err)
+					err = errno;
+				close(fd);
+				continue;
+			}
+			if (te->nr == cap) {
+				cap = cap ? 2 * cap : 8;
+				te->fds = xrealloc(te->fds, cap * sizeof(*te->fds));
+				te->links = xrealloc(te->links, cap * sizeof(*te->links));
+			}
+			te->fds[te->nr] = fd;
+			te->links[te->nr++] = l;
+		}
+		if (d)
+			closedir(d);
+	}
+	/* the gap ends where the new events start counting */
+	fw_gap_count(st, now);
+	if (!te->nr) {
+		if (err) {
+			fw->reopen_failed++;
+			pr_debug("profile: cannot open the page-faults event again: %s", strerror(err));
+		}
+		close_fds(te->fds, te->links, 0);
+		memset(te, 0, sizeof(*te));
+		return;	/* counted from /proc until the end */
+	}
+	for (int i = 0; i < te->nr; i++)
+		ioctl(te->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	fw->open = true;
+	fw->nr++;
+	fw->t_open = fw->last_t = now_ns();
+	fw->last_count = fw_own_faults(st);
+	fw->storm_t = 0;
+	pr_debug("profile: fault window %d opened after a gap of %.0f ms (%" PRIu64 " faults)",
+		 fw->nr, (now - fw->gap_t0) / 1e6, fw->gaps[fw->nr_gaps - 1].faults);
+}
+
+static void fw_poll(struct prof_state *st, uint64_t now)
+{
+	struct fault_win *fw = &st->fw;
+	uint64_t c, len, before;
+	double rate;
+
+	if (!fw->on || fw->frozen || !st->started || !st->faults_ok)
+		return;
+	if (!fw->open) {
+		before = fw->gap_last_t;
+		if (now - before < 5000000)
+			return;
+		rate = fw_gap_count(st, now) * 1e9 / (now - before);
+		fw->odd = rate > 2 * fw->rate || rate < fw->rate / 2 ? fw->odd + 1 : 0;
+		if (now - fw->gap_t0 >= FW_GAP_NS || rate < FW_STORM || fw->odd >= 2)
+			fw_reopen(st, now);
+		return;
+	}
+	/*
+	 * The rate from /proc, not from the event: reading a per-task event
+	 * whose task runs on another CPU interrupts that CPU (an IPI, a VM
+	 * exit in a guest) every poll.
+	 */
+	if (now - fw->last_t < 5000000)
+		return;
+	c = fw_own_faults(st);
+	rate = c > fw->last_count ? (c - fw->last_count) * 1e9 / (now - fw->last_t) : 0;
+	fw->last_count = c;
+	fw->last_t = now;
+	if (rate < FW_STORM) {
+		fw_snap_free(&fw->arm);	/* the storm starts again from here */
+		fw->armed = false;
+		fw->storm_t = 0;
+		return;
+	}
+	/*
+	 * The interval up to the storm's first poll may hold the phase before
+	 * it (a program's first touches, then its storm at the same rate): the
+	 * snapshots start one poll later.
+	 */
+	if (!fw->storm_t)
+		fw->storm_t = now;
+	len = fw->nr == 1 ? FW_FIRST_NS : FW_NEXT_NS;
+	if (now - fw->t_open + FW_ARM_LEAD_NS < len || now - fw->storm_t < FW_ARM_NS)
+		return;
+	if (fw->armed && now - fw->arm_t >= FW_ARM_NS && now - fw->t_open >= len) {
+		struct fw_snapshot snap;
+
+		fw_snap(st, &snap);
+		fw->rate = rate;
+		fw_close(st, now, &snap);
+		return;
+	}
+	if (!fw->armed || now - fw->arm_t >= FW_ARM_NS) {
+		fw_snap_free(&fw->arm);
+		fw_snap(st, &fw->arm);
+		fw->armed = true;
+		fw->arm_t = now;
+	}
+}
+
+/* The last count of a gap the run ends in (once). */
+static void fw_final(struct prof_state *st)
+{
+	struct fault_win *fw = &st->fw;
+
+	if (fw->frozen)
+		return;
+	fw->frozen = true;
+	if (fw->on && !fw->open && fw->nr_gaps)
+		fw_gap_count(st, now_ns());
+}
+
+/* The page-faults event's count over all windows (false: it never opened). */
+static bool fw_window_count(struct prof_state *st, uint64_t *n)
+{
+	uint64_t c = 0;
+
+	if (!st->faults_ok)
+		return false;
+	if (st->faults.nr && !task_event_count(&st->faults, &c))
+		return false;
+	*n = st->fw.closed + c;
+	return true;
+}
+
+/* The counters' page_faults (event_set__provide). */
+static bool fw_provide(void *ctx, struct provided_count *out)
+{
+	struct prof_state *st = ctx;
+	uint64_t ena = 0, run = 0, w;
+
+	fw_final(st);
+	if (!fw_window_count(st, &w))
+		return false;
+	out->count = w + st->fw.gap_faults;
+	if (!st->fw.nr_gaps) {
+		if (st->faults.nr)
+			read_counts_sum(st->faults.fds, st->faults.nr, &w, &ena, &run);
+		out->enabled_ns = ena;
+		out->running_ns = run;
+		snprintf(out->note, sizeof(out->note), "the fault sampler's count");
+	} else {
+		/* complete: the processes' own counts between the windows */
+		out->enabled_ns = out->running_ns = now_ns() - st->t_start;
+		snprintf(out->note, sizeof(out->note),
+			 "the fault sampler's windows and /proc/PID/stat between");
+	}
+	return true;
 }
 
 static int cmp_hot(const void *a, const void *b)
@@ -1996,11 +2548,104 @@ static void apportion(uint64_t **v, int n, uint64_t from, uint64_t to)
 	free(sh);
 }
 
-/* SUM, a part of the samples' periods, as a part of the counted faults. */
-static uint64_t rescaled(const struct profile *p, uint64_t sum)
+/*
+ * A chunk's fault counts CNT (all, major) to the regions holding the pages
+ * its samples saw, in proportion to their pages; PAGES: count those pages
+ * as faulted.  *LAST: the region found last (chunks come in address order).
+ */
+static void chunk_to_regions(struct profile *p, const struct prof_chunk_key *ck,
+			     const struct prof_chunk_val *cv, const uint64_t cnt[2], int *last,
+			     bool pages)
 {
-	return (uint64_t)(((unsigned __int128)sum * p->faults + p->fault_periods / 2) /
-			  p->fault_periods);
+	int ri_of[16], nr = 0, big = 0;
+	uint64_t np[16], total = 0, given[2] = { 0 };
+
+	for (int w = 0; w < PROF_CHUNK_PAGES / 64; w++) {
+		for (uint64_t bits = cv->pages[w]; bits; bits &= bits - 1) {
+			uint64_t addr = (ck->chunk << PROF_CHUNK_SHIFT) +
+					((uint64_t)(w * 64 + __builtin_ctzll(bits)) << PROF_PAGE_SHIFT);
+			int ri, j;
+
+			if (*last >= 0 && p->regions[*last].pid == (pid_t)ck->tgid &&
+			    addr >= p->regions[*last].start && addr < p->regions[*last].end)
+				ri = *last;
+			else
+				ri = region_of(p, (pid_t)ck->tgid, addr);
+			if (ri < 0)
+				continue;
+			*last = ri;
+			if (pages)
+				p->regions[ri].pages_faulted++;
+			for (j = 0; j < nr && ri_of[j] != ri; j++)
+				;
+			if (j == nr) {
+				if (nr == (int)ARRAY_SIZE(ri_of))
+					continue;
+				ri_of[nr] = ri;
+				np[nr++] = 0;
+			}
+			np[j]++;
+			total++;
+		}
+	}
+	if (!total)
+		return;
+	for (int j = 0; j < nr; j++) {
+		struct profile_region *rg = &p->regions[ri_of[j]];
+		uint64_t part[2];
+
+		if (np[j] > np[big])
+			big = j;
+		for (int c = 0; c < 2; c++) {
+			part[c] = cnt[c] * np[j] / total;
+			given[c] += part[c];
+		}
+		rg->faults += part[0];
+		rg->major += part[1];
+	}
+	/* rounding remainders to the chunk's biggest region */
+	p->regions[ri_of[big]].faults += cnt[0] - given[0];
+	p->regions[ri_of[big]].major += cnt[1] - given[1];
+}
+
+/*
+ * The faults of each gap between windows, to the sites its last window's
+ * last part sampled (in proportion to their periods then).  OVER takes the
+ * shares of sites the map no longer has (none: its entries stay).
+ */
+static void fw_gaps_to_sites(struct prof_state *st, struct profile *p, uint64_t over[2])
+{
+	struct site_snap *idx = xcalloc(p->nr_sites ? p->nr_sites : 1, sizeof(*idx));
+
+	for (int i = 0; i < p->nr_sites; i++) {
+		struct prof_fault_site_key k = { .tgid = (__u32)p->sites[i].pid,
+						 .kernel = p->sites[i].kernel_mode,
+						 .ip = p->sites[i].loc.ip };
+
+		memcpy(idx[i].k, &k, sizeof(k));
+		idx[i].periods = (uint64_t)i;
+	}
+	sort_array(idx, p->nr_sites, sizeof(*idx), cmp_site_key);
+	for (int g = 0; g < st->fw.nr_gaps; g++) {
+		struct fault_gap *gap = &st->fw.gaps[g];
+		struct site_snap *e = gap->last.e[0];
+
+		if (!gap->last.n[0] || !gap->faults)
+			continue;
+		fw_snap_share(e, gap->last.n[0], gap->faults);
+		for (int i = 0; i < gap->last.n[0]; i++) {
+			const struct site_snap *x = p->nr_sites ?
+				bsearch(e[i].k, idx, p->nr_sites, sizeof(*idx), cmp_site_key) : NULL;
+			struct prof_fault_site_key k;
+
+			memcpy(&k, e[i].k, sizeof(k));
+			if (x)
+				p->sites[x->periods].count += e[i].periods;
+			else
+				over[k.kernel ? 1 : 0] += e[i].periods;
+		}
+	}
+	free(idx);
 }
 
 static void finish_faults(struct prof_state *st, struct profile *p, struct symbolizer *sym,
@@ -2015,6 +2660,7 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	uint64_t *site_addr = NULL;
 	uint64_t over[2] = { stats[PROF_ST_SITE_FULL], stats[PROF_ST_SITE_FULL_KERNEL] };
 	int cap = 0, last = -1;
+	uint64_t win, unplaced = 0;
 	bool rescale;
 
 	p->faults_measured = st->faults_ok;
@@ -2056,12 +2702,22 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	}
 	p->fault_periods = p->faults_user + p->faults_kernel;
 	/* the event's own count is exact; without it, the samples' estimate */
-	if (!task_event_count(&st->faults, &p->faults))
-		p->faults = p->fault_periods;
+	fw_final(st);
+	if (!fw_window_count(st, &win))
+		win = p->fault_periods;
+	/* and between its windows, the processes' own counts */
+	p->faults = win + st->fw.gap_faults;
+	p->fault_windows = st->fw.nr;
+	p->fault_gap_faults = st->fw.gap_faults;
+	p->fault_open_ns = st->fw.open_ns + (st->fw.open ? st->t_end - st->fw.t_open : 0);
+	p->fault_gap_lost = st->fw.lost;
+	for (int g = 0; g < st->fw.nr_gaps; g++)
+		if (!st->fw.gaps[g].last.n[0])
+			unplaced += st->fw.gaps[g].faults; /* shared as the windows' faults */
 	p->minor = p->faults > p->major ? p->faults - p->major : 0;
 	if (p->faults != p->fault_periods)
-		p->faults_exact = false; /* samples throttled or lost */
-	rescale = p->fault_periods && p->faults != p->fault_periods;
+		p->faults_exact = false; /* samples throttled or lost, or faults between windows */
+	rescale = p->fault_periods && (p->faults != p->fault_periods || st->fw.nr_gaps);
 	if (rescale) {
 		/* the sites (and the faults of sites that found the map full) */
 		uint64_t **v = xcalloc(p->nr_sites + 2, sizeof(*v));
@@ -2074,8 +2730,9 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 		}
 		v[n++] = &over[0];
 		v[n++] = &over[1];
-		apportion(v, n, p->fault_periods, p->faults);
+		apportion(v, n, p->fault_periods, win + unplaced);
 		free(v);
+		fw_gaps_to_sites(st, p, over);
 		p->faults_user = over[0];
 		p->faults_kernel = over[1];
 		for (int i = 0; i < p->nr_sites; i++) {
@@ -2129,60 +2786,18 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 	fd = bpf_map__fd(st->skel->maps.fault_chunks);
 	map_iter_init(&it, fd, sizeof(ck), sizeof(cv));
 	while (map_iter_next(&it, &ck, &cv)) {
-		int ri_of[16], nr = 0, big = 0;
-		uint64_t np[16], total = 0, given[2] = { 0 };
 		const uint64_t cnt[2] = { cv.faults, cv.major };
 
-		for (int w = 0; w < PROF_CHUNK_PAGES / 64; w++) {
-			for (uint64_t bits = cv.pages[w]; bits; bits &= bits - 1) {
-				uint64_t addr = (ck.chunk << PROF_CHUNK_SHIFT) +
-						((uint64_t)(w * 64 + __builtin_ctzll(bits)) << PROF_PAGE_SHIFT);
-				int ri, j;
-
-				if (last >= 0 && p->regions[last].pid == (pid_t)ck.tgid &&
-				    addr >= p->regions[last].start && addr < p->regions[last].end)
-					ri = last;
-				else
-					ri = region_of(p, (pid_t)ck.tgid, addr);
-				if (ri < 0)
-					continue;
-				last = ri;
-				p->regions[ri].pages_faulted++;
-				for (j = 0; j < nr && ri_of[j] != ri; j++)
-					;
-				if (j == nr) {
-					if (nr == (int)ARRAY_SIZE(ri_of))
-						continue;
-					ri_of[nr] = ri;
-					np[nr++] = 0;
-				}
-				np[j]++;
-				total++;
-			}
-		}
-		if (!total)
-			continue;
-		for (int j = 0; j < nr; j++) {
-			struct profile_region *rg = &p->regions[ri_of[j]];
-			uint64_t part[2];
-
-			if (np[j] > np[big])
-				big = j;
-			for (int c = 0; c < 2; c++) {
-				part[c] = cnt[c] * np[j] / total;
-				given[c] += part[c];
-			}
-			rg->faults += part[0];
-			rg->major += part[1];
-		}
-		/* rounding remainders to the chunk's biggest region */
-		p->regions[ri_of[big]].faults += cnt[0] - given[0];
-		p->regions[ri_of[big]].major += cnt[1] - given[1];
+		chunk_to_regions(p, &ck, &cv, cnt, &last, true);
 	}
 	if (rescale && p->nr_regions) {
-		/* the minor parts: major faults are each a sample */
+		/* the minor parts, to the windows' count: major faults are each a sample */
 		uint64_t *minor = xcalloc(p->nr_regions, sizeof(*minor)), **v, sum = 0;
+		uint64_t unplaced_chunks = 0;
 
+		for (int g = 0; g < st->fw.nr_gaps; g++)
+			if (!st->fw.gaps[g].last.n[1])
+				unplaced_chunks += st->fw.gaps[g].faults;
 		v = xcalloc(p->nr_regions, sizeof(*v));
 		for (int i = 0; i < p->nr_regions; i++) {
 			const struct profile_region *rg = &p->regions[i];
@@ -2191,11 +2806,30 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 			sum += minor[i];
 			v[i] = &minor[i];
 		}
-		apportion(v, p->nr_regions, sum, rescaled(p, sum));
+		if (sum)
+			apportion(v, p->nr_regions, sum,
+				  (uint64_t)(((unsigned __int128)sum * (win + unplaced_chunks) +
+					      p->fault_periods / 2) / p->fault_periods));
 		for (int i = 0; i < p->nr_regions; i++)
 			p->regions[i].faults = minor[i] + p->regions[i].major;
 		free(v);
 		free(minor);
+	}
+	/* the faults between windows, as the chunks of each window's last part */
+	for (int g = 0; g < st->fw.nr_gaps && p->nr_regions; g++) {
+		struct fault_gap *gap = &st->fw.gaps[g];
+		struct site_snap *e = gap->last.e[1];
+
+		if (!gap->last.n[1] || !gap->faults)
+			continue;
+		fw_snap_share(e, gap->last.n[1], gap->faults);
+		for (int i = 0; i < gap->last.n[1]; i++) {
+			const uint64_t cnt[2] = { e[i].periods, 0 };
+
+			memcpy(&ck, e[i].k, sizeof(ck));
+			if (e[i].periods && !bpf_map_lookup_elem(fd, &ck, &cv))
+				chunk_to_regions(p, &ck, &cv, cnt, &last, false);
+		}
 	}
 	/* sort regions by faults, then name each site's region */
 	sort_array(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region_faults);
@@ -2232,12 +2866,21 @@ static void finish_faults(struct prof_state *st, struct profile *p, struct symbo
 				p->nr_buckets = (int)i + 1;
 		}
 		if (rescale && p->nr_buckets) {
+			/* the windows' buckets to the windows' count ... */
 			uint64_t **v = xcalloc(p->nr_buckets, sizeof(*v));
 
 			for (int i = 0; i < p->nr_buckets; i++)
 				v[i] = &p->timeline[i].faults;
-			apportion(v, p->nr_buckets, sum, rescaled(p, sum));
+			apportion(v, p->nr_buckets, sum,
+				  (uint64_t)(((unsigned __int128)sum * win +
+					      p->fault_periods / 2) / p->fault_periods));
 			free(v);
+		}
+		/* ... and the gaps' as they were counted */
+		for (int i = 0; st->fw.buckets && i < n; i++) {
+			p->timeline[i].faults += st->fw.buckets[i];
+			if (st->fw.buckets[i] && i >= p->nr_buckets)
+				p->nr_buckets = i + 1;
 		}
 	}
 }
@@ -2560,6 +3203,16 @@ static int profile_finish(void *state, struct report *r)
 	if (st->faults_ok && !p->faults_exact)
 		report__add_provenance(r, "page_faults", "faults by site, region and time estimated from %" PRIu64 " samples of the page-faults event (at most %u a second, up to %" PRIu64 " faults each; their periods sum to %" PRIu64 ") and scaled to the counted total",
 				       p->fault_samples, p->fault_hz, p->fault_max_period, p->fault_periods);
+	if (st->faults_ok && p->fault_gap_faults)
+		report__add_provenance(r, "page_faults", "fault storm: the event was open %.0f of %.0f ms (%d windows; --all-faults: always); %" PRIu64 " faults between counted from /proc/PID/stat, given the sites of each window's last %.0f+ ms",
+				       p->fault_open_ns / 1e6, p->duration_ns / 1e6, p->fault_windows,
+				       p->fault_gap_faults, FW_ARM_NS / 1e6);
+	if (p->fault_gap_lost)
+		report__add_provenance(r, "page_faults", "%d processes ended between fault windows unread: their faults since the last poll (20 ms) are missing",
+				       p->fault_gap_lost);
+	if (st->fw.reopen_failed)
+		report__add_provenance(r, "page_faults", "the page-faults event failed to open again %d times: faults counted from /proc/PID/stat to the end, unsampled",
+				       st->fw.reopen_failed);
 	if (r->profile)
 		profile__free(r->profile);
 	r->profile = p;
@@ -2576,6 +3229,11 @@ static void profile_destroy(void *state)
 		close_fds(st->evs[e].fds, st->evs[e].links, st->evs[e].nr);
 	close_fds(st->faults.fds, st->faults.links, st->faults.nr);
 	close_fds(st->major.fds, st->major.links, st->major.nr);
+	for (int g = 0; g < st->fw.nr_gaps; g++)
+		fw_snap_free(&st->fw.gaps[g].last);
+	free(st->fw.gaps);
+	fw_snap_free(&st->fw.arm);
+	free(st->fw.buckets);
 	thp_join(st);
 	thp_destroy(&st->thp);
 	ring_buffer__free(st->regs_rb);

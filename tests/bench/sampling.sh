@@ -313,7 +313,9 @@ def in_process(kind, tool):
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     pid = tg.stdout.readline().strip()
     if tool == "memadvise":
-        cmd = [ma, "run", "-p", pid, "-d", "300s", "-o", "/dev/null"]
+        # with its page-faults event open throughout (no fault windows):
+        # the cost of the events when on, which is what this measures
+        cmd = [ma, "run", "--all-faults", "-p", pid, "-d", "300s", "-o", "/dev/null"]
     elif tool == "perf-stat":
         cmd = ["perf", "stat", "-e", "page-faults", "-p", pid, "-o", "/dev/null"]
     else:
