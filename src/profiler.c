@@ -210,6 +210,7 @@ struct fault_win {
 	struct fault_gap *gaps;
 	int nr_gaps;
 	uint64_t gap_t0, gap_last_t;	/* the gap's start, its last count */
+	int gap_procs;			/* processes known when the gap began */
 	uint64_t gap_faults;		/* all gaps' */
 	uint64_t pending;		/* read at an exit, not yet in a bucket */
 	uint64_t *buckets;		/* gap faults by timeline bucket (NR_BUCKETS) */
@@ -1547,7 +1548,8 @@ static void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void 
  * poll and when a process ends).  The first window lasts FW_FIRST_NS from
  * the start; the next ones FW_NEXT_NS, one every FW_GAP_NS, or at once when
  * the rate between windows drops below the storm rate or leaves half to
- * twice that of the window before for two polls (a new phase).  The faults
+ * twice that of the window before for two polls, or a process starts (a new
+ * phase).  The faults
  * of a gap get the sites and chunks of the window's last FW_ARM_NS or more,
  * from the storm's second poll on (snapshots of the site and chunk maps
  * before the close and at it), and their timeline buckets the polls that
@@ -1821,6 +1823,7 @@ static void fw_close(struct prof_state *st, uint64_t now, struct fw_snapshot *sn
 	fw_snap_free(&fw->arm);
 	fw->armed = false;
 	fw->gap_t0 = fw->gap_last_t = now;
+	fw->gap_procs = st->nr_procs;
 	fw->odd = 0;
 	pr_debug("profile: fault window %d closed after %.0f ms at %.0f faults/s",
 		 fw->nr, (now - fw->t_open) / 1e6, fw->rate);
@@ -1914,7 +1917,9 @@ static void fw_poll(struct prof_state *st, uint64_t now)
 			return;
 		rate = fw_gap_count(st, now) * 1e9 / (now - before);
 		fw->odd = rate > 2 * fw->rate || rate < fw->rate / 2 ? fw->odd + 1 : 0;
-		if (now - fw->gap_t0 >= FW_GAP_NS || rate < FW_STORM || fw->odd >= 2)
+		/* a new process is a new phase: the window before has none of its sites */
+		if (now - fw->gap_t0 >= FW_GAP_NS || rate < FW_STORM || fw->odd >= 2 ||
+		    st->nr_procs > fw->gap_procs)
 			fw_reopen(st, now);
 		return;
 	}
