@@ -846,54 +846,73 @@ void profile__preload_discard(void)
  * PROG attached.  Returns how many were opened, or -errno of the first
  * failure when none was.
  */
+/*
+ * Opens ATTR on task TID with PROG attached and adds it to TE (*CAP: its
+ * arrays' room).  *ERR keeps the first failure, as -errno: a thread that
+ * just exited (ESRCH) is none.
+ */
+static void task_event_add(struct task_event *te, int *cap, struct perf_event_attr *attr,
+			   struct bpf_program *prog, pid_t tid, int *err)
+{
+	int fd = (int)perf_event_open(attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	struct bpf_link *l;
+
+	if (fd < 0) {
+		if (!*err && errno != ESRCH)
+			*err = -errno;
+		return;
+	}
+	l = bpf_program__attach_perf_event(prog, fd);
+	if (!l) {
+		if (!*err)
+			*err = -errno;
+		close(fd);
+		return;
+	}
+	if (te->nr == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		te->fds = xrealloc(te->fds, *cap * sizeof(*te->fds));
+		te->links = xrealloc(te->links, *cap * sizeof(*te->links));
+	}
+	te->fds[te->nr] = fd;
+	te->links[te->nr++] = l;
+}
+
+/* task_event_add() on every thread of process PID; false: no /proc/PID/task. */
+static bool task_event_add_threads(struct task_event *te, int *cap, struct perf_event_attr *attr,
+				   struct bpf_program *prog, pid_t pid, int *err)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while ((de = readdir(d)))
+		if (atoi(de->d_name) > 0)
+			task_event_add(te, cap, attr, prog, atoi(de->d_name), err);
+	closedir(d);
+	return true;
+}
+
 static int open_task_event(struct prof_state *st, struct perf_event_attr *attr,
 			   struct bpf_program *prog, struct task_event *te)
 {
-	pid_t tids[1024];
-	int n = 0, err = 0;
+	int cap = 0, err = 0;
 
 	attr->size = sizeof(*attr);
 	attr->inherit = 1;
+	memset(te, 0, sizeof(*te));
 	if (st->attached) {
-		char path[64];
-		struct dirent *de;
-		DIR *d;
-
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)st->pid);
-		d = opendir(path);
-		if (!d)
+		if (!task_event_add_threads(te, &cap, attr, prog, st->pid, &err))
 			return -errno;
-		while ((de = readdir(d)) && n < (int)ARRAY_SIZE(tids))
-			if (atoi(de->d_name) > 0)
-				tids[n++] = atoi(de->d_name);
-		closedir(d);
 	} else {
 		/* the corked child: counting starts when it execs the target */
 		attr->disabled = 1;
 		attr->enable_on_exec = 1;
-		tids[n++] = st->pid;
-	}
-	te->fds = xcalloc(n, sizeof(int));
-	te->links = xcalloc(n, sizeof(*te->links));
-	te->nr = 0;
-	for (int i = 0; i < n; i++) {
-		int fd = (int)perf_event_open(attr, tids[i], -1, -1, PERF_FLAG_FD_CLOEXEC);
-		struct bpf_link *l;
-
-		if (fd < 0) {
-			if (!err && errno != ESRCH) /* a thread that just exited */
-				err = -errno;
-			continue;
-		}
-		l = bpf_program__attach_perf_event(prog, fd);
-		if (!l) {
-			if (!err)
-				err = -errno;
-			close(fd);
-			continue;
-		}
-		te->fds[te->nr] = fd;
-		te->links[te->nr++] = l;
+		task_event_add(te, &cap, attr, prog, st->pid, &err);
 	}
 	if (!te->nr) {
 		close_fds(te->fds, te->links, 0);
@@ -1840,53 +1859,16 @@ static void fw_reopen(struct prof_state *st, uint64_t now)
 	attr.disabled = 1;
 	attr.enable_on_exec = 0;
 	attr.inherit = 1;
-	for (int i = 0; i < st->nr_procs; i++) {
-		const struct proc *p = &st->procs[i];
-		char path[64];
-		struct dirent *de;
-		DIR *d;
-
-		if (p->exited || p->flt_done)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)p->pid);
-		d = opendir(path);
-		while (d && (de = readdir(d))) {
-			pid_t tid = atoi(de->d_name);
-			struct bpf_link *l;
-			int fd;
-
-			if (tid <= 0)
-				continue;
-			fd = (int)perf_event_open(&attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-			if (fd < 0) {
-				if (!err && errno != ESRCH)
-					err = errno;
-				continue;
-			}
-			l = bpf_program__attach_perf_event(st->skel->progs.on_fault, fd);
-			if (!l) {
-				if (!err)
-					err = errno;
-				close(fd);
-				continue;
-			}
-			if (te->nr == cap) {
-				cap = cap ? 2 * cap : 8;
-				te->fds = xrealloc(te->fds, cap * sizeof(*te->fds));
-				te->links = xrealloc(te->links, cap * sizeof(*te->links));
-			}
-			te->fds[te->nr] = fd;
-			te->links[te->nr++] = l;
-		}
-		if (d)
-			closedir(d);
-	}
+	for (int i = 0; i < st->nr_procs; i++)
+		if (!st->procs[i].exited && !st->procs[i].flt_done)
+			task_event_add_threads(te, &cap, &attr, st->skel->progs.on_fault,
+					       st->procs[i].pid, &err);
 	/* the gap ends where the new events start counting */
 	fw_gap_count(st, now);
 	if (!te->nr) {
 		if (err) {
 			fw->reopen_failed++;
-			pr_debug("profile: cannot open the page-faults event again: %s", strerror(err));
+			pr_debug("profile: cannot open the page-faults event again: %s", strerror(-err));
 		}
 		close_fds(te->fds, te->links, 0);
 		memset(te, 0, sizeof(*te));
