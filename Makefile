@@ -42,7 +42,7 @@ STATIC_LIBS := -Wl,-Bstatic $(shell $(PKG_CONFIG) --libs capstone 2>/dev/null ||
 WARN := -Wall -Wextra -Wmissing-field-initializers -Werror=undef -Wno-unused-parameter
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) -Werror $(PKG_CFLAGS) \
-	-I$(OUTPUT) -Isrc -D_GNU_SOURCE -DMA_VERSION='"$(VERSION)"' \
+	-I$(OUTPUT) -Isrc -I. -D_GNU_SOURCE -DMA_VERSION='"$(VERSION)"' \
 	-DMA_DATADIR='"$(datadir)/memadvise"' -DMA_LIBEXECDIR='"$(libexecdir)/memadvise"' \
 	$(EXTRA_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
@@ -50,9 +50,11 @@ LIBS := $(STATIC_LIBS) $(PKG_LIBS) -lpthread -lm
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
-SRCS := $(wildcard src/*.c)
-OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(SRCS))
-LIB_OBJS := $(filter-out $(OUTPUT)/main.o,$(OBJS))
+# Every .c under src/, one folder per module (see the README's "For
+# developers"); objects mirror the tree under $(OUTPUT)/obj.
+SRCS := $(sort $(shell find src -name '*.c'))
+OBJS := $(patsubst src/%.c,$(OUTPUT)/obj/%.o,$(SRCS))
+LIB_OBJS := $(filter-out $(OUTPUT)/obj/cli/main.o,$(OBJS))
 
 CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
@@ -82,9 +84,13 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-$(OUTPUT)/%.o: src/%.c $(wildcard src/*.h) $(SKELS) | $(OUTPUT)
+# -MMD -MP: a header change rebuilds the objects that include it, and no more.
+$(OUTPUT)/obj/%.o: src/%.c | $(SKELS)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(OBJS:.o=.d)
 
 $(OUTPUT)/memadvise: $(OBJS)
 	$(call msg,LINK,$@)

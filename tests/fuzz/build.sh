@@ -7,11 +7,11 @@ top=$1 out=$2
 mkdir -p "$out"
 CLANG=${CLANG:-clang}
 flags="-g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-	-I$top/src -D_GNU_SOURCE -DMA_VERSION=\"fuzz\" -DMA_DATADIR=\"/nonexistent\"
+	-I$top/src -I$top -D_GNU_SOURCE -DMA_VERSION=\"fuzz\" -DMA_DATADIR=\"/nonexistent\"
 	$(pkg-config --cflags yaml-0.1 json-c libbpf)"
 libs="$(pkg-config --libs yaml-0.1 json-c libbpf) -lm"
 # shellcheck disable=SC2086
-$CLANG $flags "$top/tests/fuzz/fuzz-expr.c" "$top/src/expr.c" -o "$out/fuzz-expr" -lm
+$CLANG $flags "$top/tests/fuzz/fuzz-expr.c" "$top/src/rules/expr.c" -o "$out/fuzz-expr" -lm
 # shellcheck disable=SC2086
-$CLANG $flags "$top/tests/fuzz/fuzz-rules.c" "$top/src/rules.c" "$top/src/expr.c" \
-	"$top/src/facts.c" "$top/src/util.c" "$top/src/log.c" -o "$out/fuzz-rules" $libs
+$CLANG $flags "$top/tests/fuzz/fuzz-rules.c" "$top/src/rules/rules.c" "$top/src/rules/expr.c" \
+	"$top/src/rules/facts.c" "$top/src/base/util.c" "$top/src/base/log.c" -o "$out/fuzz-rules" $libs

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "addrsample.h"
+#include "collect/addr/addrsample.h"
 #include "harness.h"
 
 static uint64_t regs[AS_NR_REGS];

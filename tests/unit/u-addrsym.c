@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "addrsym.h"
-#include "procmaps.h"
-#include "symbolizer.h"
+#include "symbols/addrsym.h"
+#include "symbols/procmaps.h"
+#include "symbols/symbolizer.h"
 #include "harness.h"
 
 struct ut_inner {

@@ -8,10 +8,10 @@
 
 #include <json-c/json.h>
 
-#include "calibrate.h"
+#include "machine/calibrate.h"
 #include "harness.h"
-#include "machine_profile.h"
-#include "util.h"
+#include "machine/machine_profile.h"
+#include "base/util.h"
 
 void test_calibrate__parse_results(void)
 {

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "caps.h"
+#include "machine/caps.h"
 #include "harness.h"
-#include "pmu.h"
+#include "machine/pmu.h"
 
 void test_caps__tool(void)
 {

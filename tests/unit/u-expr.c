@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "expr.h"
+#include "rules/expr.h"
 #include "harness.h"
 
 /* a: 2, b: 3, zero: 0, big: 1e6; anything else is unknown */

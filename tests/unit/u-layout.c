@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "layout.h"
+#include "layout/layout.h"
 
 static struct layout *load_fixture(const char *src, const char *out, const char *flags)
 {

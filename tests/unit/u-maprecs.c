@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "harness.h"
-#include "maprecs.h"
+#include "collect/maprecs.h"
 
 /* A MMAP2 record as the kernel writes it (no sample_id_all trailer). */
 static size_t mmap2_record(uint8_t *buf, uint32_t pid, uint64_t addr, uint64_t len,

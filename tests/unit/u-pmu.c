@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "pmu.h"
+#include "machine/pmu.h"
 
 static void force(const char *pmu)
 {

@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "procmaps.h"
-#include "profile.h"
-#include "symbolizer.h"
+#include "symbols/procmaps.h"
+#include "model/profile.h"
+#include "symbols/symbolizer.h"
 
 static const char maps_text[] =
 	"55d0c0a00000-55d0c0a01000 r--p 00000000 fe:01 1234 /usr/bin/app\n"

@@ -3,9 +3,9 @@
 
 #include <json-c/json.h>
 
-#include "event.h"
+#include "collect/event.h"
 #include "harness.h"
-#include "report.h"
+#include "model/report.h"
 
 static struct counter *add(struct report *r, const char *name, bool counted, double v,
 			   enum tier tier)

@@ -8,9 +8,9 @@
 
 #include <json-c/json.h>
 
-#include "facts.h"
+#include "rules/facts.h"
 #include "harness.h"
-#include "rules.h"
+#include "rules/rules.h"
 
 int rule__parse_buffer(const char *name, const char *text, size_t len, struct rule *out, char *err,
 		       size_t errlen);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "sim.h"
+#include "collect/sim.h"
 
 static struct sim_report *load_sample(void)
 {

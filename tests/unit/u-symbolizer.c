@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "symbolizer.h"
+#include "symbols/symbolizer.h"
 
 static void check(const char *demangled, const char *want)
 {

@@ -3,7 +3,7 @@
 #include <stdint.h>
 
 #include "harness.h"
-#include "util.h"
+#include "base/util.h"
 
 void test_util__parse_u64(void)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "watch.h"
+#include "collect/watch.h"
 
 static const char *fixture(void)
 {

@@ -1,0 +1,2059 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Software data-address sampling: cpu-clock + PERF_SAMPLE_REGS_USER (or in
+ * a virtual machine the scheduler tick's samples, which the profile's BPF
+ * programs hand over with the same layout: addrsample__sink), the
+ * instruction before the sampled IP decoded with capstone, its effective
+ * address computed from the sampled registers.  Aggregated per IP (distinct
+ * lines and pages, stride, regions), per mapping and per cache line (which
+ * threads read and wrote it).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/uio.h>
+#include <capstone/capstone.h>
+#include <json-c/json.h>
+
+#include "collect/addr/addrsample.h"
+#include "collect/collector.h"
+#include "collect/evring.h"
+#include "base/log.h"
+#include "collect/maprecs.h"
+#include "collect/profile/profiler.h"
+#include "symbols/symbolizer.h"
+#include "machine/sysinfo.h"
+#include "base/util.h"
+#include "collect/watch.h"
+
+/*
+ * The cpu-clock rate when none is asked for.  A guest pays for every timer
+ * sample with exits to the hypervisor: 20-50 us a sample on our nested KVM
+ * guests (in-process, perf record alone pays the same), 1-2.5 % of a
+ * workload's time at 500 Hz.  So a guest samples on the scheduler tick
+ * (profile__tick_plan) and uses this lower rate only where the tick cannot
+ * serve.  Bare metal pays 1-2 us and gets the denser rate.
+ */
+#define AS_DEFAULT_HZ 1000
+#define AS_GUEST_HZ 500
+#define AS_MAX_SWEEP 16384	/* bytes of a function swept linearly */
+#define AS_VOTE_WINDOW 40	/* bytes tried before the IP without a symbol */
+#define AS_MAX_DELTAS 8192	/* per IP */
+#define AS_KEEP_IPS 200
+#define AS_LINE_IPS 30		/* IPs (with >= 1% of the samples) given source lines */
+#define AS_KEEP_REGIONS 64
+#define AS_KEEP_SHARED 64
+#define AS_LINE_THREADS 4	/* threads tracked per line internally */
+#define AS_LINE_WRITERS 4	/* writing IPs counted per line */
+#define AS_MAPS_REFRESH_NS 10000000ULL
+#define AS_MAX_PROCS 64		/* processes (target and children) decoded */
+
+/* --- instruction decoding ------------------------------------------------ */
+
+static csh cs_handle;
+static bool cs_ready;
+
+static csh decoder(void)
+{
+	if (!cs_ready) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs_handle) != CS_ERR_OK)
+			return 0;
+		cs_option(cs_handle, CS_OPT_DETAIL, CS_OPT_ON);
+		cs_ready = true;
+	}
+	return cs_handle;
+}
+
+/* The sampled register holding (a part of) r, -1 when not sampled. */
+static int reg_family(unsigned int r)
+{
+	switch (r) {
+	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH:
+		return AS_AX;
+	case X86_REG_RBX: case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH:
+		return AS_BX;
+	case X86_REG_RCX: case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH:
+		return AS_CX;
+	case X86_REG_RDX: case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH:
+		return AS_DX;
+	case X86_REG_RSI: case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL:
+		return AS_SI;
+	case X86_REG_RDI: case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL:
+		return AS_DI;
+	case X86_REG_RBP: case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL:
+		return AS_BP;
+	case X86_REG_RSP: case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL:
+		return AS_SP;
+	case X86_REG_RIP: case X86_REG_EIP:
+		return AS_IP;
+	case X86_REG_R8: case X86_REG_R8D: case X86_REG_R8W: case X86_REG_R8B: return AS_R8;
+	case X86_REG_R9: case X86_REG_R9D: case X86_REG_R9W: case X86_REG_R9B: return AS_R9;
+	case X86_REG_R10: case X86_REG_R10D: case X86_REG_R10W: case X86_REG_R10B: return AS_R10;
+	case X86_REG_R11: case X86_REG_R11D: case X86_REG_R11W: case X86_REG_R11B: return AS_R11;
+	case X86_REG_R12: case X86_REG_R12D: case X86_REG_R12W: case X86_REG_R12B: return AS_R12;
+	case X86_REG_R13: case X86_REG_R13D: case X86_REG_R13W: case X86_REG_R13B: return AS_R13;
+	case X86_REG_R14: case X86_REG_R14D: case X86_REG_R14W: case X86_REG_R14B: return AS_R14;
+	case X86_REG_R15: case X86_REG_R15D: case X86_REG_R15W: case X86_REG_R15B: return AS_R15;
+	default:
+		return -1;
+	}
+}
+
+static bool is_no_access(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_LEA: case X86_INS_NOP: case X86_INS_FNOP:
+	case X86_INS_PREFETCH: case X86_INS_PREFETCHNTA: case X86_INS_PREFETCHT0:
+	case X86_INS_PREFETCHT1: case X86_INS_PREFETCHT2: case X86_INS_PREFETCHW:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct mem_operand *op)
+{
+	csh h = decoder();
+	const uint8_t *c = code;
+	uint64_t a = addr;
+	size_t sz = len;
+	const cs_x86_op *mem = NULL;
+	cs_insn *in;
+	cs_regs rr, rw;
+	uint8_t nr = 0, nw = 0;
+
+	memset(op, 0, sizeof(*op));
+	op->insn = addr;
+	op->base = op->index = -1;
+	op->skip = AS_UNDECODABLE;
+	if (!h)
+		return -EINVAL;
+	in = cs_malloc(h);
+	if (!in || !cs_disasm_iter(h, &c, &sz, &a, in)) {
+		if (in)
+			cs_free(in, 1);
+		return -EINVAL;
+	}
+	op->len = in->size;
+	snprintf(op->text, sizeof(op->text), "%.16s%s%.46s", in->mnemonic,
+		 in->op_str[0] ? " " : "", in->op_str);
+	for (int i = 0; i < in->detail->x86.op_count; i++)
+		if (in->detail->x86.operands[i].type == X86_OP_MEM) {
+			mem = &in->detail->x86.operands[i];
+			break;
+		}
+	if (is_no_access(in->id)) {
+		op->skip = AS_LEA;
+	} else if (!mem) {
+		op->skip = AS_NO_MEM;
+	} else if (mem->mem.segment == X86_REG_FS || mem->mem.segment == X86_REG_GS) {
+		op->skip = AS_SEGMENT;
+	} else {
+		op->skip = AS_OK;
+		op->disp = mem->mem.disp;
+		op->scale = mem->mem.scale ? mem->mem.scale : 1;
+		op->size = mem->size;
+		op->read = mem->access & CS_AC_READ;
+		op->write = mem->access & CS_AC_WRITE;
+		if (!op->read && !op->write)
+			op->read = true;
+		if (mem->mem.base == X86_REG_RIP) {
+			op->rip = true;
+		} else if (mem->mem.base != X86_REG_INVALID) {
+			op->base = reg_family(mem->mem.base);
+			if (op->base < 0 || op->base == AS_IP)
+				op->skip = AS_UNSUPPORTED;
+		}
+		if (mem->mem.index != X86_REG_INVALID) {
+			op->index = reg_family(mem->mem.index);
+			if (op->index < 0 || op->index == AS_IP)
+				op->skip = AS_UNSUPPORTED;
+		}
+		op->cas = in->id == X86_INS_CMPXCHG || in->id == X86_INS_CMPXCHG8B ||
+			  in->id == X86_INS_CMPXCHG16B;
+		op->atomic = in->detail->x86.prefix[0] == X86_PREFIX_LOCK ||
+			     (in->id == X86_INS_XCHG && op->write);
+		/* a locked instruction or a CAS owns the line for writing, even if it fails */
+		if (op->atomic || op->cas)
+			op->read = op->write = true;
+		if (op->skip == AS_OK && !cs_regs_access(h, in, rr, &nr, rw, &nw))
+			for (int i = 0; i < nw; i++) {
+				int f = reg_family(rw[i]);
+
+				if (f >= 0 && (f == op->base || f == op->index))
+					op->clobbers = true;
+			}
+	}
+	cs_free(in, 1);
+	return 0;
+}
+
+/* The constant INSN adds to register family F (add, sub, inc, dec, lea F, [F + d]); false if none. */
+static bool moves_by_constant(const cs_insn *in, int f, int64_t *by)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+
+	if (x->op_count < 1 || o[0].type != X86_OP_REG || reg_family(o[0].reg) != f ||
+	    o[0].size != 8)
+		return false;
+	switch (in->id) {
+	case X86_INS_ADD: case X86_INS_SUB:
+		if (x->op_count != 2 || o[1].type != X86_OP_IMM)
+			return false;
+		*by = in->id == X86_INS_ADD ? o[1].imm : -o[1].imm;
+		return true;
+	case X86_INS_INC: case X86_INS_DEC:
+		*by = in->id == X86_INS_INC ? 1 : -1;
+		return true;
+	case X86_INS_LEA:
+		if (x->op_count != 2 || o[1].type != X86_OP_MEM || o[1].mem.index != X86_REG_INVALID ||
+		    o[1].mem.segment != X86_REG_INVALID || reg_family(o[1].mem.base) != f)
+			return false;
+		*by = o[1].mem.disp;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
+			    uint64_t ip, struct mem_operand *op)
+{
+	csh h = decoder();
+	uint64_t at[AS_BACK_MAX + 2], a = func_start, *targets = NULL;
+	uint8_t len[AS_BACK_MAX + 2];
+	bool branch[AS_BACK_MAX + 2];
+	size_t size, nt = 0, ct = 0;
+	const uint8_t *c;
+	int n = 0, ret = -ENOENT;
+	cs_insn *in;
+
+	if (!h || func_start < code_addr || func_start >= ip || !(in = cs_malloc(h)))
+		return -ENOENT;
+	/* the sweep: the last instructions before ip, and where branches land */
+	c = code + (func_start - code_addr);
+	size = ip - func_start;
+	while (size && cs_disasm_iter(h, &c, &size, &a, in)) {
+		const cs_x86 *x = &in->detail->x86;
+
+		if (n == AS_BACK_MAX + 2) {
+			memmove(at, at + 1, sizeof(at[0]) * (n - 1));
+			memmove(len, len + 1, sizeof(len[0]) * (n - 1));
+			memmove(branch, branch + 1, sizeof(branch[0]) * (n - 1));
+			n--;
+		}
+		at[n] = in->address;
+		len[n] = in->size;
+		branch[n++] = cs_insn_group(h, in, CS_GRP_JUMP) || cs_insn_group(h, in, CS_GRP_CALL) ||
+			      cs_insn_group(h, in, CS_GRP_RET) || cs_insn_group(h, in, CS_GRP_INT) ||
+			      cs_insn_group(h, in, CS_GRP_IRET);
+		if (cs_insn_group(h, in, CS_GRP_JUMP) && x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
+			if (nt == ct) {
+				ct = ct ? ct * 2 : 64;
+				targets = xrealloc(targets, ct * sizeof(*targets));
+			}
+			targets[nt++] = (uint64_t)x->operands[0].imm;
+		}
+	}
+	if (size || a != ip || n < 2)
+		goto out;
+	/* after a jmp or ret, ip is reached by a jump from elsewhere: no straight run to it */
+	if (in->id == X86_INS_JMP || cs_insn_group(h, in, CS_GRP_RET) ||
+	    cs_insn_group(h, in, CS_GRP_IRET))
+		goto out;
+	/* at[n - 1] is the instruction before ip (no access); walk back from the one before it */
+	for (int i = n - 2; i >= 0 && n - 1 - i <= AS_BACK_MAX; i--) {
+		struct mem_operand m;
+		bool landed = false;
+
+		if (branch[i])
+			break;
+		/* a branch landing after at[i] may have skipped it */
+		for (size_t t = 0; t < nt && !landed; t++)
+			landed = targets[t] > at[i] && targets[t] < ip;
+		if (landed)
+			break;
+		if (addrsample__decode(code + (at[i] - code_addr), len[i], at[i], &m) || m.skip != AS_OK)
+			continue;
+		/* what the instructions after it did to its registers */
+		for (int j = i + 1; j < n; j++) {
+			const uint8_t *cj = code + (at[j] - code_addr);
+			size_t sj = len[j];
+			uint64_t aj = at[j];
+			cs_regs rr, rw;
+			uint8_t nr = 0, nw = 0;
+
+			if (!cs_disasm_iter(h, &cj, &sj, &aj, in) || cs_regs_access(h, in, rr, &nr, rw, &nw)) {
+				m.clobbers = true;
+				break;
+			}
+			for (int k = 0; k < nw; k++) {
+				int f = reg_family(rw[k]);
+				int64_t by;
+
+				if (f < 0 || (f != m.base && f != m.index))
+					continue;
+				if (f == m.base && m.base != m.index && moves_by_constant(in, f, &by))
+					m.adj += by;
+				else
+					m.clobbers = true;
+			}
+		}
+		m.back = (uint8_t)(n - 1 - i);
+		*op = m;
+		ret = 0;
+		break;
+	}
+out:
+	free(targets);
+	cs_free(in, 1);
+	return ret;
+}
+
+uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs)
+{
+	uint64_t ea = (uint64_t)op->disp - (uint64_t)op->adj;
+
+	if (op->rip)
+		ea += op->insn + op->len;
+	else if (op->base >= 0)
+		ea += regs[op->base];
+	if (op->index >= 0)
+		ea += regs[op->index] * (uint64_t)op->scale;
+	return ea;
+}
+
+/*
+ * The sweep from the function's start is the profiler's (symbolizer.c); the
+ * sampler, unlike the profiler, also guesses where no function start is known
+ * (code without symbols, a start on an unreadable page): it needs an access
+ * to decode, and a wrong guess shows as an undecodable or unmapped operand,
+ * whereas the profile would charge a wrong source line silently.  The guess:
+ * the instruction length that most decodings ending at IP agree on.
+ */
+int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
+			  uint64_t func_start, uint64_t *insn)
+{
+	csh h = decoder();
+	unsigned int votes[16] = { 0 }, best = 0;
+	cs_insn *in;
+
+	if (!h || ip <= code_addr)
+		return -ENOENT;
+	if (!symbolizer__prev_insn_in(code, code_addr, func_start, ip, insn))
+		return 0;
+	if (!(in = cs_malloc(h)))
+		return -ENOENT;
+	for (uint64_t off = 1; off <= AS_VOTE_WINDOW && off <= ip - code_addr; off++) {
+		const uint8_t *c = code + (ip - off - code_addr);
+		size_t sz = off;
+		uint64_t a = ip - off;
+		unsigned int last = 0;
+
+		while (sz && cs_disasm_iter(h, &c, &sz, &a, in))
+			last = in->size;
+		if (!sz && a == ip && last && last < 16)
+			votes[last]++;
+	}
+	cs_free(in, 1);
+	for (unsigned int l = 1; l < 16; l++)
+		if (votes[l] > votes[best])
+			best = l;
+	if (!best)
+		return -ENOENT;
+	*insn = ip - best;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t abs64(int64_t v)
+{
+	return v < 0 ? -(uint64_t)v : (uint64_t)v;
+}
+
+/* The span of a walk: the range of the positions its deltas add up to. */
+static uint64_t walk_span(const int64_t *deltas, size_t n)
+{
+	int64_t pos = 0, lo = 0, hi = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		pos += deltas[i];
+		lo = pos < lo ? pos : lo;
+		hi = pos > hi ? pos : hi;
+	}
+	return (uint64_t)(hi - lo);
+}
+
+int64_t addrsample__stride(const int64_t *deltas, size_t n, double *frac)
+{
+	uint64_t *g, best = 0, nonzero = 0, mult = 0, neg = 0, steps = 0;
+	uint64_t span = walk_span(deltas, n);
+	size_t ng = 0, run = 0, best_run = 0;
+
+	*frac = 0;
+	g = xcalloc(n + 1, sizeof(*g));
+	for (size_t i = 0; i < n; i++) {
+		if (!deltas[i])
+			continue;
+		nonzero++;
+		/* the direction: from steps, not from the jumps back of a walk run again */
+		if (abs64(deltas[i]) * 2 < span) {
+			steps++;
+			neg += deltas[i] < 0;
+		}
+		if (i + 1 < n && deltas[i + 1])
+			g[ng++] = gcd64(abs64(deltas[i]), abs64(deltas[i + 1]));
+	}
+	if (!ng && nonzero) {
+		for (size_t i = 0; i < n; i++)
+			if (deltas[i])
+				g[ng++] = abs64(deltas[i]);
+	}
+	qsort(g, ng, sizeof(*g), cmp_u64);
+	for (size_t i = 0; i < ng; i++) {
+		run = (i && g[i] == g[i - 1]) ? run + 1 : 1;
+		if (run > best_run) {
+			best_run = run;
+			best = g[i];
+		}
+	}
+	/*
+	 * A clock that ticks as regularly as the loop runs can take most
+	 * samples an even number of steps apart: the commonest gcd is then
+	 * twice the stride.  Pairs whose gcd is a proper divisor of it prove
+	 * the stride divides that too; one that a fifth of the pairs show is
+	 * taken (a walk in steps of 2s never shows s).
+	 */
+	if (best) {
+		uint64_t div = 0;
+		size_t div_run = 0;
+
+		run = 0;
+		for (size_t i = 0; i < ng; i++) {
+			run = (i && g[i] == g[i - 1]) ? run + 1 : 1;
+			if (g[i] < best && best % g[i] == 0 && run > div_run &&
+			    run * 5 >= ng && run >= 2) {
+				div_run = run;
+				div = g[i];
+			}
+		}
+		if (div)
+			best = div;
+	}
+	free(g);
+	if (!best)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (deltas[i] && abs64(deltas[i]) % best == 0)
+			mult++;
+	*frac = (double)mult / (double)nonzero;
+	if (!steps) /* all jumps: count them all */
+		for (size_t i = 0; i < n; i++)
+			if (deltas[i]) {
+				steps++;
+				neg += deltas[i] < 0;
+			}
+	return neg * 2 > steps ? -(int64_t)best : (int64_t)best;
+}
+
+double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride)
+{
+	size_t nonzero = 0, same = 0;
+	uint64_t span = walk_span(deltas, n);
+
+	for (size_t i = 0; i < n; i++) {
+		bool back = (deltas[i] < 0) != (stride < 0);
+
+		if (!deltas[i])
+			continue;
+		/*
+		 * A jump back over half the span or more is a new pass of a walk
+		 * that repeats (a loop over an array, run again): not a step
+		 * against the stride.  The slower the sampling, the more of them.
+		 */
+		if (back && abs64(deltas[i]) * 2 >= span)
+			continue;
+		nonzero++;
+		same += !back;
+	}
+	return nonzero ? (double)same / (double)nonzero : 0.0;
+}
+
+bool addr_ip__strided(const struct addr_ip *ip)
+{
+	return ip->stride && ip->stride_deltas >= 8 && ip->stride_frac >= 0.8 &&
+	       ip->stride_monotonic >= 0.8;
+}
+
+/* --- small open-addressing map: non-zero uint64 key -> uint32 value ------- */
+
+struct u64map {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+
+static size_t u64map__slot(const struct u64map *m, uint64_t key)
+{
+	uint64_t h = key * 0x9e3779b97f4a7c15ULL;
+	size_t i = (h ^ (h >> 29)) & (m->cap - 1);
+
+	while (m->keys[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static void u64map__grow(struct u64map *m)
+{
+	struct u64map old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 1024;
+	m->keys = xcalloc(m->cap, sizeof(*m->keys));
+	m->vals = xcalloc(m->cap, sizeof(*m->vals));
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.keys[i]) {
+			size_t s = u64map__slot(m, old.keys[i]);
+
+			m->keys[s] = old.keys[i];
+			m->vals[s] = old.vals[i];
+		}
+	free(old.keys);
+	free(old.vals);
+}
+
+/* Returns the value slot; *added is true when the key is new (value 0). */
+static uint32_t *u64map__get(struct u64map *m, uint64_t key, bool *added)
+{
+	size_t s;
+
+	if ((m->n + 1) * 4 >= m->cap * 3)
+		u64map__grow(m);
+	s = u64map__slot(m, key);
+	*added = !m->keys[s];
+	if (*added) {
+		m->keys[s] = key;
+		m->n++;
+	}
+	return &m->vals[s];
+}
+
+static uint32_t u64map__find(const struct u64map *m, uint64_t key)
+{
+	if (!m->cap)
+		return 0;
+	size_t s = u64map__slot(m, key);
+
+	return m->keys[s] ? m->vals[s] : 0;
+}
+
+static void u64map__free(struct u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+/* --- the collector ------------------------------------------------------- */
+
+struct aspace;
+
+#define AS_SET_WORDS 16		/* bitmap of L1D set indexes (up to 1024 sets) */
+
+struct ip_agg {
+	struct addr_ip out;
+	uint64_t sets[AS_SET_WORDS];
+	struct aspace *sp;	/* the process it was sampled in */
+	bool stale;		/* from an image the process exec'd away from */
+	uint64_t last_exact;	/* 0 = none */
+	bool decoded_once;
+	uint64_t img_ino, img_off;	/* its code: file and offset (img_ino 0: anonymous) */
+	uint32_t img_path;		/* the file's path, hashed */
+	int64_t *deltas;
+	size_t nr_deltas;
+};
+
+struct line_agg {
+	uint64_t line;
+	int nr;
+	bool more;
+	struct { int tid; uint64_t reads, writes, rmask, wmask; } t[AS_LINE_THREADS];
+	/* the IPs that wrote it (index + 1) and their writes: the most counted */
+	struct { uint32_t ip; uint32_t writes; } w[AS_LINE_WRITERS];
+	struct aspace *sp;	 /* the process whose memory it is (any, when shared) */
+	bool proposed;		 /* handed to the watchpoints (--watch auto) */
+};
+
+struct region_agg {
+	struct addr_region r;
+};
+
+struct code_page {
+	uint64_t addr;
+	uint8_t *bytes; /* NULL: unreadable */
+};
+
+/* One process's address space: the target, or a child it forked or exec'd. */
+struct aspace {
+	pid_t pid;
+	struct maprecs recs;	   /* its executable mappings, from records */
+	bool maps_from_recs;	   /* maps is the records' (the process was gone) */
+	bool sampled;		   /* IPs point at it: it stays */
+	bool exited;
+	uint32_t serial;	   /* tells its private lines from another's (>= 1) */
+	uint64_t sym_refresh_ns;
+	struct code_page *pages;   /* code read once per page */
+	size_t nr_pages, cap_pages;
+	struct u64map page_idx;
+	struct u64map ip_idx;	   /* ip -> index into addrsample.ips + 1 */
+	struct procmaps *maps;	   /* regions and symbols: as->sym knows it */
+	int *map_region;	   /* maps->v[i] -> index into regions */
+	uint64_t maps_read_ns;
+};
+
+struct addrsample {
+	pid_t pid;
+	unsigned int freq_hz;
+	struct evring *ring;
+	bool sideband_only;	/* ring has no samples: they come to addrsample__sink */
+	bool finished;		/* addrsample__finish ran: records go to side_sink only */
+	struct run_shared *shared; /* regs_drain, when sideband_only; side_sink */
+	bool kernel_ticks;	/* the event samples kernel mode too */
+	struct symbolizer *sym;
+	struct aspace *spaces[AS_MAX_PROCS];
+	int nr_spaces;
+	uint32_t nr_serials;
+	int line_size;
+	int l1_sets;
+	size_t page_size;
+
+	struct addr_profile tot; /* counters only */
+
+	struct ip_agg *ips;
+	size_t nr_ips, cap_ips;
+	struct u64map last_ea;	   /* (ip index + 1) << 32 | tid -> index into eas + 1 */
+	uint64_t *eas;
+	size_t nr_eas, cap_eas;
+	struct u64map ip_lines, ip_pages, all_lines, all_pages;
+	struct u64map ip_region;   /* (ip index + 1) << 32 | region + 1 -> count */
+	struct u64map img_idx;	   /* code_key() -> index into ips + 1 */
+
+	struct line_agg *lines;
+	size_t nr_lines, cap_lines;
+	struct u64map line_idx;
+
+	struct region_agg *regions;
+	size_t nr_regions, cap_regions;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t sz)
+{
+	if (need <= *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 64;
+	if (*cap < need)
+		*cap = need;
+	return xrealloc(p, *cap * sz);
+}
+
+static void space_free(struct aspace *sp);
+
+/* Forgets a space no sample points at (its symboliser session goes too). */
+static void space_drop(struct addrsample *as, int i)
+{
+	struct aspace *sp = as->spaces[i];
+
+	if (sp->maps)
+		symbolizer__forget(as->sym, sp->maps);
+	space_free(sp);
+	memmove(&as->spaces[i], &as->spaces[i + 1], (as->nr_spaces - i - 1) * sizeof(*as->spaces));
+	as->nr_spaces--;
+}
+
+/*
+ * The space of PID.  When all are taken, one that no sample points at and
+ * whose process is gone (or exec'd away) makes room: mapping records arrive
+ * for every process the target starts, most of which no tick lands in.
+ */
+static struct aspace *space_find(struct addrsample *as, pid_t pid, bool create)
+{
+	struct aspace *sp;
+
+	for (int i = as->nr_spaces - 1; i >= 0; i--)
+		if (as->spaces[i]->pid == pid)
+			return as->spaces[i];
+	if (!create)
+		return NULL;
+	for (int i = 0; i < as->nr_spaces && as->nr_spaces == AS_MAX_PROCS; i++)
+		if (!as->spaces[i]->sampled && (as->spaces[i]->exited || as->spaces[i]->pid < 0))
+			space_drop(as, i);
+	if (as->nr_spaces == AS_MAX_PROCS)
+		return NULL;
+	sp = xcalloc(1, sizeof(*sp));
+	sp->pid = pid;
+	sp->serial = ++as->nr_serials;
+	as->spaces[as->nr_spaces++] = sp;
+	return sp;
+}
+
+static void space_free(struct aspace *sp)
+{
+	maprecs__clear(&sp->recs);
+	for (size_t i = 0; i < sp->nr_pages; i++)
+		free(sp->pages[i].bytes);
+	free(sp->pages);
+	u64map__free(&sp->page_idx);
+	u64map__free(&sp->ip_idx);
+	procmaps__free(sp->maps);
+	free(sp->map_region);
+	free(sp);
+}
+
+static const uint8_t *code_page(struct addrsample *as, struct aspace *sp, uint64_t page)
+{
+	bool added;
+	uint32_t *v = u64map__get(&sp->page_idx, page, &added);
+	struct code_page *cp;
+
+	if (!added)
+		return sp->pages[*v - 1].bytes;
+	sp->pages = grow(sp->pages, &sp->cap_pages, sp->nr_pages + 1, sizeof(*sp->pages));
+	cp = &sp->pages[sp->nr_pages++];
+	*v = sp->nr_pages;
+	cp->addr = page;
+	cp->bytes = xmalloc(as->page_size);
+	struct iovec local = { cp->bytes, as->page_size };
+	struct iovec remote = { (void *)(uintptr_t)page, as->page_size };
+
+	if (process_vm_readv(sp->pid, &local, 1, &remote, 1, 0) != (ssize_t)as->page_size &&
+	    /* gone already: from the file it mapped */
+	    !maprecs__read_page(&sp->recs, page, as->page_size, cp->bytes)) {
+		free(cp->bytes);
+		cp->bytes = NULL;
+	}
+	return cp->bytes;
+}
+
+/* Copies the code bytes [from, to) into buf; false when a page is unreadable. */
+static bool read_code(struct addrsample *as, struct aspace *sp, uint64_t from, uint64_t to,
+		      uint8_t *buf)
+{
+	uint64_t a = from;
+
+	while (a < to) {
+		uint64_t page = a & ~(uint64_t)(as->page_size - 1);
+		uint64_t end = page + as->page_size < to ? page + as->page_size : to;
+		const uint8_t *b = code_page(as, sp, page);
+
+		if (!b)
+			return false;
+		memcpy(buf + (a - from), b + (a - page), end - a);
+		a = end;
+	}
+	return true;
+}
+
+static void read_maps(struct addrsample *as, struct aspace *sp);
+
+/*
+ * The function holding ip, from the snapshot the regions use; a module
+ * mapped after it was taken (dlopen) means taking it again, rarely.
+ */
+static void ensure_sym(struct addrsample *as, struct aspace *sp, uint64_t ip,
+		       struct sym_site *site)
+{
+	uint64_t now = now_ns();
+
+	memset(site, 0, sizeof(*site));
+	if ((!sp->maps || (sp->maps_from_recs && sp->recs.changed)) &&
+	    now - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
+		read_maps(as, sp);
+		sp->sym_refresh_ns = now;
+	}
+	if (!sp->maps)
+		return;
+	if ((symbolizer__site(as->sym, sp->maps, ip, false, site) || !site->function[0]) &&
+	    now - sp->sym_refresh_ns > 100000000ULL) {
+		read_maps(as, sp);
+		sp->sym_refresh_ns = now;
+		symbolizer__site(as->sym, sp->maps, ip, false, site);
+	}
+}
+
+static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
+{
+	uint64_t ip = ia->out.ip, fstart = 0, from, insn;
+	struct sym_site site;
+	uint8_t *buf;
+
+	ia->decoded_once = true;
+	ensure_sym(as, sp, ip, &site);
+	if (site.function[0]) {
+		fstart = site.func_start;
+		if (ip <= fstart || ip - fstart > AS_MAX_SWEEP)
+			fstart = 0;
+	}
+	from = fstart ? fstart : ip - AS_VOTE_WINDOW;
+	buf = xmalloc(ip - from + 16);
+	if (!read_code(as, sp, from, ip, buf)) {
+		/* The function start may be on an unreadable page: try the window. */
+		from = ip - AS_VOTE_WINDOW;
+		fstart = 0;
+		if (!read_code(as, sp, from, ip, buf)) {
+			ia->out.op.skip = AS_UNDECODABLE;
+			ia->out.op.insn = 0;
+			free(buf);
+			return;
+		}
+	}
+	if (addrsample__prev_insn(buf, from, ip, fstart, &insn) ||
+	    addrsample__decode(buf + (insn - from), ip - insn, insn, &ia->out.op))
+		ia->out.op.skip = AS_UNDECODABLE;
+	/*
+	 * Where the tick lands after an instruction with no access (on some
+	 * cores it lands after the arithmetic on a load, not after the load),
+	 * the access before it in the same run of code.
+	 */
+	else if (fstart && (ia->out.op.skip == AS_NO_MEM || ia->out.op.skip == AS_LEA))
+		addrsample__decode_back(buf, from, fstart, ip, &ia->out.op);
+	free(buf);
+}
+
+static void read_maps(struct addrsample *as, struct aspace *sp)
+{
+	struct procmaps *m = procmaps__capture(sp->pid, false);
+	bool from_recs = false;
+
+	sp->maps_read_ns = now_ns();
+	if (!m && (!sp->maps || sp->maps_from_recs) && sp->recs.changed) {
+		/* gone already: what its mapping records said */
+		m = maprecs__procmaps(&sp->recs, sp->pid);
+		from_recs = true;
+	}
+	if (!m)
+		return;
+	sp->maps_from_recs = from_recs;
+	if (procmaps__same(sp->maps, m)) {
+		/* the regions stand, and the symbolizer keeps what it loaded */
+		procmaps__free(m);
+		return;
+	}
+	symbolizer__forget(as->sym, sp->maps);
+	procmaps__free(sp->maps);
+	free(sp->map_region);
+	sp->maps = m;
+	sp->map_region = xcalloc(m->n ? m->n : 1, sizeof(int));
+	for (int i = 0; i < m->n; i++) {
+		const struct procmap *pm = &m->v[i];
+		size_t j;
+
+		for (j = 0; j < as->nr_regions; j++) {
+			struct addr_region *r = &as->regions[j].r;
+
+			if (r->start == pm->start && r->end == pm->end &&
+			    !strncmp(r->name, pm->path, sizeof(r->name) - 1))
+				break;
+		}
+		if (j == as->nr_regions) {
+			as->regions = grow(as->regions, &as->cap_regions, j + 1, sizeof(*as->regions));
+			memset(&as->regions[j], 0, sizeof(as->regions[j]));
+			as->regions[j].r.start = pm->start;
+			as->regions[j].r.end = pm->end;
+			as->regions[j].r.kind = pm->kind;
+			snprintf(as->regions[j].r.name, sizeof(as->regions[j].r.name), "%.*s",
+				 (int)sizeof(as->regions[j].r.name) - 1, pm->path);
+			as->nr_regions++;
+		}
+		sp->map_region[i] = (int)j;
+	}
+}
+
+/* Index of the region holding ea, -1 when unmapped; *shared: a MAP_SHARED mapping. */
+static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea, bool *shared)
+{
+	const struct procmap *e = procmaps__find(sp->maps, ea);
+
+	if (!e && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
+		read_maps(as, sp);
+		e = procmaps__find(sp->maps, ea);
+	}
+	*shared = e && e->perms[3] == 's';
+	return e ? sp->map_region[e - sp->maps->v] : -1;
+}
+
+/*
+ * The key of the cache line at LINE: processes have their own memory at the
+ * same addresses (a forked worker's copy of a global), so a line is one
+ * process's, unless it is in a shared mapping (inherited at fork, at the
+ * same address in every process).  48-bit user addresses: the line number
+ * takes 42 bits, the space the rest.
+ */
+static uint64_t line_key(const struct aspace *sp, uint64_t line, bool shared)
+{
+	return (line >> 6) | (shared ? 0 : (uint64_t)sp->serial << 42);
+}
+
+/* A line written by two threads: watch the bytes each wrote (--watch auto). */
+static void propose_line(struct addrsample *as, struct aspace *sp, struct line_agg *la)
+{
+	int writers = 0, props = 0, prev = -1;
+
+	for (int j = 0; j < la->nr; j++)
+		writers += la->t[j].writes > 0;
+	if (writers < 2 || sp->pid <= 0)
+		return;
+	la->proposed = true;
+	for (int j = 0; j < la->nr && props < 2; j++) {
+		uint64_t m = la->t[j].wmask;
+		char name[96] = "";
+		int off, len = 0;
+
+		if (!m)
+			continue;
+		off = __builtin_ctzll(m);
+		while (off + len < 64 && (m >> (off + len) & 1))
+			len++;
+		if (off == prev)
+			continue; /* the same bytes: one watchpoint shows both threads */
+		if (sp->maps)
+			addrsym__data(as->sym, sp->maps, la->line + off, name, sizeof(name));
+		watch__propose(sp->pid, la->line + off, len, name);
+		prev = off;
+		props++;
+	}
+}
+
+/*
+ * One more write of the line by the IP at index IP - 1.  With more writing
+ * IPs than slots, the least counted one's slot goes to the newcomer, with
+ * its count plus one (an overestimate, as in the space-saving algorithm):
+ * an IP that writes the line most keeps its slot.
+ */
+static void count_writer(struct line_agg *la, uint32_t ip)
+{
+	int k, min = 0;
+
+	for (k = 0; k < AS_LINE_WRITERS; k++) {
+		if (la->w[k].ip == ip || !la->w[k].ip)
+			break;
+		if (la->w[k].writes < la->w[min].writes)
+			min = k;
+	}
+	if (k == AS_LINE_WRITERS)
+		k = min;
+	la->w[k].ip = ip;	/* an evicted IP's count carries over */
+	la->w[k].writes++;
+}
+
+/* The IP (index + 1) that wrote the line most, 0 when none. */
+static uint32_t top_writer(const struct line_agg *la)
+{
+	int best = 0;
+
+	for (int k = 1; k < AS_LINE_WRITERS; k++)
+		if (la->w[k].writes > la->w[best].writes)
+			best = k;
+	return la->w[best].ip;
+}
+
+static void note_line(struct addrsample *as, struct aspace *sp, uint32_t ipi, int tid,
+		      uint64_t ea, uint64_t key, const struct mem_operand *op)
+{
+	uint64_t line = ea & ~(uint64_t)(as->line_size - 1);
+	unsigned int off = ea - line, sz = op->size ? op->size : 1;
+	uint64_t mask = (sz + off >= 64 ? ~0ULL : ((1ULL << sz) - 1)) << off;
+	bool added;
+	uint32_t *v = u64map__get(&as->line_idx, key, &added);
+	struct line_agg *la;
+	int k;
+
+	if (added) {
+		as->lines = grow(as->lines, &as->cap_lines, as->nr_lines + 1, sizeof(*as->lines));
+		la = &as->lines[as->nr_lines++];
+		memset(la, 0, sizeof(*la));
+		la->line = line;
+		la->sp = sp;
+		*v = as->nr_lines;
+	}
+	la = &as->lines[*v - 1];
+	for (k = 0; k < la->nr; k++)
+		if (la->t[k].tid == tid)
+			break;
+	if (k == la->nr) {
+		if (la->nr == AS_LINE_THREADS) {
+			la->more = true;
+			return;
+		}
+		la->t[la->nr++].tid = tid;
+	}
+	if (op->write) {
+		la->t[k].writes++;
+		la->t[k].wmask |= mask;
+		count_writer(la, ipi + 1);
+		if (!la->proposed && watch__auto())
+			propose_line(as, la->sp, la);
+	} else {
+		la->t[k].reads++;
+		la->t[k].rmask |= mask;
+	}
+}
+
+/*
+ * The target exec'd another program (sh -c, wrappers): code, symbols and
+ * maps change.  IPs seen so far belong to the old image and leave the
+ * report; code pages and the symboliser start afresh.
+ */
+static void new_image(struct addrsample *as, struct aspace *sp)
+{
+	for (size_t i = 0; i < sp->nr_pages; i++)
+		free(sp->pages[i].bytes);
+	sp->nr_pages = 0;
+	u64map__free(&sp->page_idx);
+	for (size_t i = 0; i < as->nr_ips; i++)
+		/* one that other processes ran too keeps their samples */
+		if (as->ips[i].sp == sp && !as->ips[i].stale && as->ips[i].out.nr_procs == 1) {
+			as->ips[i].stale = true;
+			as->tot.previous_images += as->ips[i].out.samples;
+		}
+	u64map__free(&sp->ip_idx);
+	/* the old symboliser stays with the stale IPs' space: a fresh space */
+	sp->pid = -sp->pid;
+}
+
+/* PERF_RECORD_MMAP2: an executable mapping (attr.mmap) or a data one (attr.mmap_data). */
+static void on_mmap2(struct addrsample *as, const struct perf_event_header *h)
+{
+	struct maprec r;
+	struct aspace *sp;
+	pid_t pid;
+
+	if (maprec__parse(h, &pid, &r) && (sp = space_find(as, pid, true)))
+		maprecs__add(&sp->recs, &r, as->page_size);
+}
+
+/* A new process forked without exec shares its parent's mappings. */
+static void on_fork(struct addrsample *as, const struct perf_event_header *h)
+{
+	const uint32_t *v = (const void *)(h + 1);	/* pid, ppid, tid, ptid, time */
+	struct aspace *parent, *sp;
+
+	if (h->size < sizeof(*h) + 16 || v[0] == v[1] || v[0] != v[2])
+		return;	/* a thread */
+	/* the child first: making room for it must not drop the parent under us */
+	sp = space_find(as, (pid_t)v[0], true);
+	parent = space_find(as, (pid_t)v[1], false);
+	if (sp && parent && !sp->recs.n)
+		maprecs__copy(&sp->recs, &parent->recs);
+}
+
+static void on_record(void *ctx, const struct perf_event_header *h)
+{
+	struct addrsample *as = ctx;
+	const uint32_t *c = (const void *)(h + 1);
+
+	struct aspace *sp;
+
+	if (h->type == PERF_RECORD_COMM && (h->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+	    (sp = space_find(as, (pid_t)c[0], false)))
+		new_image(as, sp);
+	else if (h->type == PERF_RECORD_MMAP2)
+		on_mmap2(as, h);
+	else if (h->type == PERF_RECORD_FORK)
+		on_fork(as, h);
+	else if (h->type == PERF_RECORD_EXIT && c[0] == c[2] && (sp = space_find(as, (pid_t)c[0], false)))
+		sp->exited = true;	/* pid, ppid, tid, ptid, time: the leader */
+}
+
+/*
+ * Where the code at IP comes from: the mapped file's inode, the offset in
+ * it and its path hashed.  False for code that is not file-backed (JIT).
+ */
+static bool code_key(struct addrsample *as, struct aspace *sp, uint64_t ip, uint64_t *ino,
+		     uint64_t *off, uint32_t *path)
+{
+	const struct procmap *pm;
+	uint32_t h = 2166136261u;
+
+	if (!sp->maps && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS)
+		read_maps(as, sp);
+	pm = procmaps__find(sp->maps, ip);
+	if (!pm || !pm->inode || pm->path[0] != '/')
+		return false;
+	for (const char *c = pm->path; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	*ino = pm->inode;
+	*off = ip - pm->start + pm->offset;
+	*path = h;
+	return true;
+}
+
+/*
+ * The aggregate of a newly sampled IP of space SP: one of another process
+ * when it runs the same code (the same file at the same offset: forked
+ * workers, the children of a make), so that the rules see all the samples
+ * of an instruction together; else a new one.
+ */
+static uint32_t ip_index(struct addrsample *as, struct aspace *sp, uint64_t ip, int pid)
+{
+	uint64_t ino = 0, off = 0;
+	uint32_t path = 0, *w = NULL;
+	bool file = code_key(as, sp, ip, &ino, &off, &path), added = false;
+	struct ip_agg *ia;
+
+	if (file) {
+		w = u64map__get(&as->img_idx, (ino * 0x9e3779b97f4a7c15ULL) ^ off ^
+					      ((uint64_t)path << 40) ^ (1ULL << 63), &added);
+		ia = added ? NULL : &as->ips[*w - 1];
+		if (ia && ia->img_ino == ino && ia->img_off == off && ia->img_path == path &&
+		    !ia->stale && ia->sp != sp) {
+			ia->out.nr_procs++;
+			return *w - 1;
+		}
+	}
+	as->ips = grow(as->ips, &as->cap_ips, as->nr_ips + 1, sizeof(*as->ips));
+	ia = &as->ips[as->nr_ips++];
+	memset(ia, 0, sizeof(*ia));
+	ia->out.ip = ip;
+	ia->out.pid = pid;
+	ia->out.nr_procs = 1;
+	ia->out.space = sp->serial;
+	ia->sp = sp;
+	ia->img_ino = ino;
+	ia->img_off = off;
+	ia->img_path = path;
+	if (w && added)
+		*w = as->nr_ips;
+	return as->nr_ips - 1;
+}
+
+static void on_sample(void *ctx, const struct perf_event_header *h)
+{
+	struct addrsample *as = ctx;
+
+	if (h->type != PERF_RECORD_SAMPLE) {
+		on_record(ctx, h);
+		return;
+	}
+	const uint64_t *p = (const void *)(h + 1);
+	uint64_t ip = p[0], abi = p[3], ea, key, lkey;
+	uint32_t pid = (uint32_t)p[1], tid = (uint32_t)(p[1] >> 32);
+	const uint64_t *regs = p + 4;
+	struct ip_agg *ia;
+	struct aspace *sp;
+	uint32_t *v, ipi;
+	bool added, shared;
+	int reg;
+
+	if (ip >> 63)
+		return;	/* a kernel-mode tick: the BPF program, when attached, keeps those */
+	as->tot.samples++;
+	if (!abi || h->size < sizeof(*h) + (4 + AS_NR_REGS) * sizeof(uint64_t)) {
+		as->tot.no_regs++;
+		return;
+	}
+	sp = space_find(as, (pid_t)pid, true);
+	if (!sp) {
+		as->tot.other_process++; /* too many processes */
+		return;
+	}
+	sp->sampled = true;
+	v = u64map__get(&sp->ip_idx, ip, &added);
+	if (added)
+		*v = ip_index(as, sp, ip, (int)pid) + 1;
+	ipi = *v - 1;
+	ia = &as->ips[ipi];
+	ia->out.samples++;
+	if (!ia->decoded_once)
+		decode_ip(as, sp, ia);
+	if (ia->out.op.skip != AS_OK) {
+		as->tot.skipped[ia->out.op.skip]++;
+		if (ia->out.op.skip == AS_UNDECODABLE && !ia->out.op.insn)
+			as->tot.unreadable++;
+		return;
+	}
+	ea = addrsample__ea(&ia->out.op, regs);
+	as->tot.decoded++;
+	ia->out.decoded++;
+	if (ia->out.op.back)
+		as->tot.back++;
+	if (ia->out.op.write)
+		as->tot.writes++;
+	else
+		as->tot.reads++;
+	if (ia->out.op.clobbers) {
+		unsigned int sz = ia->out.op.size;
+
+		ia->out.approx++;
+		as->tot.approx++;
+		/*
+		 * A load that overwrote its base (p = p->n) gives the address of
+		 * the same member in the next object.  In a walk over objects laid
+		 * out alike, whether that member crosses a line is the same as for
+		 * the one read, so splits are kept, apart, as approximate evidence.
+		 */
+		if (sz && (ea & (as->line_size - 1)) + sz > (unsigned int)as->line_size)
+			ia->out.approx_line_splits++;
+	} else {
+		unsigned int sz = ia->out.op.size, set;
+
+		/* alignment, line splits and the L1D set (exact addresses only) */
+		if (sz && (ea & (as->line_size - 1)) + sz > (unsigned int)as->line_size) {
+			ia->out.line_splits++;
+			as->tot.line_splits++;
+		}
+		if (sz && (sz & (sz - 1)) == 0 && sz <= 64 && (ea & (sz - 1))) {
+			ia->out.misaligned++;
+			as->tot.misaligned++;
+		}
+		set = (unsigned int)((ea / as->line_size) % as->l1_sets);
+		if (!(ia->sets[set / 64] >> (set % 64) & 1)) {
+			ia->sets[set / 64] |= 1ULL << (set % 64);
+			ia->out.l1_sets++;
+		}
+	}
+	if (ia->out.op.atomic)
+		as->tot.atomic++;
+	if (ia->out.op.cas)
+		as->tot.cas++;
+	/* distinct lines and pages, per IP and overall */
+	if (u64map__get(&as->ip_lines, (ea >> 6) | ((uint64_t)(ipi + 1) << 42), &added), added)
+		ia->out.lines++;
+	if (u64map__get(&as->ip_pages, (ea >> 12) | ((uint64_t)(ipi + 1) << 42), &added), added)
+		ia->out.pages++;
+	reg = find_region(as, sp, ea, &shared);
+	lkey = line_key(sp, ea, shared);
+	if (u64map__get(&as->all_lines, lkey | (1ULL << 63), &added), added)
+		as->tot.lines++;
+	if (u64map__get(&as->all_pages, (lkey >> 6) | (1ULL << 63), &added), added)
+		as->tot.pages++;
+	/* stride: delta to the previous exact address of this IP in this thread */
+	key = ((uint64_t)(ipi + 1) << 32) | tid;
+	v = ia->out.op.clobbers ? NULL : u64map__get(&as->last_ea, key, &added);
+	if (!v) {
+		/* approximate: not the address accessed */
+	} else if (added) {
+		as->eas = grow(as->eas, &as->cap_eas, as->nr_eas + 1, sizeof(*as->eas));
+		as->eas[as->nr_eas++] = ea;
+		*v = as->nr_eas;
+		ia->out.nr_threads++;
+	} else {
+		uint64_t *last = &as->eas[*v - 1];
+
+		if (ia->nr_deltas < AS_MAX_DELTAS) {
+			if (!(ia->nr_deltas & (ia->nr_deltas - 1)) || !ia->deltas)
+				ia->deltas = xrealloc(ia->deltas, (ia->nr_deltas ? ia->nr_deltas * 2 : 1) *
+							      sizeof(*ia->deltas));
+			ia->deltas[ia->nr_deltas++] = (int64_t)(ea - *last);
+		}
+		*last = ea;
+	}
+	/* region */
+	if (reg >= 0) {
+		as->regions[reg].r.samples++;
+		ia->out.region[as->regions[reg].r.kind]++;
+		(*u64map__get(&as->ip_region, ((uint64_t)(ipi + 1) << 32) | (uint32_t)(reg + 1),
+			      &added))++;
+	}
+	/* cache-line sharing: exact addresses only */
+	if (!ia->out.op.clobbers) {
+		ia->last_exact = ea;
+		note_line(as, sp, ipi, (int)tid, ea, lkey, &ia->out.op);
+	}
+}
+
+unsigned int addrsample__default_hz(void)
+{
+	static unsigned int hz;
+
+	if (!hz)
+		hz = sysinfo__hypervisor() > 0 ? AS_GUEST_HZ : AS_DEFAULT_HZ;
+	return hz;
+}
+
+struct addrsample *addrsample__open(pid_t pid, unsigned int freq_hz, bool enable_on_exec,
+				    bool sideband_only, char *why, size_t why_len)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_REGS_USER,
+		.sample_regs_user = AS_REGS_MASK,
+		/* kernel-mode ticks too: the profile's BPF program, run on this
+		 * event, charges them to the user code (they are not decoded) */
+		.exclude_kernel = 0,
+		.exclude_hv = 1,
+		.disabled = enable_on_exec,
+		.enable_on_exec = enable_on_exec,
+		.comm = 1,
+		.comm_exec = 1, /* to notice a second exec (sh -c PROG) */
+		/*
+		 * mappings and forks: the code, symbols and regions of a child
+		 * that is gone before its samples are read
+		 */
+		.mmap = 1,
+		.mmap2 = 1,
+		.mmap_data = 1,
+		.task = 1,
+	};
+	struct addrsample *as;
+
+	if (!decoder()) {
+		snprintf(why, why_len, "capstone cannot open an x86-64 decoder");
+		errno = ENOTSUP;
+		return NULL;
+	}
+	as = xcalloc(1, sizeof(*as));
+	as->pid = pid;
+	as->sym = symbolizer__new();
+	as->freq_hz = freq_hz ? freq_hz : addrsample__default_hz();
+	attr.sample_period = 1000000000ULL / as->freq_hz;
+	if (sideband_only) {
+		/* the samples come from elsewhere (addrsample__sink): mappings and tasks only */
+		attr.config = PERF_COUNT_SW_DUMMY;
+		as->sideband_only = true;
+	}
+	as->line_size = sysinfo__cacheline();
+	if (as->line_size <= 0 || as->line_size > 64 || (as->line_size & (as->line_size - 1)))
+		as->line_size = 64;
+	{
+		struct cache_level c[8];
+		int n = sysinfo__caches(c, 8);
+		const struct cache_level *l1 = n > 0 ? sysinfo__cache(c, n, 1) : NULL;
+
+		as->l1_sets = l1 && l1->sets > 0 && l1->sets <= AS_SET_WORDS * 64 ? l1->sets : 64;
+	}
+	as->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	as->ring = evring__open(&attr, pid, 6, why, why_len);
+	if (!as->ring && (errno == EACCES || errno == EPERM)) {
+		/* perf_event_paranoid >= 2: user mode only, nothing to share */
+		attr.exclude_kernel = 1;
+		as->ring = evring__open(&attr, pid, 6, why, why_len);
+	}
+	as->kernel_ticks = !attr.exclude_kernel;
+	if (!as->ring) {
+		int e = errno;
+
+		free(as);
+		errno = e;
+		return NULL;
+	}
+	/* attached: the threads running already are not children of pid */
+	if (!enable_on_exec)
+		evring__add_threads(as->ring, &attr, pid);
+	as->tot.period_ns = attr.sample_period;
+	return as;
+}
+
+void addrsample__sink(void *ctx, const struct perf_event_header *rec)
+{
+	struct addrsample *as = ctx;
+
+	if (!as->finished)
+		on_sample(as, rec);
+}
+
+/* A record of the ring: ours until finish, and the profile's (run_shared.side_sink). */
+static void on_ring_record(void *ctx, const struct perf_event_header *rec)
+{
+	struct addrsample *as = ctx;
+
+	if (!as->finished)
+		on_sample(as, rec);
+	if (as->shared && as->shared->side_sink)
+		as->shared->side_sink(as->shared->side_sink_ctx, rec);
+}
+
+void addrsample__drain_side(void *ctx)
+{
+	struct addrsample *as = ctx;
+
+	evring__drain(as->ring, on_ring_record, as);
+}
+
+/* The ring's records, then (sideband_only) the samples taken since. */
+static void drain(struct addrsample *as)
+{
+	evring__drain(as->ring, on_ring_record, as);
+	if (as->shared && as->shared->regs_drain)
+		as->shared->regs_drain(as->shared->regs_drain_ctx);
+}
+
+int addrsample__poll(struct addrsample *as)
+{
+	drain(as);
+	return 0;
+}
+
+void addrsample__at_exit(struct addrsample *as)
+{
+	struct aspace *sp;
+
+	drain(as);
+	sp = space_find(as, as->pid, false);
+	if (sp)
+		read_maps(as, sp);
+}
+
+static struct aspace *space_by_serial(struct addrsample *as, uint32_t serial)
+{
+	for (int i = 0; i < as->nr_spaces; i++)
+		if (as->spaces[i]->serial == serial)
+			return as->spaces[i];
+	return NULL;
+}
+
+static int cmp_ip(const void *a, const void *b)
+{
+	const struct addr_ip *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+static int cmp_region(const void *a, const void *b)
+{
+	const struct addr_region *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+static uint64_t line_writes(const struct addr_line *l)
+{
+	uint64_t w = 0;
+
+	for (int i = 0; i < l->nr_threads; i++)
+		w += l->t[i].writes;
+	return w;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	uint64_t x = line_writes(a), y = line_writes(b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * What each region is, across processes: its name (a file, [heap]) or, for
+ * an anonymous mapping, its kind and size.  CLS[r] is region r's class.
+ */
+static void region_classes(const struct addrsample *as, uint32_t *cls)
+{
+	struct u64map m = { 0 };
+	uint32_t nr = 0;
+
+	for (size_t r = 0; r < as->nr_regions; r++) {
+		const struct addr_region *x = &as->regions[r].r;
+		uint64_t h = 1469598103934665603ULL ^ (uint64_t)x->kind;
+		bool added;
+		uint32_t *v;
+
+		if (x->name[0])
+			for (const char *c = x->name; *c; c++)
+				h = (h ^ (uint8_t)*c) * 1099511628211ULL;
+		else
+			h = (h ^ (x->end - x->start)) * 1099511628211ULL;
+		v = u64map__get(&m, h | 1, &added); /* 0 is the map's empty key */
+		if (added)
+			*v = nr++;
+		cls[r] = *v;
+	}
+	u64map__free(&m);
+}
+
+struct addr_profile *addrsample__finish(struct addrsample *as)
+{
+	struct addr_profile *p = xcalloc(1, sizeof(*p));
+	uint32_t *cls = xcalloc(as->nr_regions + 1, sizeof(*cls));
+	uint64_t *tally = xcalloc(as->nr_regions + 1, sizeof(*tally));
+	uint32_t *cnt = xcalloc(as->nr_regions + 1, sizeof(*cnt));
+	size_t keep;
+
+	drain(as);
+	evring__enable(as->ring, false);
+	as->finished = true;
+	*p = as->tot;
+	p->tier = TIER_SW_ADDR;
+	snprintf(p->event, sizeof(p->event), "cpu-clock");
+	if (as->sideband_only && as->shared && as->shared->regs_event[0]) {
+		snprintf(p->event, sizeof(p->event), "%s", as->shared->regs_event);
+		p->period_ns = as->shared->regs_period_ns;
+	}
+	p->line_size = as->line_size;
+	p->l1_sets = as->l1_sets;
+	p->lost = evring__lost(as->ring);
+
+	/* per-IP results: stride, top region, location */
+	region_classes(as, cls);
+	for (size_t i = 0; i < as->nr_ips; i++) {
+		struct ip_agg *ia = &as->ips[i];
+		uint64_t best = 0;
+		int best_reg = -1;
+
+		ia->out.stride_deltas = ia->nr_deltas;
+		ia->out.stride = addrsample__stride(ia->deltas, ia->nr_deltas, &ia->out.stride_frac);
+		ia->out.stride_monotonic = addrsample__monotonic(ia->deltas, ia->nr_deltas,
+								 ia->out.stride);
+		for (size_t r = 0; r < as->nr_regions; r++) {
+			cnt[r] = u64map__find(&as->ip_region,
+					      ((uint64_t)(i + 1) << 32) | (uint32_t)(r + 1));
+			if (cnt[r] > best) {
+				best = cnt[r];
+				best_reg = (int)r;
+			}
+			tally[cls[r]] += cnt[r];
+		}
+		/*
+		 * Code several processes ran: each has its own mapping of the
+		 * same thing ([heap], a file, an anonymous block of one size),
+		 * and their samples add up; the mapping named is the class's
+		 * most hit one.
+		 */
+		if (ia->out.nr_procs > 1 && best_reg >= 0) {
+			uint32_t bc = cls[best_reg];
+
+			for (size_t r = 0; r < as->nr_regions; r++)
+				if (tally[cls[r]] > tally[bc])
+					bc = cls[r];
+			best = 0;
+			for (size_t r = 0; r < as->nr_regions; r++)
+				if (cls[r] == bc && cnt[r] > best) {
+					best = cnt[r];
+					best_reg = (int)r;
+				}
+			best = tally[bc];
+		}
+		for (size_t r = 0; r < as->nr_regions; r++)
+			tally[cls[r]] = 0;
+		if (best_reg >= 0) {
+			const struct addr_region *r = &as->regions[best_reg].r;
+
+			ia->out.top_region_samples = best;
+			ia->out.top_region_start = r->start;
+			ia->out.top_region_end = r->end;
+			snprintf(ia->out.top_region, sizeof(ia->out.top_region), "%s",
+				 r->name[0] ? r->name : "anon");
+		}
+	}
+	p->nr_ips = 0;
+	p->ips = xcalloc(as->nr_ips + 1, sizeof(*p->ips));
+	for (size_t i = 0; i < as->nr_ips; i++) {
+		if (as->ips[i].stale)
+			continue;
+		p->ips[p->nr_ips] = as->ips[i].out;
+		/* a global's name for the address (the rules point at struct.member) */
+		if (as->ips[i].sp->maps && as->ips[i].last_exact &&
+		    as->ips[i].out.samples * 100 >= as->tot.samples)
+			addrsym__data(as->sym, as->ips[i].sp->maps, as->ips[i].last_exact,
+				      p->ips[p->nr_ips].object, sizeof(p->ips[p->nr_ips].object));
+		p->nr_ips++;
+	}
+	qsort(p->ips, p->nr_ips, sizeof(*p->ips), cmp_ip);
+	if (p->nr_ips > AS_KEEP_IPS)
+		p->nr_ips = AS_KEEP_IPS;
+	for (int i = 0; i < p->nr_ips; i++) {
+		/* source lines where the samples are (loading DWARF is not free) */
+		bool lines = i < AS_LINE_IPS && p->ips[i].samples * 100 >= p->samples;
+		struct aspace *sp = space_by_serial(as, p->ips[i].space);
+
+		if (sp && sp->maps)
+			symbolizer__site(as->sym, sp->maps,
+					 p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip, lines,
+					 &p->ips[i].loc);
+	}
+
+	/* regions that were hit */
+	p->regions = xcalloc(as->nr_regions + 1, sizeof(*p->regions));
+	for (size_t r = 0; r < as->nr_regions; r++)
+		if (as->regions[r].r.samples)
+			p->regions[p->nr_regions++] = as->regions[r].r;
+	qsort(p->regions, p->nr_regions, sizeof(*p->regions), cmp_region);
+	if (p->nr_regions > AS_KEEP_REGIONS)
+		p->nr_regions = AS_KEEP_REGIONS;
+
+	/* lines written by two or more threads */
+	keep = 0;
+	p->shared = xcalloc(1, sizeof(*p->shared));
+	for (size_t i = 0; i < as->nr_lines; i++) {
+		const struct line_agg *la = &as->lines[i];
+		const struct procmaps *wmaps;
+		uint32_t top;
+		int writers = 0;
+		uint64_t seen = 0;
+		bool overlap = false;
+
+		for (int k = 0; k < la->nr; k++)
+			if (la->t[k].writes) {
+				writers++;
+				overlap |= (seen & la->t[k].wmask) != 0;
+				seen |= la->t[k].wmask;
+			}
+		if (writers < 2)
+			continue;
+		p->shared = xrealloc(p->shared, (keep + 1) * sizeof(*p->shared));
+		struct addr_line *o = &p->shared[keep++];
+
+		memset(o, 0, sizeof(*o));
+		o->line = la->line;
+		top = top_writer(la);
+		wmaps = top ? as->ips[top - 1].sp->maps : NULL;
+		o->nr_threads = la->nr;
+		for (int k = 0; k < la->nr; k++) {
+			o->t[k].tid = la->t[k].tid;
+			o->t[k].reads = la->t[k].reads;
+			o->t[k].writes = la->t[k].writes;
+			o->t[k].rmask = la->t[k].rmask;
+			o->t[k].wmask = la->t[k].wmask;
+			if (wmaps && la->t[k].wmask && keep <= AS_KEEP_SHARED)
+				addrsym__data(as->sym, wmaps, la->line + __builtin_ctzll(la->t[k].wmask),
+					      o->t[k].object, sizeof(o->t[k].object));
+		}
+		o->ip = top ? as->ips[top - 1].out.ip : 0;
+		o->false_sharing = !overlap;
+	}
+	p->nr_shared = (int)keep;
+	qsort(p->shared, p->nr_shared, sizeof(*p->shared), cmp_line);
+	if (p->nr_shared > AS_KEEP_SHARED)
+		p->nr_shared = AS_KEEP_SHARED;
+	free(cls);
+	free(tally);
+	free(cnt);
+	return p;
+}
+
+void addrsample__close(struct addrsample *as)
+{
+	if (!as)
+		return;
+	if (as->shared && as->shared->side_drain_ctx == as) {
+		as->shared->side_drain = NULL;
+		as->shared->side_drain_ctx = NULL;
+		as->shared->side_ring = NULL;
+	}
+	evring__close(as->ring);
+	symbolizer__free(as->sym);
+	for (int i = 0; i < as->nr_spaces; i++)
+		space_free(as->spaces[i]);
+	for (size_t i = 0; i < as->nr_ips; i++)
+		free(as->ips[i].deltas);
+	free(as->ips);
+	free(as->eas);
+	u64map__free(&as->last_ea);
+	u64map__free(&as->ip_lines);
+	u64map__free(&as->ip_pages);
+	u64map__free(&as->all_lines);
+	u64map__free(&as->all_pages);
+	u64map__free(&as->ip_region);
+	u64map__free(&as->img_idx);
+	u64map__free(&as->line_idx);
+	free(as->lines);
+	free(as->regions);
+	free(as);
+}
+
+/* --- output --------------------------------------------------------------- */
+
+static const char *const skip_names[AS_SKIP__COUNT] = {
+	[AS_OK] = "decoded", [AS_NO_MEM] = "no_memory_operand", [AS_LEA] = "lea_nop_prefetch",
+	[AS_SEGMENT] = "fs_gs_relative", [AS_UNSUPPORTED] = "unsupported",
+	[AS_UNDECODABLE] = "undecodable",
+};
+
+static struct json_object *hex(uint64_t v)
+{
+	char b[24];
+
+	snprintf(b, sizeof(b), "0x%" PRIx64, v);
+	return json_object_new_string(b);
+}
+
+static const char *access_name(const struct mem_operand *op)
+{
+	return op->read && op->write ? "read-write" : op->write ? "write" : "read";
+}
+
+/* "0-7,16-23" from a byte mask */
+static void mask_ranges(uint64_t m, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 64 && o < len; i++) {
+		int j = i;
+
+		if (!(m >> i & 1))
+			continue;
+		while (j + 1 < 64 && (m >> (j + 1) & 1))
+			j++;
+		o += snprintf(buf + o, len - o, "%s%d", o ? "," : "", i);
+		if (j > i && o < len)
+			o += snprintf(buf + o, len - o, "-%d", j);
+		i = j;
+	}
+}
+
+struct json_object *addr_profile__to_json(const struct addr_profile *p)
+{
+	struct json_object *o = json_object_new_object(), *a, *s;
+
+	json_object_object_add(o, "tier", json_object_new_string(tier__name(p->tier)));
+	json_object_object_add(o, "event", json_object_new_string(p->event));
+	json_object_object_add(o, "period_ns", json_object_new_int64(p->period_ns));
+	json_object_object_add(o, "method", json_object_new_string(
+		"effective address of the instruction before the sampled IP, from user registers"));
+	json_object_object_add(o, "line_size", json_object_new_int(p->line_size));
+	json_object_object_add(o, "l1d_sets", json_object_new_int(p->l1_sets));
+	json_object_object_add(o, "line_splits", json_object_new_int64(p->line_splits));
+	json_object_object_add(o, "misaligned", json_object_new_int64(p->misaligned));
+	json_object_object_add(o, "atomic", json_object_new_int64(p->atomic));
+	json_object_object_add(o, "cas", json_object_new_int64(p->cas));
+	json_object_object_add(o, "samples", json_object_new_int64(p->samples));
+	json_object_object_add(o, "lost", json_object_new_int64(p->lost));
+	json_object_object_add(o, "no_registers", json_object_new_int64(p->no_regs));
+	json_object_object_add(o, "other_process", json_object_new_int64(p->other_process));
+	json_object_object_add(o, "previous_images", json_object_new_int64(p->previous_images));
+	json_object_object_add(o, "unreadable_code", json_object_new_int64(p->unreadable));
+	json_object_object_add(o, "decoded", json_object_new_int64(p->decoded));
+	json_object_object_add(o, "approximate", json_object_new_int64(p->approx));
+	json_object_object_add(o, "from_earlier_access", json_object_new_int64(p->back));
+	json_object_object_add(o, "reads", json_object_new_int64(p->reads));
+	json_object_object_add(o, "writes", json_object_new_int64(p->writes));
+	json_object_object_add(o, "distinct_lines", json_object_new_int64(p->lines));
+	json_object_object_add(o, "distinct_pages", json_object_new_int64(p->pages));
+	s = json_object_new_object();
+	for (int k = AS_NO_MEM; k < AS_SKIP__COUNT; k++)
+		json_object_object_add(s, skip_names[k], json_object_new_int64(p->skipped[k]));
+	json_object_object_add(o, "skipped", s);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_ips; i++) {
+		const struct addr_ip *ip = &p->ips[i];
+		struct json_object *e = json_object_new_object(), *rg;
+
+		json_object_object_add(e, "ip", hex(ip->ip));
+		json_object_object_add(e, "pid", json_object_new_int(ip->pid));
+		json_object_object_add(e, "processes", json_object_new_int(ip->nr_procs));
+		json_object_object_add(e, "samples", json_object_new_int64(ip->samples));
+		if (ip->op.insn)
+			json_object_object_add(e, "insn", hex(ip->op.insn));
+		if (ip->op.text[0])
+			json_object_object_add(e, "instruction", json_object_new_string(ip->op.text));
+		json_object_object_add(e, "status", json_object_new_string(skip_names[ip->op.skip]));
+		if (ip->loc.module[0]) {
+			json_object_object_add(e, "module", json_object_new_string(ip->loc.module));
+			json_object_object_add(e, "module_offset", hex(ip->loc.rel));
+		}
+		if (ip->object[0])
+			json_object_object_add(e, "object", json_object_new_string(ip->object));
+		if (ip->loc.function[0])
+			json_object_object_add(e, "function", json_object_new_string(ip->loc.function));
+		if (ip->loc.inlined[0])
+			json_object_object_add(e, "inlined_function",
+					       json_object_new_string(ip->loc.inlined));
+		if (ip->loc.file[0]) {
+			json_object_object_add(e, "file", json_object_new_string(ip->loc.file));
+			json_object_object_add(e, "line", json_object_new_int(ip->loc.line));
+		}
+		if (ip->op.skip == AS_OK) {
+			json_object_object_add(e, "access", json_object_new_string(access_name(&ip->op)));
+			json_object_object_add(e, "size", json_object_new_int(ip->op.size));
+			json_object_object_add(e, "decoded", json_object_new_int64(ip->decoded));
+			json_object_object_add(e, "approximate", json_object_new_int64(ip->approx));
+			if (ip->op.back)
+				json_object_object_add(e, "instructions_back",
+						       json_object_new_int(ip->op.back + 1));
+			json_object_object_add(e, "distinct_lines", json_object_new_int64(ip->lines));
+			json_object_object_add(e, "distinct_pages", json_object_new_int64(ip->pages));
+			json_object_object_add(e, "threads", json_object_new_int(ip->nr_threads));
+			json_object_object_add(e, "l1d_sets", json_object_new_int(ip->l1_sets));
+			json_object_object_add(e, "line_splits", json_object_new_int64(ip->line_splits));
+			json_object_object_add(e, "approx_line_splits",
+					       json_object_new_int64(ip->approx_line_splits));
+			json_object_object_add(e, "misaligned", json_object_new_int64(ip->misaligned));
+			json_object_object_add(e, "atomic", json_object_new_boolean(ip->op.atomic));
+			json_object_object_add(e, "cas", json_object_new_boolean(ip->op.cas));
+			if (ip->stride_deltas) {
+				json_object_object_add(e, "stride_bytes", json_object_new_int64(ip->stride));
+				json_object_object_add(e, "stride_fraction",
+						       json_object_new_double(ip->stride_frac));
+				json_object_object_add(e, "stride_monotonic",
+						       json_object_new_double(ip->stride_monotonic));
+				json_object_object_add(e, "strided",
+						       json_object_new_boolean(addr_ip__strided(ip)));
+				json_object_object_add(e, "stride_deltas",
+						       json_object_new_int64(ip->stride_deltas));
+			}
+			rg = json_object_new_object();
+			for (int k = 0; k < MAPK__COUNT; k++)
+				if (ip->region[k])
+					json_object_object_add(rg, map_kind__name(k),
+							       json_object_new_int64(ip->region[k]));
+			json_object_object_add(e, "region_samples", rg);
+			if (ip->top_region_samples) {
+				json_object_object_add(e, "top_region",
+						       json_object_new_string(ip->top_region));
+				json_object_object_add(e, "top_region_samples",
+						       json_object_new_int64(ip->top_region_samples));
+			}
+		}
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "ips", a);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_regions; i++) {
+		const struct addr_region *r = &p->regions[i];
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "start", hex(r->start));
+		json_object_object_add(e, "end", hex(r->end));
+		json_object_object_add(e, "kind", json_object_new_string(map_kind__name(r->kind)));
+		json_object_object_add(e, "name", json_object_new_string(r->name));
+		json_object_object_add(e, "samples", json_object_new_int64(r->samples));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "regions", a);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_shared; i++) {
+		const struct addr_line *l = &p->shared[i];
+		struct json_object *e = json_object_new_object(), *t = json_object_new_array();
+
+		json_object_object_add(e, "line", hex(l->line));
+		json_object_object_add(e, "kind", json_object_new_string(
+			l->false_sharing ? "false-sharing" : "true-sharing"));
+		if (l->ip)
+			json_object_object_add(e, "writer_ip", hex(l->ip));
+		for (int k = 0; k < l->nr_threads; k++) {
+			struct json_object *x = json_object_new_object();
+			char buf[160];
+
+			json_object_object_add(x, "tid", json_object_new_int(l->t[k].tid));
+			json_object_object_add(x, "reads", json_object_new_int64(l->t[k].reads));
+			json_object_object_add(x, "writes", json_object_new_int64(l->t[k].writes));
+			mask_ranges(l->t[k].wmask, buf, sizeof(buf));
+			json_object_object_add(x, "write_bytes", json_object_new_string(buf));
+			if (l->t[k].object[0])
+				json_object_object_add(x, "write_object",
+						       json_object_new_string(l->t[k].object));
+			mask_ranges(l->t[k].rmask, buf, sizeof(buf));
+			json_object_object_add(x, "read_bytes", json_object_new_string(buf));
+			json_object_array_add(t, x);
+		}
+		json_object_object_add(e, "threads", t);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "shared_lines", a);
+	return o;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
+{
+	int shown = 0, width = wide ? 200 : 80;
+	char b1[32], b2[32];
+
+	fprintf(f, "\nData addresses [%s: %s every %" PRIu64 " us, previous instruction]\n",
+		tier__name(p->tier), p->event, p->period_ns / 1000);
+	fprintf(f, "  samples %" PRIu64 ", with an address %" PRIu64 " (%.0f%%), "
+		"approximate %" PRIu64 ", lost %" PRIu64 "\n", p->samples, p->decoded,
+		p->samples ? 100.0 * p->decoded / p->samples : 0.0, p->approx, p->lost);
+	fprintf(f, "  no memory operand %" PRIu64 ", lea/nop %" PRIu64 ", fs/gs %" PRIu64
+		", other %" PRIu64 "\n", p->skipped[AS_NO_MEM], p->skipped[AS_LEA],
+		p->skipped[AS_SEGMENT], p->skipped[AS_UNSUPPORTED] + p->skipped[AS_UNDECODABLE]);
+	if (p->back)
+		fprintf(f, "  from an access a few instructions back %" PRIu64 "\n", p->back);
+	fprintf(f, "  distinct lines %s, pages %s\n", fmt_count(p->lines, b1, sizeof(b1)),
+		fmt_count(p->pages, b2, sizeof(b2)));
+	if (p->line_splits || p->misaligned)
+		fprintf(f, "  line-splitting accesses %" PRIu64 ", misaligned %" PRIu64 "\n",
+			p->line_splits, p->misaligned);
+	if (p->atomic)
+		fprintf(f, "  samples at locked instructions %" PRIu64 " (compare-and-swap %" PRIu64
+			")\n", p->atomic, p->cas);
+	for (int i = 0; i < p->nr_ips && shown < 10; i++) {
+		const struct addr_ip *ip = &p->ips[i];
+		char where[256], stride[16];
+		int n;
+
+		if (ip->op.skip != AS_OK || !ip->decoded)
+			continue;
+		if (!shown++)
+			fprintf(f, "  %7s %5s %7s %6s %4s  %-s\n", "samples", "in-rg", "stride",
+				"lines", "acc", "where (access)");
+		if (addr_ip__strided(ip))
+			snprintf(stride, sizeof(stride), "%" PRId64, ip->stride);
+		else
+			snprintf(stride, sizeof(stride), "-");
+		/* the function the line is in, as the hot-code table names it */
+		if (ip->loc.file[0])
+			snprintf(where, sizeof(where), "%.100s:%d %.120s", base_name(ip->loc.file),
+				 ip->loc.line,
+				 ip->loc.inlined[0] ? ip->loc.inlined : ip->loc.function);
+		else if (ip->loc.function[0])
+			snprintf(where, sizeof(where), "%s+%#" PRIx64, ip->loc.function,
+				 ip->op.insn - ip->loc.func_start);
+		else if (ip->loc.module[0])
+			snprintf(where, sizeof(where), "%.100s+%#" PRIx64, ip->loc.module,
+				 ip->loc.rel);
+		else
+			snprintf(where, sizeof(where), "%#" PRIx64, ip->op.insn);
+		n = fprintf(f, "  %7" PRIu64 " %4.0f%% %7s %6s %4s  ", ip->samples,
+			    ip->decoded ? 100.0 * ip->top_region_samples / ip->decoded : 0.0, stride,
+			    fmt_count(ip->lines, b1, sizeof(b1)),
+			    ip->op.atomic ? "rwL" : ip->op.write ? (ip->op.read ? "rw" : "w") : "r");
+		if (ip->nr_procs > 1) {
+			char procs[24];
+
+			snprintf(procs, sizeof(procs), " (%d procs)", ip->nr_procs);
+			fprintf(f, "%.*s%s%s\n",
+				width - n - 2 - (int)strlen(procs) > 10 ?
+					width - n - 2 - (int)strlen(procs) : 10,
+				where, procs, ip->approx * 2 > ip->decoded ? " ~" : "");
+		} else {
+			fprintf(f, "%.*s%s\n", width - n - 2 > 0 ? width - n - 2 : 10, where,
+				ip->approx * 2 > ip->decoded ? " ~" : "");
+		}
+	}
+	if (shown)
+		fprintf(f, "  in-rg: share in the most hit mapping; acc L: locked (atomic);\n"
+			"  ~: base register overwritten, address approximate;\n"
+			"  (N procs): the same code sampled in N processes, one row (its\n"
+			"  in-rg adds up their mappings of the same file, heap or size)\n");
+	for (int i = 0; i < p->nr_shared && i < 5; i++) {
+		const struct addr_line *l = &p->shared[i];
+
+		fprintf(f, "  line %#" PRIx64 " written by %d threads, %s\n    bytes written:",
+			l->line, l->nr_threads, l->false_sharing ? "different bytes (false sharing)"
+								 : "same bytes (shared data)");
+		for (int k = 0; k < l->nr_threads && k < 3; k++) {
+			char m[24];
+
+			mask_ranges(l->t[k].wmask, m, sizeof(m));
+			fprintf(f, " tid %d %s%s%.30s%s%s", l->t[k].tid, m[0] ? m : "-",
+				l->t[k].object[0] ? " (" : "", l->t[k].object,
+				l->t[k].object[0] ? ")" : "",
+				k + 1 < l->nr_threads && k < 2 ? "," : "");
+		}
+		fprintf(f, "\n");
+	}
+}
+
+void addr_profile__free(struct addr_profile *p)
+{
+	if (!p)
+		return;
+	free(p->ips);
+	free(p->regions);
+	free(p->shared);
+	free(p);
+}
+
+/* --- collector ops --------------------------------------------------------- */
+
+static bool as_wanted(const struct run_ctx *ctx)
+{
+	return ctx->sample;
+}
+
+static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
+{
+	char why[160] = "", no_tick[160] = "";
+	unsigned int tick_hz = profile__tick_plan(ctx, no_tick, sizeof(no_tick));
+	struct addrsample *as = addrsample__open(ctx->pid, tick_hz ? tick_hz : ctx->freq_hz,
+						 !ctx->attached, tick_hz && ctx->shared, why,
+						 sizeof(why));
+
+	if (!as) {
+		int e = errno;
+
+		report__add_provenance(r, "sw_addr", "data-address sampling unavailable: %s", why);
+		return -e;
+	}
+	*state = as;
+	as->shared = ctx->shared;
+	if (ctx->shared) {
+		/* the profile follows the target's processes by this ring's records */
+		ctx->shared->side_drain = addrsample__drain_side;
+		ctx->shared->side_drain_ctx = as;
+		ctx->shared->side_ring = as->ring;
+	}
+	if (as->sideband_only) {
+		/* the profile's programs sample, on the tick (see profile__tick_plan) */
+		ctx->shared->regs_sink = addrsample__sink;
+		ctx->shared->regs_sink_ctx = as;
+		return 0;
+	}
+	if (no_tick[0])
+		report__add_provenance(r, "sw_addr", "cpu-clock, not the scheduler tick: %s",
+				       no_tick);
+	if (!ctx->freq_hz && as->freq_hz == AS_GUEST_HZ)
+		report__add_provenance(r, "sw_addr", "cpu-clock at %u Hz, the default in a virtualized "
+				       "guest, where each timer sample costs exits to the hypervisor "
+				       "(-F to change)", as->freq_hz);
+	if (ctx->shared && as->kernel_ticks) {
+		ctx->shared->nr_sw_fds = evring__fds(as->ring, ctx->shared->sw_fds,
+						     (int)ARRAY_SIZE(ctx->shared->sw_fds));
+		ctx->shared->sw_hz = as->freq_hz;
+		ctx->shared->sw_period_ns = as->tot.period_ns;
+	}
+	return 0;
+}
+
+static int as_poll(void *state)
+{
+	return addrsample__poll(state);
+}
+
+static void as_at_exit(void *state, pid_t pid)
+{
+	addrsample__at_exit(state);
+}
+
+static int as_finish(void *state, struct report *r)
+{
+	struct addr_profile *p = addrsample__finish(state);
+
+	if (p->lost)
+		report__add_provenance(r, "sw_addr", "%" PRIu64 " records lost from the data-address "
+				       "ring (samples, and mapping records: a program that maps "
+				       "memory thousands of times a second overflows it)", p->lost);
+	if (p->unreadable)
+		report__add_provenance(r, "sw_addr", "%" PRIu64 " samples with unreadable code "
+				       "(the target was gone)", p->unreadable);
+	addr_profile__free(r->addr);
+	r->addr = p;
+	return 0;
+}
+
+static void as_destroy(void *state)
+{
+	addrsample__close(state);
+}
+
+const struct collector collector_addrsample = {
+	.name = "addrsample",
+	.wanted = as_wanted,
+	.open = as_open,
+	.poll = as_poll,
+	.at_exit = as_at_exit,
+	.finish = as_finish,
+	.destroy = as_destroy,
+};

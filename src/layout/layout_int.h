@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Internals shared by layout.c, layout_out.c and layout_reorg.c. */
+#ifndef __MA_LAYOUT_INT_H
+#define __MA_LAYOUT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout/layout.h"
+
+struct arena_blk;
+
+void *arena__alloc(struct arena_blk **a, size_t n);
+char *arena__strdup(struct arena_blk **a, const char *s);
+char *arena__printf(struct arena_blk **a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *arena__cat(struct arena_blk **a, const char *s1, const char *s2, const char *s3,
+		 const char *s4);
+void arena__free(struct arena_blk *a);
+
+/* Recomputes a struct's cache-line facts (and nested-padding counts) for LINE. */
+void layout__struct_lines(struct ma_struct *s, uint32_t line);
+/* Recomputes holes, padding and every statistic after the members changed. */
+void layout__struct_finish(struct ma_struct *s, uint32_t line);
+/* Trailing padding of the member's struct type when pahole would report it, else 0. */
+int64_t layout__member_struct_padding(const struct ma_member *m);
+
+#endif

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Struct layouts as text (pahole's annotations, so pahole users read it at
+ * once, plus memadvise's notes) and as JSON (every fact).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "layout/layout.h"
+#include "layout/layout_int.h"
+
+#define COMMENT_COL 57 /* where pahole starts the offset/size comment */
+
+struct pstate {
+	FILE *f;
+	uint32_t line;
+	int64_t cacheline; /* last boundary printed */
+	const struct layout_print_opts *o;
+};
+
+static int put_tabs(FILE *f, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc('\t', f);
+	return n * 8;
+}
+
+/* Type column and name column of a member, the way pahole splits them. */
+static void split_decl(const struct ma_member *m, char *type, size_t tl, char *name, size_t nl)
+{
+	const char *d = m->decl ? m->decl : "";
+	const char *paren = strstr(d, "(*");
+	const char *amp = NULL;
+	size_t cut;
+
+	if (!paren)
+		paren = strstr(d, "(&");
+	if (m->name && !paren) {
+		/* The name follows the type, which may contain the same word
+		 * ("struct profile *profile"): take the last match. */
+		size_t nlen = strlen(m->name);
+		const char *p = d, *hit = NULL;
+
+		while ((p = strstr(p, m->name))) {
+			bool start_ok = p == d || p[-1] == ' ' || p[-1] == '*' || p[-1] == '&';
+			char e = p[nlen];
+
+			if (start_ok && (e == 0 || e == '[' || e == ':' || e == ' '))
+				hit = p;
+			p += nlen;
+		}
+		amp = hit;
+	}
+	if (paren)
+		cut = paren - d;
+	else if (amp)
+		cut = amp - d;
+	else
+		cut = strlen(d);
+	snprintf(type, tl, "%.*s", (int)cut, d);
+	/* trim trailing blanks of the type */
+	for (size_t n = strlen(type); n && type[n - 1] == ' '; n--)
+		type[n - 1] = 0;
+	snprintf(name, nl, "%s", d + cut);
+}
+
+static void print_boundary(struct pstate *ps, uint64_t off, int indent)
+{
+	int64_t cl = off / ps->line;
+
+	if (cl <= ps->cacheline)
+		return;
+	uint64_t pos = off % ps->line, at = off - pos;
+
+	if (pos == 0)
+		fprintf(ps->f, "/* --- cacheline %" PRId64 " boundary (%" PRIu64 " bytes) --- */\n", cl, at);
+	else
+		fprintf(ps->f,
+			"/* --- cacheline %" PRId64 " boundary (%" PRIu64 " bytes) was %" PRIu64
+			" bytes ago --- */\n",
+			cl, at, pos);
+	put_tabs(ps->f, indent);
+	ps->cacheline = cl;
+}
+
+static void pad_to(FILE *f, int col, int target)
+{
+	if (col >= target)
+		fputc(' ', f);
+	else
+		fprintf(f, "%*s", target - col, "");
+}
+
+static void print_body(struct pstate *ps, const struct ma_struct *s, uint64_t base, int indent,
+		       bool top);
+
+static void print_offset_comment(struct pstate *ps, const struct ma_member *m, uint64_t base)
+{
+	if (m->bit_size)
+		fprintf(ps->f, "/* %5" PRIu64 ":%2u %2" PRIu64 " */", base + m->offset, m->bit_offset,
+			m->size);
+	else
+		fprintf(ps->f, "/* %5" PRIu64 " %5" PRIu64 " */", base + m->offset, m->size);
+}
+
+static void print_member(struct pstate *ps, const struct ma_member *m, uint64_t base, int indent,
+			 bool in_union_top)
+{
+	FILE *f = ps->f;
+	int col = indent * 8;
+	int tw = 26 - (indent - 1) * 8, nw = in_union_top ? 19 : 21;
+	int target = indent * 8 + tw + 1 + nw + 1;
+	char type[512], name[512];
+
+	if (tw < 1)
+		tw = 1;
+	print_boundary(ps, base + m->offset, indent);
+	if (m->flags & MA_M_BASE) {
+		int n = fprintf(f, "/* %-26s <ancestor>; */", m->type_name);
+
+		pad_to(f, col + n, target);
+		print_offset_comment(ps, m, base);
+		return;
+	}
+	if ((m->flags & MA_M_ANON) && m->nested) {
+		fprintf(f, "%s {\n", m->nested->kind == MA_KIND_UNION ? "union" : "struct");
+		print_body(ps, m->nested, base + m->offset, indent + 1, false);
+		put_tabs(f, indent);
+		col = indent * 8 + fprintf(f, "}%s%s;", m->name ? " " : "", m->name ? m->name : "");
+		pad_to(f, col, target);
+		print_offset_comment(ps, m, base);
+		return;
+	}
+	split_decl(m, type, sizeof(type), name, sizeof(name));
+	col += fprintf(f, "%-*s ", tw, type);
+	col += fprintf(f, "%s", name);
+	if (m->declared_align)
+		col += fprintf(f, " __attribute__((__aligned__(%u)))", m->declared_align);
+	col += fprintf(f, ";");
+	pad_to(f, col, target);
+	print_offset_comment(ps, m, base);
+}
+
+static void print_body(struct pstate *ps, const struct ma_struct *s, uint64_t base, int indent,
+		       bool top)
+{
+	FILE *f = ps->f;
+	int newline = 0;
+	const struct ma_member *last = NULL;
+	uint64_t last_size = 0;
+	bool union_top = top && s->kind == MA_KIND_UNION;
+
+	if (s->pre_bit_hole) {
+		if (!newline++)
+			fputc('\n', f);
+		put_tabs(f, indent);
+		fprintf(f, "/* XXX %u bit%s hole, try to pack */\n", s->pre_bit_hole,
+			s->pre_bit_hole != 1 ? "s" : "");
+	}
+	if (s->pre_hole) {
+		if (!newline++)
+			fputc('\n', f);
+		put_tabs(f, indent);
+		fprintf(f, "/* XXX %" PRIu64 " byte%s hole, try to pack */\n", s->pre_hole,
+			s->pre_hole != 1 ? "s" : "");
+	}
+	for (int i = 0; i < s->nr_members; i++) {
+		const struct ma_member *m = &s->members[i];
+
+		if (last && !(m->flags & MA_M_BASE) && last_size) {
+			const char *cmt = NULL;
+
+			if (m->offset < last->offset ||
+			    (m->offset == last->offset && !last->bit_size && m->bit_size))
+				cmt = "previous";
+			else if (m->offset > last->offset && m->offset - last->offset < last_size)
+				cmt = "next";
+			if (cmt) {
+				if (!newline++)
+					fputc('\n', f);
+				put_tabs(f, indent);
+				fprintf(f, "/* Bitfield combined with %s fields */\n", cmt);
+			}
+		}
+		if (newline) {
+			fputc('\n', f);
+			newline = 0;
+		}
+		put_tabs(f, indent);
+		print_member(ps, m, base, indent, union_top);
+		int64_t pad = layout__member_struct_padding(m);
+
+		if (pad > 0) {
+			if (!newline++)
+				fputc('\n', f);
+			fputc('\n', f);
+			put_tabs(f, indent);
+			fprintf(f, "/* XXX last struct has %" PRId64 " byte%s of padding */", pad,
+				pad != 1 ? "s" : "");
+		}
+		if (m->bit_hole) {
+			if (!newline++)
+				fputc('\n', f);
+			fputc('\n', f);
+			put_tabs(f, indent);
+			fprintf(f, "/* XXX %u bit%s hole, try to pack */", m->bit_hole,
+				m->bit_hole != 1 ? "s" : "");
+		}
+		if (m->hole > 0) {
+			if (!newline++)
+				fputc('\n', f);
+			fputc('\n', f);
+			put_tabs(f, indent);
+			fprintf(f, "/* XXX %" PRId64 " byte%s hole, try to pack */", m->hole,
+				m->hole != 1 ? "s" : "");
+		}
+		fputc('\n', f);
+		if (m->flags & MA_M_BASE)
+			continue;
+		if (!last || !last_size || last->offset != m->offset ||
+		    (!last->bit_size && m->bit_size))
+			last_size = m->size;
+		last = m;
+	}
+}
+
+static void print_notes(const struct ma_struct *s, FILE *f)
+{
+	if (s->decl_file)
+		fprintf(f, "\t/* memadvise: declared at %s:%u */\n", s->decl_file, s->decl_line);
+	for (int i = 0; i < s->nr_members; i++) {
+		const struct ma_member *m = &s->members[i];
+
+		if (m->flags & MA_M_STRADDLES)
+			fprintf(f, "\t/* straddles: '%s' (bytes %" PRIu64 "..%" PRIu64
+				   ") spans cachelines %" PRIu64 "-%" PRIu64 " */\n",
+				m->name ? m->name : "<anonymous>", m->offset,
+				m->offset + (m->size ? m->size - 1 : 0), m->first_line, m->last_line);
+	}
+	if (s->nr_sync) {
+		for (int i = 0; i < s->nr_members; i++) {
+			const struct ma_member *m = &s->members[i];
+			int others = 0;
+
+			if (!(m->flags & (MA_M_ATOMIC | MA_M_LOCK)))
+				continue;
+			for (int j = 0; j < s->nr_members; j++)
+				if (j != i && s->members[j].first_line <= m->last_line &&
+				    s->members[j].last_line >= m->first_line &&
+				    (s->members[j].size || s->members[j].bit_size))
+					others++;
+			fprintf(f, "\t/* %s '%s' (%s) on cacheline %" PRIu64 "%s */\n",
+				m->flags & MA_M_LOCK ? "lock" : "atomic",
+				m->name ? m->name : "<anonymous>", m->sync_kind ? m->sync_kind : "?",
+				m->first_line, others ? " with others: may false-share" : "");
+		}
+	}
+	if (s->array_straddling)
+		fprintf(f, "\t/* arrays of it: %u of every %u elements straddle a cacheline */\n",
+			s->array_straddling, s->array_period);
+}
+
+void ma_struct__print_text(const struct ma_struct *s, uint32_t line,
+			   const struct layout_print_opts *o, FILE *f)
+{
+	static const struct layout_print_opts defaults = { .notes = true };
+	struct pstate ps = { .f = f, .line = line ? line : 64, .cacheline = 0, .o = o ? o : &defaults };
+	bool first_base = true;
+
+	o = ps.o;
+	if (s->anonymous)
+		fprintf(f, "typedef %s {", ma_kind__name(s->kind));
+	else
+		fprintf(f, "%s %s", ma_kind__name(s->kind), s->name);
+	for (int i = 0; i < s->nr_members; i++) {
+		const struct ma_member *m = &s->members[i];
+
+		if (!(m->flags & MA_M_BASE))
+			continue;
+		fprintf(f, "%s public %s", first_base ? " :" : ",", m->type_name);
+		first_base = false;
+	}
+	if (!s->anonymous)
+		fprintf(f, " {");
+	fputc('\n', f);
+	print_body(&ps, s, 0, 1, true);
+	if (!o->compile) {
+		fprintf(f, "\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %d */\n",
+			s->size, s->cachelines, s->nr_members);
+		if (s->sum_holes || s->sum_bit_holes) {
+			if (s->sum_members) {
+				fprintf(f, "\t/* sum members: %" PRIu64, s->sum_members);
+				if (s->sum_holes)
+					fprintf(f, ", holes: %d, sum holes: %" PRIu64, s->nr_holes,
+						s->sum_holes);
+				fprintf(f, " */\n");
+			}
+			if (s->sum_bit_members) {
+				fprintf(f, "\t/* sum bitfield members: %" PRIu64 " bits", s->sum_bit_members);
+				if (s->sum_bit_holes)
+					fprintf(f, ", bit holes: %d, sum bit holes: %" PRIu64 " bits",
+						s->nr_bit_holes, s->sum_bit_holes);
+				else
+					fprintf(f, " (%" PRIu64 " bytes)", s->sum_bit_members / 8);
+				fprintf(f, " */\n");
+			}
+		}
+		if (s->padding > 0)
+			fprintf(f, "\t/* padding: %" PRId64 " */\n", s->padding);
+		if (s->nr_paddings)
+			fprintf(f, "\t/* paddings: %d, sum paddings: %" PRIu64 " */\n", s->nr_paddings,
+				s->sum_paddings);
+		if (s->bit_padding)
+			fprintf(f, "\t/* bit_padding: %u bits */\n", s->bit_padding);
+		if (s->nr_forced_alignments) {
+			fprintf(f, "\t/* forced alignments: %d", s->nr_forced_alignments);
+			if (s->nr_forced_holes)
+				fprintf(f, ", forced holes: %d, sum forced holes: %" PRIu64,
+					s->nr_forced_holes, s->sum_forced_holes);
+			fprintf(f, " */\n");
+		}
+		if (s->last_cacheline)
+			fprintf(f, "\t/* last cacheline: %" PRIu64 " bytes */\n", s->last_cacheline);
+		if (o->notes)
+			print_notes(s, f);
+	}
+	fputc('}', f);
+	if (s->anonymous)
+		fprintf(f, " %s", s->name);
+	if (s->packed)
+		fprintf(f, " __attribute__((__packed__))");
+	if (s->declared_align)
+		fprintf(f, " __attribute__((__aligned__(%u)))", s->declared_align);
+	fprintf(f, ";\n");
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static void jadd(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *ju(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+static struct json_object *member_to_json(const struct ma_member *m)
+{
+	struct json_object *o = json_object_new_object();
+
+	jadd(o, "name", m->name ? json_object_new_string(m->name) : NULL);
+	jadd(o, "type", json_object_new_string(m->type_name ? m->type_name : "?"));
+	jadd(o, "declaration", json_object_new_string(m->decl ? m->decl : "?"));
+	jadd(o, "offset_bytes", ju(m->offset));
+	jadd(o, "size_bytes", ju(m->size));
+	jadd(o, "alignment_bytes", ju(m->align));
+	if (m->declared_align)
+		jadd(o, "declared_alignment_bytes", ju(m->declared_align));
+	if (m->bit_size) {
+		jadd(o, "bit_size", ju(m->bit_size));
+		jadd(o, "bit_offset", ju(m->bit_offset));
+	}
+	jadd(o, "hole_bytes", json_object_new_int64(m->hole));
+	if (m->bit_hole)
+		jadd(o, "bit_hole_bits", ju(m->bit_hole));
+	if (m->nr_dims) {
+		struct json_object *d = json_object_new_array();
+
+		for (int i = 0; i < m->nr_dims; i++)
+			json_object_array_add(d, ju(m->dims[i]));
+		jadd(o, "array_dims", d);
+	}
+	if (m->qualifiers && *m->qualifiers)
+		jadd(o, "qualifiers", json_object_new_string(m->qualifiers));
+	jadd(o, "cacheline_first", ju(m->first_line));
+	jadd(o, "cacheline_last", ju(m->last_line));
+	jadd(o, "straddles_cacheline", json_object_new_boolean(!!(m->flags & MA_M_STRADDLES)));
+	if (m->flags & MA_M_ATOMIC)
+		jadd(o, "atomic", json_object_new_boolean(1));
+	if (m->flags & MA_M_LOCK)
+		jadd(o, "lock", json_object_new_boolean(1));
+	if (m->sync_kind)
+		jadd(o, "sync_kind", json_object_new_string(m->sync_kind));
+	if (m->flags & MA_M_BASE)
+		jadd(o, "base_class", json_object_new_boolean(1));
+	if (m->flags & MA_M_VIRTUAL_BASE)
+		jadd(o, "virtual_base", json_object_new_boolean(1));
+	if (m->flags & MA_M_FLEX)
+		jadd(o, "flexible_array", json_object_new_boolean(1));
+	if (m->flags & MA_M_POINTER)
+		jadd(o, "pointer", json_object_new_boolean(1));
+	if (m->decl_file) {
+		jadd(o, "decl_file", json_object_new_string(m->decl_file));
+		jadd(o, "decl_line", ju(m->decl_line));
+	}
+	int64_t pad = layout__member_struct_padding(m);
+
+	if (pad > 0)
+		jadd(o, "type_padding_bytes", json_object_new_int64(pad));
+	if ((m->flags & MA_M_ANON) && m->nested) {
+		struct json_object *n = ma_struct__to_json(m->nested);
+
+		jadd(o, "anonymous", json_object_new_boolean(1));
+		jadd(o, "nested", n);
+	}
+	return o;
+}
+
+struct json_object *ma_struct__to_json(const struct ma_struct *s)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *ms = json_object_new_array();
+	struct json_object *fs = json_object_new_array();
+	struct json_object *st = json_object_new_array();
+
+	jadd(o, "name", s->name ? json_object_new_string(s->name) : NULL);
+	jadd(o, "kind", json_object_new_string(ma_kind__name(s->kind)));
+	if (s->anonymous)
+		jadd(o, "anonymous", json_object_new_boolean(1));
+	if (s->decl_file) {
+		jadd(o, "decl_file", json_object_new_string(s->decl_file));
+		jadd(o, "decl_line", ju(s->decl_line));
+	}
+	jadd(o, "size_bytes", ju(s->size));
+	jadd(o, "alignment_bytes", ju(s->align));
+	if (s->declared_align)
+		jadd(o, "declared_alignment_bytes", ju(s->declared_align));
+	if (s->packed)
+		jadd(o, "packed", json_object_new_boolean(1));
+	jadd(o, "nr_members", json_object_new_int(s->nr_members));
+	jadd(o, "sum_members_bytes", ju(s->sum_members));
+	jadd(o, "sum_bitfield_members_bits", ju(s->sum_bit_members));
+	jadd(o, "holes", json_object_new_int(s->nr_holes));
+	jadd(o, "sum_holes_bytes", ju(s->sum_holes));
+	jadd(o, "bit_holes", json_object_new_int(s->nr_bit_holes));
+	jadd(o, "sum_bit_holes_bits", ju(s->sum_bit_holes));
+	jadd(o, "padding_bytes", json_object_new_int64(s->padding));
+	jadd(o, "bit_padding_bits", ju(s->bit_padding));
+	jadd(o, "nested_paddings", json_object_new_int(s->nr_paddings));
+	jadd(o, "sum_nested_paddings_bytes", ju(s->sum_paddings));
+	jadd(o, "forced_alignments", json_object_new_int(s->nr_forced_alignments));
+	jadd(o, "cacheline_size_bytes", ju(s->cacheline));
+	jadd(o, "cachelines", ju(s->cachelines));
+	jadd(o, "last_cacheline_bytes", ju(s->last_cacheline));
+	jadd(o, "line_aligned", json_object_new_boolean(s->line_aligned));
+	jadd(o, "max_lines_spanned", ju(s->max_lines_spanned));
+	jadd(o, "array_period_elements", ju(s->array_period));
+	jadd(o, "array_straddling_elements", ju(s->array_straddling));
+	jadd(o, "duplicates_merged", json_object_new_int(s->duplicates));
+	for (int i = 0; i < s->nr_members; i++) {
+		const struct ma_member *m = &s->members[i];
+
+		json_object_array_add(ms, member_to_json(m));
+		if (m->flags & MA_M_STRADDLES && m->name)
+			json_object_array_add(st, json_object_new_string(m->name));
+		if (m->flags & (MA_M_ATOMIC | MA_M_LOCK) && m->name)
+			json_object_array_add(fs, json_object_new_string(m->name));
+	}
+	jadd(o, "straddling_members", st);
+	jadd(o, "sync_members", fs);
+	jadd(o, "sync_shared_lines", json_object_new_int(s->nr_sync_shared_lines));
+	jadd(o, "members", ms);
+	return o;
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Sampling results of 'memadvise run' (collector "profile", src/profiler.c):
+ * code hot spots, page faults, memory regions with their huge-page state,
+ * and what was lost on the way.  A plain data structure: the rules engine and
+ * the emitters read it, nothing in it points back into the collector.
+ *
+ * Conventions:
+ *  - Every array is sorted, biggest first, and owns its memory
+ *    (profile__free releases everything).
+ *  - Strings are fixed arrays, "" when unknown (never NULL).  A location
+ *    without debug information has file "" and line 0.
+ *  - "samples" are raw samples of the sampling event; "est_events" =
+ *    sum of the sample periods (for cpu-clock: nanoseconds of CPU time, for
+ *    a miss event: estimated misses).  The event says which (events[ev]).
+ *  - The page-fault total is the page-faults event's exact count (with, in
+ *    a fault storm, the processes' own counts between its windows); the
+ *    breakdowns (sites, regions, timeline) are estimates from its samples.
+ *  - pid is the process (thread-group id), tid the thread; tid 0 in an
+ *    aggregated row means "all threads".
+ */
+#ifndef __MA_PROFILE_H
+#define __MA_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "model/report.h"
+
+struct json_object;
+
+#define PROFILE_MAX_FRAMES 32
+
+/* A symbolised code address. */
+struct profile_loc {
+	uint64_t ip;		  /* runtime address in the process */
+	uint64_t rel;		  /* address relative to its module (as in the file) */
+	char module[128];	  /* basename of the ELF file, "[unknown]" when unmapped */
+	char function[128];	  /* innermost function (an inlined one when inlined) */
+	char inlined_from[128];	  /* the function it is inlined into, "" when not inlined */
+	char file[256];		  /* source file of the line */
+	int line;		  /* 0 when there is no line information */
+};
+
+/* One sampling event that was used. */
+struct profile_event {
+	char name[48];		  /* "cpu-clock", "llc_miss", ... */
+	char encoding[128];	  /* what was opened */
+	char unit[16];		  /* unit of est_events: "ns" (cpu-clock), "events" */
+	enum tier tier;		  /* TIER_SOFTWARE, TIER_COUNTING or TIER_PRECISE */
+	bool precise;		  /* precise_ip > 0 */
+	bool freq;		  /* frequency mode (period varies) */
+	uint64_t freq_hz;	  /* asked frequency */
+	uint64_t period;	  /* fixed period (freq == false) */
+	int nr_cpus;		  /* per-CPU events opened */
+	uint64_t samples;	  /* samples of the target */
+	uint64_t kernel_samples;  /* of which taken in kernel mode */
+	double est_events;	  /* sum of periods */
+};
+
+/*
+ * A hot code address of one thread (raw, per ip).  loc.ip is the sampled ip;
+ * loc's function and line are those of charged_ip: for events that interrupt
+ * after the stalled instruction retired (cpu-clock, non-precise counters) the
+ * instruction before the sampled one, else the sampled one.
+ */
+struct profile_hotspot {
+	pid_t pid, tid;
+	int ev;			  /* index into events[] */
+	struct profile_loc loc;
+	uint64_t charged_ip;
+	uint64_t samples;
+	uint64_t kernel_samples;  /* samples in kernel mode on behalf of this ip (faults, syscalls) */
+	double est_events;
+};
+
+/* Hot spots aggregated by function (funcs[], thread_funcs[]) or source line (lines[]). */
+struct profile_hotsum {
+	pid_t tid;		  /* 0: all threads; else one thread (thread_funcs[]) */
+	int ev;
+	char module[128];
+	char function[128];
+	char inlined_from[128];	  /* lines[] only: the caller it is inlined into */
+	char file[256];		  /* lines[]: the line's file; funcs[]: file of the hottest line */
+	int line;		  /* lines[]: the line; funcs[]: the hottest line */
+	uint64_t samples;
+	uint64_t kernel_samples;
+	double est_events;
+	double share;		  /* samples / all samples of this event, 0..1 */
+};
+
+/* A user call stack (frame 0 = sampled ip). */
+struct profile_stack {
+	pid_t pid;
+	int ev;
+	uint64_t samples;
+	double est_events;
+	int nr_frames;
+	struct profile_loc frames[PROFILE_MAX_FRAMES];
+};
+
+/*
+ * Page faults of one code location (faulting instruction).  Counts are
+ * estimates from samples (each stands for its period of faults; exact when
+ * every fault was a sample); major faults are exact.  Reads and writes come
+ * from decoding the faulting instruction: a fault in kernel mode, or at an
+ * instruction without an explicit memory operand (call, push), is neither.
+ */
+struct profile_fault_site {
+	pid_t pid;		  /* the process with most of its faults */
+	int nr_procs;		  /* processes that faulted there (the same code) */
+	bool kernel_mode;	  /* taken in kernel mode (copy to/from user): loc is the syscall site */
+	struct profile_loc loc;
+	uint64_t count, samples, reads, writes, rw_unknown, instr, major, minor;
+	int region;		  /* index into regions[] of its last faulting address, -1 unknown */
+};
+
+enum profile_region_kind {
+	REGION_HEAP,		  /* [heap] (brk) */
+	REGION_STACK,		  /* [stack] */
+	REGION_ANON,		  /* anonymous mmap */
+	REGION_FILE,		  /* file mapping: path */
+	REGION_OTHER,		  /* [vdso], [vvar], ... */
+};
+const char *profile__region_kind_name(enum profile_region_kind k);
+
+/* A memory region (VMA) of a target process. */
+struct profile_region {
+	pid_t pid;
+	uint64_t start, end, size;
+	enum profile_region_kind kind;
+	char perms[8];		  /* "rw-p" */
+	char path[256];		  /* file path or "[heap]"...; "" for anonymous */
+	/*
+	 * Faults on its pages (estimated, as a site's).  Counted per 2 MiB chunk
+	 * of address space: a chunk shared with another region is split in
+	 * proportion to each one's sampled pages.  Writes: of the faults of the
+	 * sites whose last sampled address is in the region.
+	 */
+	uint64_t faults, writes, major;
+	uint64_t pages_faulted;	  /* distinct 4 KiB pages seen in samples (all when faults_exact) */
+	bool at_exit;		  /* seen in the snapshot at exit (else only earlier) */
+	/* Huge pages (from /proc/PID/smaps at exit; has_smaps false = unknown). */
+	bool has_smaps;
+	uint64_t rss;		  /* bytes */
+	uint64_t anon_huge;	  /* AnonHugePages, bytes */
+	int thp_eligible;	  /* THPeligible 0/1, -1 unknown */
+	bool madv_hugepage;	  /* VmFlags hg */
+	bool madv_nohugepage;	  /* VmFlags nh */
+	bool aligned_2m;	  /* start and end on 2 MiB boundaries */
+	bool large;		  /* anonymous (incl. heap) and >= 2 MiB: a huge-page candidate */
+};
+
+struct profile_bucket {
+	uint64_t faults;
+	uint64_t major;
+};
+
+/* khugepaged / MADV_COLLAPSE activity seen on the target's mm. */
+struct profile_thp {
+	uint64_t scan_pmd, collapse_ok, collapse_fail;
+};
+
+/* A process of the target (the main one first, then forked children). */
+struct profile_proc {
+	pid_t pid, parent;
+	char comm[16];
+	char exe[256];		  /* the executable it ran last, "" unknown */
+	bool execed, exited;
+	bool maps;		  /* its memory map was captured (symbols, regions) */
+};
+
+/*
+ * What was lost or not measured (0 means nothing lost).  A count whose
+ * collector did not run is not 0 but unknown: JSON null.
+ */
+struct profile_loss {
+	uint64_t hot_full;	  /* samples not aggregated by ip: map full */
+	uint64_t stack_err;	  /* samples without a user stack (collision or no stack) */
+	uint64_t stack_full;
+	uint64_t site_full;	  /* faults not aggregated by site: map full */
+	uint64_t page_full;	  /* faults not aggregated by address (region counts are low) */
+	uint64_t timeline_late;	  /* faults after the last timeline bucket */
+	uint64_t proc_events;	  /* fork/exec/exit records dropped */
+	bool proc_events_known;	  /* the side-band ring was open */
+	uint64_t procs_full;	  /* children not followed */
+	uint64_t unresolved;	  /* samples whose ip is in no captured mapping */
+	uint64_t regs_lost;	  /* register records the BPF ring had no room for */
+	bool regs_known;	  /* samples went through that ring (tick plan) */
+	int attach_failed;	  /* programs or events that could not attach */
+};
+
+struct profile {
+	/* hot spots (nr_events == 0: sampling was off or failed) */
+	struct profile_event events[4];
+	int nr_events;
+	struct profile_hotspot *hot;	int nr_hot;
+	struct profile_hotsum *funcs;	int nr_funcs;
+	struct profile_hotsum *lines;	int nr_lines;
+	struct profile_hotsum *thread_funcs; int nr_thread_funcs; /* only when threads differ */
+	int nr_threads;			/* threads that were sampled */
+	struct profile_stack *stacks;	int nr_stacks;
+
+	/*
+	 * Page faults (faults_measured false: the event failed).  faults is the
+	 * page-faults event's count, exact as perf stat's; the breakdowns are
+	 * estimated from its samples (frequency mode, fault_hz samples a second
+	 * at most; fault_periods is the sum of their periods) and scaled to
+	 * that count: fault_est, their sum, is faults unless sites were lost.
+	 */
+	bool faults_measured;
+	bool major_measured;		/* major-faults event attached */
+	bool faults_exact;		/* every fault was a sample (period 1 throughout) */
+	unsigned int fault_hz;
+	uint64_t faults, fault_samples, fault_est, fault_periods, fault_max_period;
+	/*
+	 * Fault windows (profiler.c): in a storm the event was open only in
+	 * fault_windows windows, for fault_open_ns; fault_gap_faults of the
+	 * faults came from the processes' own counts between them, and
+	 * fault_gap_lost processes ended between them unread.
+	 */
+	int fault_windows, fault_gap_lost;
+	uint64_t fault_open_ns, fault_gap_faults;
+	uint64_t faults_user, faults_kernel, reads, writes, rw_unknown; /* estimated */
+	uint64_t major, minor;
+	struct profile_fault_site *sites; int nr_sites;
+	uint64_t bucket_ns;
+	struct profile_bucket *timeline; int nr_buckets; /* trailing empty buckets dropped */
+
+	/* regions and huge pages */
+	struct profile_region *regions;	int nr_regions;
+	char thp_mode[16];		/* always / madvise / never, "" unknown */
+	char thp_defrag[32];
+	bool thp_measured;		/* khugepaged programs (bpf/thp.bpf.c) attached */
+	struct profile_thp thp;		/* summed over the target's processes */
+	uint64_t thp_delay_ns;		/* the programs attach this far into the run */
+	uint64_t thp_watch_from_ns;	/* when they did (thp_measured) */
+	bool thp_unwatched_known;	/* /proc/vmstat was read */
+	struct profile_thp thp_unwatched; /* collapses system-wide while not attached */
+
+	struct profile_proc *procs;	int nr_procs;
+	struct profile_loss loss;
+	uint64_t duration_ns;		/* from start to the end of sampling */
+};
+
+struct json_object *profile__to_json(const struct profile *p);
+
+/*
+ * The executable that ran most of the hot-code samples (its processes'
+ * samples in code of that very file; PREFER, when tied), into EXE; its
+ * samples, and the processes that ran it, into *SAMPLES and *PROCS; of all
+ * samples *TOTAL.  False when no sample is in a known executable.
+ */
+bool profile__hot_exe(const struct profile *p, const char *prefer, char *exe, size_t len,
+		      uint64_t *samples, int *procs, uint64_t *total);
+void profile__print_text(const struct profile *p, FILE *f, bool wide);
+void profile__free(struct profile *p);
+
+#endif

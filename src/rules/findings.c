@@ -1,0 +1,974 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The advice engine: rules x entities -> findings, ranked by estimated
+ * cost; and the findings' emitters (text, JSON, SARIF 2.1.0).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "rules/expr.h"
+#include "base/log.h"
+#include "rules/rules.h"
+#include "base/util.h"
+
+#define MAX_PER_RULE 5 /* findings kept per rule (the count says how many fired) */
+
+/* --- evaluation ------------------------------------------------------------ */
+
+struct ectx {
+	const struct factbase *fb;
+	int idx;		/* entity, -1 = run */
+	char missing[512];	/* names looked up without a value */
+	size_t mlen;
+};
+
+static int lookup(void *ctx, const char *name, double *v)
+{
+	struct ectx *c = ctx;
+
+	if (!factbase__get(c->fb, c->idx, name, v, NULL))
+		return 0;
+	if (c->mlen < sizeof(c->missing) - 1 && !strstr(c->missing, name))
+		c->mlen += snprintf(c->missing + c->mlen, sizeof(c->missing) - c->mlen, "%s%s",
+				    c->mlen ? ", " : "", name);
+	if (c->mlen >= sizeof(c->missing))
+		c->mlen = sizeof(c->missing) - 1;
+	return -ENOENT;
+}
+
+static void sbuf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void sbuf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (*len + n + 1 > *cap) {
+		*cap = (*len + n + 1) * 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	va_start(ap, fmt);
+	vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+	va_end(ap);
+	*len += n;
+}
+
+static void fmt_num(double v, char *buf, size_t len)
+{
+	if (fabs(v) < 1e15 && v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) >= 0.01 && fabs(v) < 1e6)
+		snprintf(buf, len, "%.3g", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+static const char *basename_of(const char *p)
+{
+	const char *b = strrchr(p, '/');
+
+	return b ? b + 1 : p;
+}
+
+static const struct entity *entity_of(const struct factbase *fb, int idx)
+{
+	return idx < 0 ? &fb->run : &fb->ents[idx];
+}
+
+/* The first non-empty label along the parent chain. */
+#define INHERIT(fb, idx, field)                                                                \
+	({                                                                                     \
+		const struct entity *___e = entity_of(fb, idx);                                \
+		int ___d = 0;                                                                  \
+		while (!___e->field[0] && ___e->parent >= 0 && ___d++ < 4)                     \
+			___e = &(fb)->ents[___e->parent];                                      \
+		___e->field;                                                                   \
+	})
+
+static const char *snippet_of(const struct factbase *fb, int idx, bool current)
+{
+	const struct entity *e = entity_of(fb, idx);
+
+	for (int d = 0; d < 4; d++) {
+		if (current ? e->decl_text != NULL : e->snippet != NULL)
+			return current ? e->decl_text : e->snippet;
+		if (e->parent < 0)
+			break;
+		e = &fb->ents[e->parent];
+	}
+	return NULL;
+}
+
+static char *expand(const char *t, const struct factbase *fb, int idx)
+{
+	size_t len = 0, cap = strlen(t) + 64;
+	char *out = xmalloc(cap);
+	const struct entity *e = entity_of(fb, idx);
+
+	out[0] = '\0';
+	for (const char *s = t; *s; s++) {
+		const char *end;
+		char name[128], num[64];
+		bool percent = false;
+		double v;
+
+		if (s[0] == '{' && s[1] == '{') {
+			sbuf_printf(&out, &len, &cap, "{");
+			s++;
+			continue;
+		}
+		if (*s != '{' || !(s[1] == '_' || (s[1] >= 'a' && s[1] <= 'z') ||
+				   (s[1] >= 'A' && s[1] <= 'Z')))
+			goto literal;
+		for (end = s + 1; *end == '_' || *end == '.' || (*end >= 'a' && *end <= 'z') ||
+				  (*end >= 'A' && *end <= 'Z') || (*end >= '0' && *end <= '9');
+		     end++)
+			;
+		if (*end == '%' && end[1] == '}') {
+			percent = true;
+			end++;
+		}
+		if (*end != '}' || (size_t)(end - s - 1) >= sizeof(name))
+			goto literal;
+		memcpy(name, s + 1, end - s - 1);
+		name[end - s - 1] = '\0';
+		if (percent)
+			name[end - s - 2] = '\0';
+		s = end;
+		if (!strcmp(name, "struct")) {
+			sbuf_printf(&out, &len, &cap, "%s", INHERIT(fb, idx, struct_name)[0]
+								   ? INHERIT(fb, idx, struct_name)
+								   : "?");
+		} else if (!strcmp(name, "member")) {
+			sbuf_printf(&out, &len, &cap, "%s", e->member[0] ? e->member : "?");
+		} else if (!strcmp(name, "decl")) {
+			const char *f = INHERIT(fb, idx, decl_file);
+
+			if (f[0] && e->decl_line)
+				sbuf_printf(&out, &len, &cap, "%s:%d", basename_of(f), e->decl_line);
+			else if (f[0])
+				sbuf_printf(&out, &len, &cap, "%s", basename_of(f));
+			else
+				sbuf_printf(&out, &len, &cap, "declaration unknown");
+		} else if (!strcmp(name, "function")) {
+			sbuf_printf(&out, &len, &cap, "%s", INHERIT(fb, idx, function)[0]
+								   ? INHERIT(fb, idx, function)
+								   : "?");
+		} else if (!strcmp(name, "file")) {
+			sbuf_printf(&out, &len, &cap, "%s", e->file[0] ? basename_of(e->file) : "?");
+		} else if (!strcmp(name, "line")) {
+			sbuf_printf(&out, &len, &cap, "%d", e->line);
+		} else if (!strcmp(name, "location")) {
+			const char *fn = INHERIT(fb, idx, function);
+
+			if (e->file[0] && e->line)
+				sbuf_printf(&out, &len, &cap, "%s%s%s:%d", fn, fn[0] ? "() at " : "",
+					    basename_of(e->file), e->line);
+			else if (fn[0])
+				sbuf_printf(&out, &len, &cap, "%s()", fn);
+			else
+				sbuf_printf(&out, &len, &cap, "an unknown location");
+		} else if (!strcmp(name, "region")) {
+			sbuf_printf(&out, &len, &cap, "%s", e->region[0] ? e->region : "?");
+		} else if (!strcmp(name, "fixed_decl")) {
+			const char *sn = snippet_of(fb, idx, false);
+
+			sbuf_printf(&out, &len, &cap, "%s",
+				    sn ? sn : "/* reorder the members: see 'memadvise layout --reorganize' */");
+		} else if (!strcmp(name, "hot_decl")) {
+			const struct entity *se = entity_of(fb, idx);
+			const char *sn;
+
+			while (!se->hot_text && se->parent >= 0)
+				se = &fb->ents[se->parent];
+			/* without hot members known, the packed order */
+			sn = se->hot_text ? se->hot_text : snippet_of(fb, idx, false);
+			sbuf_printf(&out, &len, &cap, "%s",
+				    sn ? sn : "/* reorder the members: see 'memadvise layout --reorganize' */");
+		} else if (!strcmp(name, "split_decl")) {
+			const struct entity *se = entity_of(fb, idx);
+
+			while (!se->split_text && se->parent >= 0)
+				se = &fb->ents[se->parent];
+			sbuf_printf(&out, &len, &cap, "%s",
+				    se->split_text ? se->split_text
+						   : "/* split: see 'memadvise layout' for the members */");
+		} else if (!strcmp(name, "aligned_decl")) {
+			const char *sn = snippet_of(fb, idx, true);
+			const char *semi = sn ? strrchr(sn, ';') : NULL;
+			double line = 64;
+
+			factbase__get(fb, idx, "machine.line_size", &line, NULL);
+			if (semi)
+				sbuf_printf(&out, &len, &cap, "%.*s __attribute__((aligned(%.0f)));%s",
+					    (int)(semi - sn), sn, line, semi + 1);
+			else
+				sbuf_printf(&out, &len, &cap, "struct %s { /* ... */ } "
+					    "__attribute__((aligned(%.0f)));",
+					    INHERIT(fb, idx, struct_name), line);
+		} else if (!strcmp(name, "elem_per_line")) {
+			double line, sz;
+
+			if (!factbase__get(fb, idx, "machine.line_size", &line, NULL) &&
+			    !factbase__get(fb, idx, "line.access_size", &sz, NULL) && sz > 0)
+				sbuf_printf(&out, &len, &cap, "%.0f", line / sz);
+			else
+				sbuf_printf(&out, &len, &cap, "(CLS / sizeof(elem))");
+		} else if (!factbase__get(fb, idx, name, &v, NULL)) {
+			if (percent)
+				snprintf(num, sizeof(num), "%.0f%%", 100 * v);
+			else
+				fmt_num(v, num, sizeof(num));
+			sbuf_printf(&out, &len, &cap, "%s", num);
+		} else {
+			sbuf_printf(&out, &len, &cap, "?");
+		}
+		continue;
+literal:
+		if (len + 2 > cap) {
+			cap *= 2;
+			out = xrealloc(out, cap);
+		}
+		out[len++] = *s;
+		out[len] = '\0';
+	}
+	return out;
+}
+
+static const char *confidence_of(enum tier t, bool thin)
+{
+	static const char *const lv[] = { "high", "medium", "low" };
+	int c;
+
+	switch (t) {
+	case TIER_PRECISE:
+	case TIER_COUNTING:
+	case TIER_SIMULATION:
+	case TIER_STATIC:
+		c = 0;
+		break;
+	case TIER_SOFTWARE:
+	case TIER_WATCHPOINT:
+		c = 1;
+		break;
+	default:
+		c = 2;
+	}
+	if (thin && c < 2)
+		c++;
+	return lv[c];
+}
+
+static struct finding *new_finding(struct findings *fs, const struct rule *r,
+				   const struct factbase *fb, int idx, enum finding_status st)
+{
+	struct finding *f;
+	const struct entity *e = entity_of(fb, idx);
+
+	fs->f = xrealloc(fs->f, (fs->nr + 1) * sizeof(*fs->f));
+	f = &fs->f[fs->nr++];
+	memset(f, 0, sizeof(*f));
+	f->rule = r;
+	snprintf(f->id, sizeof(f->id), "%s", r->id);
+	snprintf(f->title, sizeof(f->title), "%s", r->title);
+	snprintf(f->paper, sizeof(f->paper), "%s", r->paper);
+	f->severity = r->severity;
+	f->status = st;
+	f->scope = r->scope;
+	f->count = 1;
+	if (idx >= 0) {
+		snprintf(f->struct_name, sizeof(f->struct_name), "%s", INHERIT(fb, idx, struct_name));
+		snprintf(f->member, sizeof(f->member), "%s", e->member);
+		snprintf(f->decl_file, sizeof(f->decl_file), "%s", INHERIT(fb, idx, decl_file));
+		f->decl_line = e->decl_line;
+		if (!f->decl_line && e->parent >= 0)
+			f->decl_line = fb->ents[e->parent].decl_line;
+		snprintf(f->function, sizeof(f->function), "%s", INHERIT(fb, idx, function));
+		snprintf(f->file, sizeof(f->file), "%s", e->file);
+		f->line = e->line;
+		snprintf(f->region, sizeof(f->region), "%s", e->region);
+	}
+	return f;
+}
+
+static void fill_evidence(struct finding *f, const struct rule *r, const struct factbase *fb,
+			  int idx, bool thin)
+{
+	enum tier worst = TIER_PRECISE;
+	bool any = false;
+
+	f->ev = xcalloc(r->nr_evidence ? r->nr_evidence : 1, sizeof(*f->ev));
+	for (int i = 0; i < r->nr_evidence; i++) {
+		struct finding_evidence *ev = &f->ev[f->nr_ev++];
+		const struct metric_def *d = metric__find(r->evidence[i]);
+
+		snprintf(ev->name, sizeof(ev->name), "%s", r->evidence[i]);
+		if (d)
+			snprintf(ev->unit, sizeof(ev->unit), "%s", d->unit);
+		ev->known = !factbase__get(fb, idx, r->evidence[i], &ev->value, &ev->tier);
+		if (ev->known && strncmp(ev->name, "machine.", 8) && ev->tier != TIER_STATIC) {
+			if (!any || ev->tier > worst)
+				worst = ev->tier;
+			any = true;
+		}
+	}
+	f->tier = any ? worst : TIER_STATIC;
+	f->confidence = confidence_of(f->tier, thin);
+}
+
+static void set_gain(struct finding *f, const struct rule *r, const struct factbase *fb, int idx)
+{
+	struct ectx c = { .fb = fb, .idx = idx };
+	struct expr_value v;
+	double wall;
+
+	if (!r->gain.e)
+		return;
+	v = expr__eval(r->gain.e, lookup, &c);
+	if (!v.known || v.v < 0)
+		return;
+	f->gain_known = true;
+	f->gain_s = v.v;
+	/* gains are CPU time (samples of all threads): share of the CPU time, else of the wall */
+	if (!factbase__get(fb, -1, "counter.task_clock", &wall, NULL) && wall > 0)
+		wall /= 1e9;
+	else if (factbase__get(fb, -1, "run.wall_s", &wall, NULL))
+		wall = 0;
+	if (wall > 0) {
+		/* sampling noise aside, a fix cannot save more than the run took */
+		if (f->gain_s > wall)
+			f->gain_s = wall;
+		f->gain_share = f->gain_s / wall;
+	}
+}
+
+/* Why the names in LIST (comma-separated) have no value: their evidence kinds. */
+static void explain_missing(const struct factbase *fb, const char *list, char *out, size_t len)
+{
+	char buf[512], *save = NULL, *tok;
+	size_t off = 0;
+	bool seen[EV__COUNT] = { false };
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	off += snprintf(out + off, len - off, "not measured: %s", list);
+	for (tok = strtok_r(buf, ", ", &save); tok && off < len; tok = strtok_r(NULL, ", ", &save)) {
+		const struct metric_def *d = metric__find(tok);
+		const char *why = NULL;
+
+		if (!d || d->kind >= EV__COUNT || seen[d->kind])
+			continue;
+		seen[d->kind] = true;
+		if (d->kind == EV_COUNTERS) {
+			char k[64];
+
+			snprintf(k, sizeof(k), "counters.%s", strchr(tok, '.') + 1);
+			if (!strncmp(tok, "counter.", 8) && !factbase__has(fb, k, &why))
+				off += snprintf(out + off, len - off, "; %s: %s", strchr(tok, '.') + 1, why);
+			continue;
+		}
+		if (!fb->have[d->kind])
+			off += snprintf(out + off, len - off, "; %s", fb->missing[d->kind]);
+	}
+}
+
+static int by_cost(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+
+	if (x->status != y->status)
+		return x->status == FINDING_FIRED ? -1 : 1;
+	if (x->gain_known != y->gain_known)
+		return x->gain_known ? -1 : 1;
+	if (x->gain_known && x->gain_s != y->gain_s)
+		return x->gain_s > y->gain_s ? -1 : 1;
+	if (x->severity != y->severity)
+		return x->severity > y->severity ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+static void eval_rule(const struct rule *r, const struct factbase *fb, struct findings *fs)
+{
+	char missing[1024] = "", first_missing[1024] = "", thin_why[1024] = "";
+	size_t off = 0;
+	int fired = 0, inconclusive = 0, first_inc = -2, start = fs->nr;
+	int decided = 0, nr_thin = 0, first_thin = -2;
+
+	/* requires: every item needs one of its alternatives */
+	for (int i = 0; i < r->nr_requires; i++) {
+		const char *why = NULL, *w;
+		bool ok = false;
+		size_t item_off = off;
+
+		for (int j = 0; j < r->requires[i].nr_alt && !ok; j++) {
+			ok = factbase__has(fb, r->requires[i].alt[j], &w);
+			if (!ok && off < sizeof(missing))
+				off += snprintf(missing + off, sizeof(missing) - off, "%s%s: %s",
+						off == item_off ? (off ? "; needs " : "needs ") : "; or ",
+						r->requires[i].alt[j], w);
+			(void)why;
+		}
+		if (ok) {
+			off = item_off;
+			missing[off] = '\0';
+		}
+	}
+	if (off) {
+		struct finding *f = new_finding(fs, r, fb, -1, FINDING_INCONCLUSIVE);
+
+		f->missing = xstrdup(missing);
+		f->message = expand(r->title, fb, -1);
+		fill_evidence(f, r, fb, -1, true);
+		return;
+	}
+
+	/*
+	 * Per entity: 'when' false is a pass; unknown is inconclusive (naming
+	 * what was not measured); true fires only with min_samples met, else
+	 * the entity is "thin" and the rule inconclusive.
+	 */
+	for (int idx = -1; idx < fb->nr_ents; idx++) {
+		struct ectx c = { .fb = fb, .idx = idx };
+		struct expr_value v;
+		char why[1024] = "";
+		bool thin = false, low = false;
+
+		if (r->scope == SCOPE_RUN ? idx != -1 : (idx < 0 || fb->ents[idx].scope != r->scope))
+			continue;
+		/* the data cannot decide for this entity: inconclusive, whatever 'when' says */
+		if (r->inconclusive_when.e) {
+			struct ectx c2 = { .fb = fb, .idx = idx };
+
+			if (expr_value__true(expr__eval(r->inconclusive_when.e, lookup, &c2))) {
+				if (!inconclusive++) {
+					first_inc = idx;
+					snprintf(first_missing, sizeof(first_missing), "%s",
+						 r->inconclusive_why ? r->inconclusive_why
+								     : r->inconclusive_when.src);
+				}
+				continue;
+			}
+		}
+		/* a condition already false is a pass, whatever the amount of data */
+		v = expr__eval(r->when.e, lookup, &c);
+		if (v.known && v.v == 0) {
+			decided++;
+			continue;
+		}
+		if (!v.known)
+			explain_missing(fb, c.missing, why, sizeof(why));
+		/* firing needs enough data: below min_samples the entity is thin */
+		for (int i = 0; i < r->nr_min_samples && !why[0]; i++) {
+			double have;
+			char tw[256] = "";
+
+			if (factbase__get(fb, idx, r->min_samples[i].name, &have, NULL))
+				snprintf(tw, sizeof(tw), "%s was not measured", r->min_samples[i].name);
+			else if (have < r->min_samples[i].min)
+				snprintf(tw, sizeof(tw), "only %.0f %s (needs %.0f)", have,
+					 r->min_samples[i].name, r->min_samples[i].min);
+			else if (have < 4 * r->min_samples[i].min)
+				low = true;
+			if (tw[0]) {
+				if (!nr_thin++)
+					snprintf(thin_why, sizeof(thin_why), "%s", tw);
+				if (first_thin == -2)
+					first_thin = idx;
+				goto next;
+			}
+		}
+		if (why[0]) {
+			if (!inconclusive++) {
+				first_inc = idx;
+				snprintf(first_missing, sizeof(first_missing), "%s", why);
+			}
+			continue;
+		}
+		thin = low;
+		if (fired++ < MAX_PER_RULE) {
+			struct finding *f = new_finding(fs, r, fb, idx, FINDING_FIRED);
+
+			f->message = expand(r->message, fb, idx);
+			f->advice = expand(r->advice, fb, idx);
+			f->fix = expand(r->fix, fb, idx);
+			fill_evidence(f, r, fb, idx, thin);
+			set_gain(f, r, fb, idx);
+		}
+next:;
+	}
+	if (fired) {
+		for (int i = start; i < fs->nr; i++)
+			fs->f[i].count = fired;
+		return;
+	}
+	if (!inconclusive && nr_thin) {
+		inconclusive = nr_thin;
+		first_inc = first_thin;
+		snprintf(first_missing, sizeof(first_missing), "not enough data: %s", thin_why);
+	}
+	if (inconclusive) {
+		struct finding *f = new_finding(fs, r, fb, first_inc, FINDING_INCONCLUSIVE);
+
+		f->count = inconclusive;
+		f->missing = xstrdup(first_missing);
+		f->message = expand(r->title, fb, first_inc);
+		fill_evidence(f, r, fb, first_inc, true);
+		return;
+	}
+	fs->nr_quiet++;
+}
+
+int ruleset__eval_facts(const struct ruleset *rs, const struct factbase *fb, struct findings **out)
+{
+	struct findings *fs = xcalloc(1, sizeof(*fs));
+
+	fs->replay = fb->replay;
+	for (int i = 0; i < rs->nr_rules; i++) {
+		eval_rule(&rs->rules[i], fb, fs);
+		fs->nr_rules++;
+	}
+	if (fs->nr)
+		qsort(fs->f, fs->nr, sizeof(*fs->f), by_cost);
+	*out = fs;
+	return 0;
+}
+
+int ruleset__eval(const struct ruleset *rs, const struct report *r, struct findings **out)
+{
+	struct factbase *fb = NULL;
+	const char *dump;
+	int err;
+
+	err = factbase__from_report(r, &fb);
+	if (err)
+		return err;
+	dump = getenv("MEMADVISE_RECORD_FACTS");
+	if (dump && *dump) {
+		struct json_object *o = factbase__to_json(fb);
+
+		if (json_object_to_file_ext(dump, o, JSON_C_TO_STRING_PRETTY))
+			pr_warn("cannot record the facts to '%s'", dump);
+		json_object_put(o);
+	}
+	err = ruleset__eval_facts(rs, fb, out);
+	factbase__free(fb);
+	return err;
+}
+
+void findings__free(struct findings *fs)
+{
+	if (!fs)
+		return;
+	for (int i = 0; i < fs->nr; i++) {
+		free(fs->f[i].message);
+		free(fs->f[i].advice);
+		free(fs->f[i].fix);
+		free(fs->f[i].missing);
+		free(fs->f[i].ev);
+	}
+	free(fs->f);
+	free(fs);
+}
+
+/* --- text ---------------------------------------------------------------- */
+
+/* Prints TEXT wrapped at WIDTH with INDENT spaces (words longer than a line stay whole). */
+static void wrap(FILE *f, const char *text, int indent, int width)
+{
+	int col = 0;
+	const char *s = text;
+
+	while (*s) {
+		const char *w = s;
+		int n;
+
+		while (*w == ' ')
+			w++;
+		if (*w == '\n') {
+			fputc('\n', f);
+			col = 0;
+			s = w + 1;
+			continue;
+		}
+		n = (int)strcspn(w, " \n");
+		if (!n)
+			break;
+		if (col && col + 1 + n > width) {
+			fputc('\n', f);
+			col = 0;
+		}
+		if (!col) {
+			fprintf(f, "%*s", indent, "");
+			col = indent;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(w, 1, n, f);
+		col += n;
+		s = w + n;
+	}
+	if (col)
+		fputc('\n', f);
+}
+
+static void print_code(FILE *f, const char *code, int indent)
+{
+	const char *s = code;
+
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+
+		fprintf(f, "%*s%.*s\n", n ? indent : 0, "", (int)n, s);
+		s += n;
+		if (*s == '\n')
+			s++;
+	}
+}
+
+static void print_where(FILE *f, const struct finding *x)
+{
+	char buf[600];
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (x->struct_name[0])
+		off += snprintf(buf + off, sizeof(buf) - off, "struct %s%s%s", x->struct_name,
+				x->member[0] ? "." : "", x->member);
+	if (x->decl_file[0] && off < sizeof(buf))
+		off += snprintf(buf + off, sizeof(buf) - off, " (%s:%d)", basename_of(x->decl_file),
+				x->decl_line);
+	if (x->function[0] && off < sizeof(buf))
+		off += snprintf(buf + off, sizeof(buf) - off, "%s%s()", off ? ", " : "", x->function);
+	if (x->file[0] && x->line && off < sizeof(buf))
+		off += snprintf(buf + off, sizeof(buf) - off, "%s%s:%d", off ? " at " : "",
+				basename_of(x->file), x->line);
+	if (x->region[0] && off < sizeof(buf))
+		snprintf(buf + off, sizeof(buf) - off, "%sregion %s", off ? ", " : "", x->region);
+	if (buf[0]) {
+		char line[700];
+
+		snprintf(line, sizeof(line), "where: %s", buf);
+		wrap(f, line, 2, 78);
+	}
+}
+
+void findings__print_text(const struct findings *fs, FILE *f, bool wide)
+{
+	int width = wide ? 1000 : 78, fired = 0, inc = 0;
+
+	for (int i = 0; i < fs->nr; i++)
+		fs->f[i].status == FINDING_FIRED ? fired++ : inc++;
+	fprintf(f, "\nFindings: %d fired, %d inconclusive, %d of %d rules quiet%s\n", fired, inc,
+		fs->nr_quiet, fs->nr_rules,
+		fs->replay ? " (replayed test facts, not a measurement)" : "");
+	for (int i = 0; i < fs->nr; i++) {
+		const struct finding *x = &fs->f[i];
+		char head[300], num[64];
+
+		if (x->status != FINDING_FIRED)
+			continue;
+		snprintf(head, sizeof(head), "[%s] %s: %s", severity__name(x->severity), x->id,
+			 x->title);
+		fputc('\n', f);
+		wrap(f, head, 0, width);
+		wrap(f, x->message, 2, width);
+		print_where(f, x);
+		fprintf(f, "  evidence (%s tier, %s confidence):\n", tier__name(x->tier), x->confidence);
+		{
+			char unmeasured[512] = "";
+			size_t off = 0;
+
+			for (int j = 0; j < x->nr_ev; j++) {
+				if (!x->ev[j].known) {
+					if (off < sizeof(unmeasured))
+						off += snprintf(unmeasured + off, sizeof(unmeasured) - off,
+								"%s%s", off ? ", " : "", x->ev[j].name);
+					continue;
+				}
+				fmt_num(x->ev[j].value, num, sizeof(num));
+				fprintf(f, "    %-30s %12s %s\n", x->ev[j].name, num,
+					tier__name(x->ev[j].tier));
+			}
+			if (unmeasured[0]) {
+				char line[600];
+
+				snprintf(line, sizeof(line), "(not measured: %s)", unmeasured);
+				wrap(f, line, 4, width);
+			}
+		}
+		wrap(f, x->advice, 2, width);
+		fprintf(f, "  fix:\n");
+		print_code(f, x->fix, 4);
+		if (x->gain_known)
+			snprintf(head, sizeof(head), "paper: section %s; estimated gain (an estimate): "
+				 "~%.3g s of CPU time (%.0f%% of the run's)", x->paper, x->gain_s,
+				 100 * x->gain_share);
+		else
+			snprintf(head, sizeof(head), "paper: section %s; estimated gain: unknown (run "
+				 "'memadvise calibrate' for latencies)", x->paper);
+		wrap(f, head, 2, width);
+		if (x->count > 1) {
+			snprintf(head, sizeof(head), "(fired on %d %ss; %s shown)", x->count,
+				 scope__name(x->scope), x->count > MAX_PER_RULE ? "the first 5" : "each");
+			wrap(f, head, 2, width);
+		}
+	}
+	if (inc) {
+		fprintf(f, "\nInconclusive (the evidence these rules need is missing):\n");
+		for (int i = 0; i < fs->nr; i++) {
+			const struct finding *x = &fs->f[i];
+			char line[1400];
+
+			if (x->status != FINDING_INCONCLUSIVE)
+				continue;
+			snprintf(line, sizeof(line), "%s: %s", x->id, x->missing ? x->missing : "");
+			wrap(f, line, 2, width);
+		}
+	}
+}
+
+/* --- JSON ---------------------------------------------------------------- */
+
+static void add_str(struct json_object *o, const char *k, const char *v)
+{
+	if (v && v[0])
+		json_object_object_add(o, k, json_object_new_string(v));
+}
+
+struct json_object *findings__to_json(const struct findings *fs)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < fs->nr; i++) {
+		const struct finding *x = &fs->f[i];
+		struct json_object *o = json_object_new_object(), *loc = json_object_new_object();
+		struct json_object *ev = json_object_new_array();
+
+		add_str(o, "id", x->id);
+		add_str(o, "title", x->title);
+		add_str(o, "severity", severity__name(x->severity));
+		add_str(o, "status", x->status == FINDING_FIRED ? "fired" : "inconclusive");
+		add_str(o, "paper", x->paper);
+		add_str(o, "for_each", scope__name(x->scope));
+		add_str(loc, "struct", x->struct_name);
+		add_str(loc, "member", x->member);
+		add_str(loc, "decl_file", x->decl_file);
+		if (x->decl_line)
+			json_object_object_add(loc, "decl_line", json_object_new_int(x->decl_line));
+		add_str(loc, "function", x->function);
+		add_str(loc, "file", x->file);
+		if (x->line)
+			json_object_object_add(loc, "line", json_object_new_int(x->line));
+		add_str(loc, "region", x->region);
+		json_object_object_add(o, "location", loc);
+		add_str(o, "message", x->message);
+		add_str(o, "advice", x->advice);
+		add_str(o, "fix", x->fix);
+		add_str(o, "missing", x->missing);
+		for (int j = 0; j < x->nr_ev; j++) {
+			struct json_object *e = json_object_new_object();
+
+			add_str(e, "name", x->ev[j].name);
+			json_object_object_add(e, "value", x->ev[j].known
+								   ? json_object_new_double(x->ev[j].value)
+								   : NULL);
+			add_str(e, "unit", x->ev[j].unit);
+			add_str(e, "tier", x->ev[j].known ? tier__name(x->ev[j].tier) : NULL);
+			json_object_array_add(ev, e);
+		}
+		json_object_object_add(o, "evidence", ev);
+		add_str(o, "tier", tier__name(x->tier));
+		add_str(o, "confidence", x->confidence);
+		if (x->gain_known) {
+			struct json_object *g = json_object_new_object();
+
+			json_object_object_add(g, "seconds", json_object_new_double(x->gain_s));
+			json_object_object_add(g, "share_of_run", json_object_new_double(x->gain_share));
+			json_object_object_add(g, "estimate", json_object_new_boolean(true));
+			json_object_object_add(o, "estimated_gain", g);
+		} else {
+			json_object_object_add(o, "estimated_gain", NULL);
+		}
+		json_object_object_add(o, "count", json_object_new_int(x->count));
+		if (fs->replay)
+			json_object_object_add(o, "replay", json_object_new_boolean(true));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* --- SARIF 2.1.0 ----------------------------------------------------------- */
+
+static const char *sarif_level(enum severity s)
+{
+	return s == SEV_CRITICAL ? "error" : s == SEV_WARNING ? "warning" : "note";
+}
+
+static char *file_uri(const char *path)
+{
+	size_t len = 0, cap = strlen(path) * 3 + 16;
+	char *out = xmalloc(cap);
+
+	out[0] = '\0';
+	if (path[0] == '/')
+		len = snprintf(out, cap, "file://");
+	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		    strchr("/-._~", *s))
+			out[len++] = *s;
+		else
+			len += snprintf(out + len, cap - len, "%%%02X", *s);
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static struct json_object *sarif_location(const char *file, int line, const char *function)
+{
+	struct json_object *loc = json_object_new_object();
+	struct json_object *phys = json_object_new_object(), *art = json_object_new_object();
+	struct json_object *reg = json_object_new_object();
+	char *uri = file_uri(file);
+
+	json_object_object_add(art, "uri", json_object_new_string(uri));
+	free(uri);
+	json_object_object_add(phys, "artifactLocation", art);
+	json_object_object_add(reg, "startLine", json_object_new_int(line > 0 ? line : 1));
+	json_object_object_add(phys, "region", reg);
+	json_object_object_add(loc, "physicalLocation", phys);
+	if (function && function[0]) {
+		struct json_object *ll = json_object_new_array(), *l = json_object_new_object();
+
+		json_object_object_add(l, "name", json_object_new_string(function));
+		json_object_object_add(l, "kind", json_object_new_string("function"));
+		json_object_array_add(ll, l);
+		json_object_object_add(loc, "logicalLocations", ll);
+	}
+	return loc;
+}
+
+static struct json_object *findings__to_sarif(const struct findings *fs)
+{
+	struct json_object *log = json_object_new_object(), *runs = json_object_new_array();
+	struct json_object *run = json_object_new_object(), *tool = json_object_new_object();
+	struct json_object *driver = json_object_new_object(), *rules = json_object_new_array();
+	struct json_object *results = json_object_new_array();
+	const struct rule **seen = xcalloc(fs->nr ? fs->nr : 1, sizeof(*seen));
+	int nr_seen = 0;
+
+	json_object_object_add(log, "$schema",
+			       json_object_new_string("https://json.schemastore.org/sarif-2.1.0.json"));
+	json_object_object_add(log, "version", json_object_new_string("2.1.0"));
+	json_object_object_add(driver, "name", json_object_new_string("memadvise"));
+	json_object_object_add(driver, "version", json_object_new_string(MA_VERSION));
+	json_object_object_add(driver, "informationUri",
+			       json_object_new_string("https://github.com/memadvise/memadvise"));
+	for (int i = 0; i < fs->nr; i++) {
+		const struct finding *x = &fs->f[i];
+		struct json_object *res = json_object_new_object(), *msg = json_object_new_object();
+		struct json_object *locs = json_object_new_array(), *props = json_object_new_object();
+		int ri;
+		char *text;
+		size_t len = 0, cap = 256;
+
+		for (ri = 0; ri < nr_seen; ri++)
+			if (seen[ri] == x->rule)
+				break;
+		if (ri == nr_seen) {
+			struct json_object *rd = json_object_new_object(), *sd = json_object_new_object();
+			struct json_object *cfg = json_object_new_object(), *rp = json_object_new_object();
+			struct json_object *help = json_object_new_object();
+
+			seen[nr_seen++] = x->rule;
+			json_object_object_add(rd, "id", json_object_new_string(x->id));
+			json_object_object_add(sd, "text", json_object_new_string(x->title));
+			json_object_object_add(rd, "shortDescription", sd);
+			json_object_object_add(help, "text", json_object_new_string(x->rule->advice));
+			json_object_object_add(rd, "help", help);
+			json_object_object_add(cfg, "level", json_object_new_string(sarif_level(x->severity)));
+			json_object_object_add(rd, "defaultConfiguration", cfg);
+			json_object_object_add(rp, "paper_section", json_object_new_string(x->paper));
+			json_object_object_add(rd, "properties", rp);
+			json_object_array_add(rules, rd);
+		}
+		json_object_object_add(res, "ruleId", json_object_new_string(x->id));
+		json_object_object_add(res, "ruleIndex", json_object_new_int(ri));
+		if (x->status == FINDING_FIRED) {
+			json_object_object_add(res, "kind", json_object_new_string("fail"));
+			json_object_object_add(res, "level", json_object_new_string(sarif_level(x->severity)));
+		} else {
+			json_object_object_add(res, "kind", json_object_new_string("review"));
+			json_object_object_add(res, "level", json_object_new_string("none"));
+		}
+		text = xmalloc(cap);
+		text[0] = '\0';
+		if (x->status == FINDING_FIRED)
+			sbuf_printf(&text, &len, &cap, "%s Fix:\n%s", x->message, x->fix);
+		else
+			sbuf_printf(&text, &len, &cap, "Inconclusive: %s (%s)", x->title,
+				    x->missing ? x->missing : "");
+		json_object_object_add(msg, "text", json_object_new_string(text));
+		free(text);
+		json_object_object_add(res, "message", msg);
+		if (x->file[0] && x->line > 0)
+			json_object_array_add(locs, sarif_location(x->file, x->line, x->function));
+		if (x->decl_file[0] && x->decl_line > 0)
+			json_object_array_add(locs, sarif_location(x->decl_file, x->decl_line, NULL));
+		if (json_object_array_length(locs))
+			json_object_object_add(res, "locations", locs);
+		else
+			json_object_put(locs);
+		json_object_object_add(props, "tier", json_object_new_string(tier__name(x->tier)));
+		json_object_object_add(props, "confidence", json_object_new_string(x->confidence));
+		if (x->gain_known)
+			json_object_object_add(props, "estimated_gain_seconds",
+					       json_object_new_double(x->gain_s));
+		if (x->region[0])
+			json_object_object_add(props, "region", json_object_new_string(x->region));
+		if (fs->replay)
+			json_object_object_add(props, "replay", json_object_new_boolean(true));
+		json_object_object_add(res, "properties", props);
+		json_object_array_add(results, res);
+	}
+	free(seen);
+	json_object_object_add(driver, "rules", rules);
+	json_object_object_add(tool, "driver", driver);
+	json_object_object_add(run, "tool", tool);
+	json_object_object_add(run, "results", results);
+	json_object_array_add(runs, run);
+	json_object_object_add(log, "runs", runs);
+	return log;
+}
+
+int findings__write_sarif(const struct findings *fs, const char *path)
+{
+	struct json_object *o = findings__to_sarif(fs);
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_NOSLASHESCAPE);
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int err = 0;
+
+	if (!f) {
+		err = -errno;
+		goto out;
+	}
+	if (fputs(s, f) < 0 || fputc('\n', f) < 0)
+		err = -EIO;
+	if (f != stdout && fclose(f))
+		err = err ? err : -errno;
+out:
+	json_object_put(o);
+	return err;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Rules from the paper and the advice engine.
+ *
+ * A rule is one YAML file, rules/<area>/<id>.yaml (format in
+ * memadvise-rules(5)), read with libyaml.  ruleset__eval() binds the report
+ * of a finished run into the metric namespace (facts.h), evaluates every
+ * rule on every entity of its for-each, and produces findings ranked by
+ * estimated cost.  A rule whose evidence is missing says "inconclusive"
+ * with what is missing; it never passes silently.
+ */
+#ifndef __MA_RULES_H
+#define __MA_RULES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rules/facts.h"
+#include "model/report.h"
+
+struct json_object;
+struct expr;
+
+enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
+const char *severity__name(enum severity s);
+
+struct rule_expr {
+	char *src;
+	struct expr *e;
+	int line;
+};
+
+struct rule {
+	char *path;		/* the file it came from */
+	char *id, *title, *paper, *explain;
+	enum severity severity;
+	enum scope scope;	/* for-each */
+	/* requires: every item must hold; an item is one or more alternatives ("a | b") */
+	struct {
+		char **alt;
+		int nr_alt;
+	} *requires;
+	int nr_requires;
+	struct rule_expr when, inconclusive_when, gain;
+	char *inconclusive_why;	/* said when inconclusive_when holds */
+	struct {
+		char *name;
+		double min;
+	} *min_samples;
+	int nr_min_samples;
+	char **evidence;
+	int nr_evidence;
+	char *message, *advice, *fix;
+	char *example;
+	bool builtin;
+};
+
+struct ruleset {
+	struct rule *rules;
+	int nr_rules;
+};
+
+/*
+ * Parses one rule file.  On error returns -EINVAL (or -errno for I/O) and
+ * writes "FILE:LINE: what is wrong" into ERR.
+ */
+int rule__parse_file(const char *path, struct rule *out, char *err, size_t errlen);
+void rule__release(struct rule *r);
+
+/*
+ * Loads every *.yaml under DIR (recursively) into *OUT (a new set when *OUT
+ * is NULL; rules with an id already present replace the earlier one).
+ * Errors are printed (pr_err) as FILE:LINE: ...; returns 0, or -EINVAL
+ * after the first bad file (lint: after all of them, see ruleset__lint).
+ */
+int ruleset__load_dir(const char *dir, struct ruleset **out);
+/* The built-in rules plus $MEMADVISE_RULES and gopts.rules_dir. */
+int ruleset__load_default(struct ruleset **out);
+/* The directory of the built-in rules (development tree or MA_DATADIR). */
+const char *ruleset__builtin_dir(void);
+void ruleset__free(struct ruleset *rs);
+const struct rule *ruleset__find(const struct ruleset *rs, const char *id);
+/*
+ * Lint DIR: every file parses, ids unique and equal to the file name, names
+ * known, advice present, example known (examples/labels/NAME.yaml or NAME.c
+ * under EXAMPLES_DIR, skipped when NULL).  Prints each problem; returns the
+ * number of problems or -errno.
+ */
+int ruleset__lint(const char *dir, const char *examples_dir);
+
+/* --- findings ------------------------------------------------------------ */
+
+enum finding_status { FINDING_FIRED, FINDING_INCONCLUSIVE };
+
+struct finding_evidence {
+	char name[64];
+	double value;
+	bool known;
+	enum tier tier;
+	char unit[16];
+};
+
+struct finding {
+	const struct rule *rule;	/* borrowed from the ruleset */
+	char id[64];
+	char title[160];
+	char paper[64];
+	enum severity severity;
+	enum finding_status status;
+	enum scope scope;
+	/* where */
+	char struct_name[128], member[128], decl_file[256];
+	int decl_line;
+	char function[128], file[256];
+	int line;
+	char region[200];
+	/* what */
+	char *message;			/* one sentence */
+	char *advice;
+	char *fix;			/* concrete code */
+	char *missing;			/* inconclusive: what is missing */
+	struct finding_evidence *ev;
+	int nr_ev;
+	enum tier tier;			/* the weakest tier among the evidence */
+	const char *confidence;		/* "high", "medium", "low" */
+	double gain_s;			/* estimated seconds saved */
+	bool gain_known;
+	double gain_share;		/* of the run's wall time, when known */
+	int count;			/* entities it fired on (first one shown) */
+};
+
+struct findings {
+	struct finding *f;
+	int nr;
+	bool replay;			/* from recorded facts (tests), not a measurement */
+	int nr_rules;			/* rules evaluated */
+	int nr_quiet;			/* rules that held on everything */
+};
+
+int ruleset__eval(const struct ruleset *rs, const struct report *r, struct findings **out);
+/* The same on a fact base (recorded facts in tests, or built by the caller). */
+int ruleset__eval_facts(const struct ruleset *rs, const struct factbase *fb,
+			struct findings **out);
+void findings__free(struct findings *fs);
+
+struct json_object *findings__to_json(const struct findings *fs);
+void findings__print_text(const struct findings *fs, FILE *f, bool wide);
+/* SARIF 2.1.0 log of the findings, for code-review tools. 0 or -errno. */
+int findings__write_sarif(const struct findings *fs, const char *path);
+
+#endif

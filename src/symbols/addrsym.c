@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Data addresses by global variable and member, from ELF symbols and DWARF. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+
+#include "symbols/addrsym.h"
+#include "symbols/symbolizer.h"
+#include "base/util.h"
+
+/* Skips typedefs and qualifiers. */
+bool addrsym__peel_type(Dwarf_Die *type)
+{
+	for (int i = 0; i < 16; i++) {
+		int tag = dwarf_tag(type);
+		Dwarf_Attribute a;
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_atomic_type &&
+		    tag != DW_TAG_restrict_type)
+			return true;
+		if (!dwarf_attr_integrate(type, DW_AT_type, &a) || !dwarf_formref_die(&a, type))
+			return false;
+	}
+	return false;
+}
+
+bool addrsym__die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type) &&
+	       addrsym__peel_type(type);
+}
+
+bool addrsym__var_type(Dwarf *dw, const char *name, Dwarf_Die *type)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				const char *n;
+
+				if (dwarf_tag(&child) != DW_TAG_variable)
+					continue;
+				n = dwarf_diename(&child);
+				if (n && !strcmp(n, name) && addrsym__die_type(&child, type))
+					return true;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return false;
+}
+
+bool addrsym__member_offset(Dwarf_Die *m, uint64_t *off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	if (!dwarf_attr(m, DW_AT_data_member_location, &a))
+		return *off = 0, true; /* union members */
+	if (dwarf_formudata(&a, &w))
+		return false;
+	*off = w;
+	return true;
+}
+
+bool addrsym__find_member(Dwarf_Die *type, const char *name, uint64_t *off, Dwarf_Die *mtype)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(type, &child))
+		return false;
+	do {
+		const char *n = dwarf_diename(&child);
+
+		if (dwarf_tag(&child) == DW_TAG_member && n && !strcmp(n, name))
+			return addrsym__member_offset(&child, off) && addrsym__die_type(&child, mtype);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* Appends ".member" / "[i]" for byte offset off inside type (nested). */
+static void member_path(Dwarf_Die type, uint64_t off, char *buf, size_t len)
+{
+	for (int depth = 0; depth < 8 && addrsym__peel_type(&type); depth++) {
+		int tag = dwarf_tag(&type);
+		size_t o = strlen(buf);
+		Dwarf_Die child, mt;
+		Dwarf_Word sz;
+		bool found = false;
+
+		if (tag == DW_TAG_array_type) {
+			if (!addrsym__die_type(&type, &mt) || dwarf_aggregate_size(&mt, &sz) || !sz)
+				return;
+			snprintf(buf + o, len - o, "[%" PRIu64 "]", off / sz);
+			off %= sz;
+			type = mt;
+			continue;
+		}
+		if ((tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		     tag != DW_TAG_class_type) || dwarf_child(&type, &child))
+			return;
+		do {
+			const char *n = dwarf_diename(&child);
+			uint64_t moff;
+
+			if (dwarf_tag(&child) != DW_TAG_member || !addrsym__member_offset(&child, &moff) ||
+			    !addrsym__die_type(&child, &mt) || dwarf_aggregate_size(&mt, &sz))
+				continue;
+			if (off >= moff && off < moff + sz) {
+				snprintf(buf + o, len - o, ".%s", n ? n : "?");
+				off -= moff;
+				type = mt;
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			return;
+	}
+}
+
+struct data_search {
+	uint64_t addr;
+	Dwfl_Module *found;
+};
+
+/* Does a PT_LOAD segment of the module (with its .bss tail) hold the address? */
+static int module_holds(Dwfl_Module *m, void **user, const char *name, Dwarf_Addr start,
+			void *arg)
+{
+	struct data_search *ds = arg;
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(m, &bias);
+	size_t n;
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return DWARF_CB_OK;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    ds->addr >= ph.p_vaddr + bias && ds->addr < ph.p_vaddr + bias + ph.p_memsz) {
+			ds->found = m;
+			return DWARF_CB_ABORT;
+		}
+	}
+	return DWARF_CB_OK;
+}
+
+int addrsym__data(struct symbolizer *s, const struct procmaps *maps, uint64_t addr, char *buf,
+		  size_t len)
+{
+	Dwfl *dwfl = symbolizer__dwfl(s, maps);
+	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
+
+	if (dwfl && !m) {
+		/* .bss past the file-backed pages is an anonymous mapping */
+		struct data_search ds = { .addr = addr };
+
+		dwfl_getmodules(dwfl, module_holds, &ds, 0);
+		m = ds.found;
+	}
+	const char *name;
+	GElf_Off off;
+	GElf_Sym sym;
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	Dwarf_Die type;
+
+	buf[0] = '\0';
+	if (!m)
+		return -ENOENT;
+	name = symbolizer__addrinfo(m, addr, &off, &sym);
+	if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || off >= sym.st_size)
+		return -ENOENT;
+	snprintf(buf, len, "%s", name);
+	dw = symbolizer__dwarf_wanted(s, m) ? dwfl_module_getdwarf(m, &bias) : NULL;
+	if (dw && addrsym__var_type(dw, name, &type))
+		member_path(type, off, buf, len);
+	else if (off)
+		snprintf(buf + strlen(buf), len - strlen(buf), "+%" PRIu64, (uint64_t)off);
+	return 0;
+}

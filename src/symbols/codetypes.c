@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Struct types a function works on, from its DWARF scopes (see codetypes.h). */
+#include "symbols/codetypes.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+#include "symbols/symbolizer.h"
+
+#define CACHE_SIZE 64
+
+struct codetypes {
+	int fd;
+	Dwarf *dw;
+	/* the last functions looked up: sampled IPs repeat them */
+	struct {
+		char name[128];
+		int ret;
+		struct func_types ft;
+	} cache[CACHE_SIZE];
+	int nr_cache, next_cache;
+};
+
+struct codetypes *codetypes__open(const char *path)
+{
+	struct codetypes *ct = calloc(1, sizeof(*ct));
+
+	if (!ct)
+		return NULL;
+	ct->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ct->fd < 0)
+		goto err;
+	ct->dw = dwarf_begin(ct->fd, DWARF_C_READ);
+	if (!ct->dw) {
+		errno = ENODATA;
+		goto err;
+	}
+	return ct;
+err:
+	if (ct->fd >= 0) {
+		int e = errno;
+
+		close(ct->fd);
+		errno = e;
+	}
+	free(ct);
+	return NULL;
+}
+
+void codetypes__close(struct codetypes *ct)
+{
+	if (!ct)
+		return;
+	dwarf_end(ct->dw);
+	close(ct->fd);
+	free(ct);
+}
+
+/*
+ * The name of aggregate type DIE as layout.h names it: qualified by the
+ * namespaces and aggregates it is declared in ("app::Rec"), anonymous
+ * namespaces left out.  C types have no such scopes: NAME as it is.
+ */
+static void qualified_name(Dwarf_Die *die, const char *name, char *out, size_t len)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(die, &scopes);
+	size_t o = 0;
+
+	out[0] = '\0';
+	/* scopes[0] is DIE itself, the last one its compilation unit */
+	for (int i = n - 1; i >= 1 && o < len; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *sn = dwarf_diename(&scopes[i]);
+
+		if (sn && (tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+			   tag == DW_TAG_class_type || tag == DW_TAG_union_type))
+			o += (size_t)snprintf(out + o, len - o, "%s::", sn);
+	}
+	if (o < len)
+		snprintf(out + o, len - o, "%s", name);
+	free(scopes);
+}
+
+/* Adds struct NAME (qualified) to OUT, or marks it a parameter's; false when full. */
+static bool add_name(struct func_types *out, const char *qname, bool param, bool member)
+{
+	for (int i = 0; i < out->nr; i++) {
+		if (!strcmp(out->t[i].name, qname)) {
+			out->t[i].param |= param;
+			out->t[i].member &= member;
+			return true;
+		}
+	}
+	if (out->nr == CODETYPES_MAX)
+		return false;
+	snprintf(out->t[out->nr].name, sizeof(out->t[0].name), "%s", qname);
+	out->t[out->nr].param = param;
+	out->t[out->nr].member = member;
+	out->nr++;
+	return true;
+}
+
+enum { VIA_POINTER = 1, VIA_ARRAY = 2 };
+
+/*
+ * The struct DIE that the type of DIE (a variable or member) leads to
+ * through pointers, arrays, typedefs and qualifiers (references too when
+ * REFS); its qualified name in NAME (a typedef's for an unnamed struct).
+ * *VIA: VIA_POINTER and VIA_ARRAY when those were on the way.
+ */
+static bool strip_to_struct(Dwarf_Die *die, bool refs, Dwarf_Die *out, char *name, size_t len,
+			    unsigned int *via)
+{
+	Dwarf_Attribute a;
+	const char *typedef_name = NULL;
+
+	*via = 0;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
+		return false;
+	for (int depth = 0; depth < 16; depth++) {
+		int tag = dwarf_tag(out);
+
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+		    tag == DW_TAG_class_type) {
+			const char *n = dwarf_diename(out);
+
+			if (!n)
+				n = typedef_name;
+			if (!n)
+				return false;
+			qualified_name(out, n, name, len);
+			return true;
+		}
+		if (tag == DW_TAG_typedef)
+			typedef_name = dwarf_diename(out);
+		if (tag == DW_TAG_pointer_type)
+			*via |= VIA_POINTER;
+		if (tag == DW_TAG_array_type)
+			*via |= VIA_ARRAY;
+		if (tag != DW_TAG_pointer_type && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_typedef &&
+		    tag != DW_TAG_array_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type &&
+		    !(refs && (tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type)))
+			return false;
+		if (!dwarf_attr_integrate(out, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
+			return false;
+	}
+	return false;
+}
+
+/* The struct types a variable's type leads to: its own, then its pointer and array members'. */
+static void add_type(Dwarf_Die *var, bool param, struct func_types *out)
+{
+	char qname[sizeof(out->t[0].name)];
+	Dwarf_Die t, m;
+	unsigned int via;
+
+	if (!strip_to_struct(var, true, &t, qname, sizeof(qname), &via) ||
+	    !add_name(out, qname, param, false) || dwarf_child(&t, &m) != 0)
+		return;
+	do {
+		Dwarf_Die mt;
+
+		if (dwarf_tag(&m) == DW_TAG_member &&
+		    strip_to_struct(&m, false, &mt, qname, sizeof(qname), &via) && via)
+			add_name(out, qname, false, true);
+	} while (dwarf_siblingof(&m, &m) == 0);
+}
+
+static void walk(Dwarf_Die *die, struct func_types *out, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 12 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_formal_parameter:
+			add_type(&child, depth == 0, out);
+			break;
+		case DW_TAG_variable:
+			add_type(&child, false, out);
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+			walk(&child, out, depth + 1);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/*
+ * Calls FN on every top-level DIE of every compilation unit until it returns
+ * non-zero: 0 when it returned > 0 (found), its value when < 0, -ENOENT when
+ * it never stopped.
+ */
+static int each_top_die(struct codetypes *ct, int (*fn)(Dwarf_Die *die, void *arg), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(ct->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(ct->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				int r = fn(&child, arg);
+
+				if (r)
+					return r > 0 ? 0 : r;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return -ENOENT;
+}
+
+static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out);
+
+int codetypes__lookup(struct codetypes *ct, const char *function, struct func_types *out)
+{
+	int ret, slot;
+
+	memset(out, 0, sizeof(*out));
+	if (!ct || !function || !*function)
+		return -ENOENT;
+	for (int i = 0; i < ct->nr_cache; i++) {
+		if (!strcmp(ct->cache[i].name, function)) {
+			*out = ct->cache[i].ft;
+			return ct->cache[i].ret;
+		}
+	}
+	ret = lookup_uncached(ct, function, out);
+	slot = ct->nr_cache < CACHE_SIZE ? ct->nr_cache++ : ct->next_cache++ % CACHE_SIZE;
+	snprintf(ct->cache[slot].name, sizeof(ct->cache[0].name), "%s", function);
+	ct->cache[slot].ret = ret;
+	ct->cache[slot].ft = *out;
+	return ret;
+}
+
+/*
+ * Whether the subprogram DIE is FUNCTION, a name as the report prints it:
+ * a C function's own name, or a C++ one qualified ("ns::Class::method",
+ * see symbolizer__name), whose DW_AT_name is the last part.
+ */
+static bool die_is_function(Dwarf_Die *die, const char *function)
+{
+	const char *tail = function, *p, *name, *link;
+	Dwarf_Attribute at;
+	char buf[128];
+
+	for (p = function; (p = strstr(p, "::")); p += 2)
+		tail = p + 2;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &at));
+	if (!name || strcmp(name, tail))
+		return false;
+	if (tail == function)
+		return true;
+	link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &at));
+	if (!link)
+		return false;
+	symbolizer__name(buf, sizeof(buf), link);
+	return !strcmp(buf, function);
+}
+
+struct lookup_q {
+	const char *function;
+	struct func_types *out;
+	bool found;
+};
+
+/* Every definition of the function (one per CU that has it): its types. */
+static int lookup_fn(Dwarf_Die *die, void *arg)
+{
+	struct lookup_q *q = arg;
+
+	if (dwarf_tag(die) != DW_TAG_subprogram)
+		return 0;
+	if (die_is_function(die, q->function)) {
+		q->found = true;
+		walk(die, q->out, 0);
+	}
+	return 0;
+}
+
+static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out)
+{
+	struct lookup_q q = { function, out, false };
+	bool found;
+
+	each_top_die(ct, lookup_fn, &q);
+	found = q.found;
+	/*
+	 * parameters first: they name what the function is about; the types
+	 * only reached through members last
+	 */
+	for (int i = 0; i < out->nr; i++) {
+		for (int j = i + 1; j < out->nr; j++) {
+			if ((out->t[j].param && !out->t[i].param) ||
+			    (!out->t[j].member && out->t[i].member)) {
+				__typeof__(out->t[0]) tmp = out->t[i];
+
+				out->t[i] = out->t[j];
+				out->t[j] = tmp;
+			}
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
+struct func_addr_q {
+	const char *function;
+	unsigned long long *addr;
+};
+
+static int func_addr_fn(Dwarf_Die *die, void *arg)
+{
+	struct func_addr_q *q = arg;
+	Dwarf_Addr lo;
+
+	if (dwarf_tag(die) != DW_TAG_subprogram)
+		return 0;
+	if (!die_is_function(die, q->function) || dwarf_lowpc(die, &lo) != 0)
+		return 0;
+	*q->addr = lo;
+	return 1;
+}
+
+int codetypes__func_addr(struct codetypes *ct, const char *function, unsigned long long *addr)
+{
+	struct func_addr_q q = { function, addr };
+
+	if (!ct || !function || !*function)
+		return -ENOENT;
+	return each_top_die(ct, func_addr_fn, &q);
+}
+
+/*
+ * The struct a variable's type is (through arrays, typedefs and qualifiers,
+ * not pointers), qualified, and its size.
+ */
+static bool struct_of(Dwarf_Die *var, char *type, size_t len, Dwarf_Word *elem)
+{
+	Dwarf_Die t;
+	unsigned int via;
+
+	/* a pointer's target is not at the variable's address */
+	return strip_to_struct(var, false, &t, type, len, &via) && !(via & VIA_POINTER) &&
+	       dwarf_tag(&t) != DW_TAG_union_type && dwarf_aggregate_size(&t, elem) == 0 && *elem;
+}
+
+struct global_q {
+	const char *symbol;		/* global_type: by name */
+	unsigned long long addr;	/* global_at: by address */
+	char *type;
+	size_t len;
+	unsigned long long *offset;
+};
+
+static int global_at_fn(Dwarf_Die *die, void *arg)
+{
+	struct global_q *q = arg;
+	Dwarf_Attribute at;
+	Dwarf_Op *ops;
+	size_t nops;
+	Dwarf_Word total, elem;
+	Dwarf_Die ty;
+
+	if (dwarf_tag(die) != DW_TAG_variable || !dwarf_attr(die, DW_AT_location, &at) ||
+	    dwarf_getlocation(&at, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_addr)
+		return 0;
+	if (q->addr < ops[0].number)
+		return 0;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, &ty) ||
+	    dwarf_aggregate_size(&ty, &total) != 0)
+		return 0;
+	if (q->addr >= ops[0].number + total)
+		return 0;
+	if (!struct_of(die, q->type, q->len, &elem))
+		return -ENOENT;
+	*q->offset = (q->addr - ops[0].number) % elem;
+	return 1;
+}
+
+int codetypes__global_at(struct codetypes *ct, unsigned long long addr, char *type, size_t len,
+			 unsigned long long *offset)
+{
+	struct global_q q = { .addr = addr, .type = type, .len = len, .offset = offset };
+
+	if (!ct)
+		return -ENOENT;
+	return each_top_die(ct, global_at_fn, &q);
+}
+
+static int global_type_fn(Dwarf_Die *die, void *arg)
+{
+	struct global_q *q = arg;
+	Dwarf_Word elem;
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_variable)
+		return 0;
+	name = dwarf_diename(die);
+	return name && !strcmp(name, q->symbol) && struct_of(die, q->type, q->len, &elem);
+}
+
+int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type, size_t len)
+{
+	struct global_q q = { .symbol = symbol, .type = type, .len = len };
+
+	if (!ct || !symbol || !*symbol)
+		return -ENOENT;
+	return each_top_die(ct, global_type_fn, &q);
+}

@@ -1,0 +1,961 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "symbols/symbolizer.h"
+
+#include <capstone/capstone.h>
+#include <ctype.h>
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "base/util.h"
+
+#define CACHE_BUCKETS 4096
+
+struct cache_entry {
+	struct cache_entry *next;
+	unsigned char build_id[20];
+	int build_id_len;
+	uint64_t rel;
+	bool return_addr;
+	bool lines;		/* line and inline information was looked up */
+	struct profile_loc loc;	/* ip filled per lookup */
+};
+
+struct space {
+	const struct procmaps *maps;
+	Dwfl *dwfl;
+	bool failed;
+};
+
+struct symbolizer {
+	struct { unsigned char id[20]; int len; } *loaded; /* modules whose DWARF was read */
+	int nr_loaded;
+	struct space *spaces;
+	int nr_spaces;
+	struct cache_entry *cache[CACHE_BUCKETS];
+	uint64_t hits;
+};
+
+/* libdwfl's find_elf callback has no user pointer: the space being reported. */
+static const struct procmaps *current_maps;
+
+/* Opens a module from the fd kept by the snapshot (the file may be gone). */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	int fd = current_maps ? procmaps__file_fd(current_maps, modname) : -1;
+
+	if (fd >= 0) {
+		int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+		if (nfd >= 0) {
+			*file_name = strdup(modname);
+			*elfp = NULL;
+			return nfd;
+		}
+	}
+	return dwfl_linux_proc_find_elf(mod, userdata, modname, base, file_name, elfp);
+}
+
+/* A debug file is taken only when its build-id is the module's. */
+static int open_if_same_build_id(const char *path, const unsigned char *id, int id_len,
+				 char **found)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	const void *fid;
+	bool same;
+
+	if (fd < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	same = elf && dwelf_elf_gnu_build_id(elf, &fid) == id_len && !memcmp(fid, id, id_len);
+	elf_end(elf);
+	if (!same) {
+		close(fd);
+		return -1;
+	}
+	*found = strdup(path);
+	return fd;
+}
+
+/*
+ * The separate debug file, from local places only: /usr/lib/debug/.build-id,
+ * then the .gnu_debuglink name beside the file, in its .debug/ and under
+ * /usr/lib/debug.  libdwfl's standard search also asks debuginfod servers,
+ * and loading that client (libcurl and its TLS stack) costs 8 ms even when
+ * no server is configured: it is used only when DEBUGINFOD_URLS names one.
+ */
+int symbolizer__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			       Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			       GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	static const struct { const char *before, *after; } places[] = {
+		{ "", "" }, { "", "/.debug" }, { "/usr/lib/debug", "" },
+	};
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	int fd, id_len;
+	char dir[PATH_MAX], path[PATH_MAX * 2];
+	const char *slash;
+
+	if (urls && urls[0])
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
+					  debuglink_file, debuglink_crc, debuginfo_file_name);
+	id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+	if (fd >= 0 || !debuglink_file || !file_name)
+		return fd;
+	if (id_len <= 0)	/* nothing to check a debuglink candidate with */
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
+	slash = strrchr(file_name, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file_name) : 1,
+		 slash ? file_name : ".");
+	for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
+		snprintf(path, sizeof(path), "%s%s%s/%s", places[i].before, dir, places[i].after,
+			 debuglink_file);
+		if (strcmp(path, file_name) &&
+		    (fd = open_if_same_build_id(path, id, id_len, debuginfo_file_name)) >= 0)
+			return fd;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = find_elf,
+	.find_debuginfo = symbolizer__find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+struct symbolizer *symbolizer__new(void)
+{
+	return xcalloc(1, sizeof(struct symbolizer));
+}
+
+static void callers_clear(void);
+
+void symbolizer__free(struct symbolizer *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nr_spaces; i++)
+		if (s->spaces[i].dwfl)
+			dwfl_end(s->spaces[i].dwfl);
+	callers_clear();
+	free(s->spaces);
+	free(s->loaded);
+	for (int i = 0; i < CACHE_BUCKETS; i++) {
+		struct cache_entry *e = s->cache[i], *n;
+
+		for (; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	free(s);
+}
+
+uint64_t symbolizer__cache_hits(const struct symbolizer *s)
+{
+	return s->hits;
+}
+
+static Dwfl *space_dwfl(struct symbolizer *s, const struct procmaps *maps)
+{
+	struct space *sp = NULL;
+	FILE *f;
+
+	for (int i = 0; i < s->nr_spaces; i++)
+		if (s->spaces[i].maps == maps)
+			sp = &s->spaces[i];
+	if (!sp) {
+		s->spaces = xrealloc(s->spaces, (s->nr_spaces + 1) * sizeof(*s->spaces));
+		sp = &s->spaces[s->nr_spaces++];
+		memset(sp, 0, sizeof(*sp));
+		sp->maps = maps;
+	}
+	if (sp->dwfl || sp->failed)
+		return sp->dwfl;
+	sp->dwfl = dwfl_begin(&callbacks);
+	f = sp->dwfl ? fmemopen(maps->text, maps->len, "r") : NULL;
+	if (!f) {
+		sp->failed = true;
+		if (sp->dwfl)
+			dwfl_end(sp->dwfl);
+		sp->dwfl = NULL;
+		return NULL;
+	}
+	dwfl_report_begin(sp->dwfl);
+	if (dwfl_linux_proc_maps_report(sp->dwfl, f) != 0)
+		pr_debug("symbolizer: pid %d: %s", (int)maps->pid, dwfl_errmsg(-1));
+	dwfl_report_end(sp->dwfl, NULL, NULL);
+	fclose(f);
+	return sp->dwfl;
+}
+
+Dwfl *symbolizer__dwfl(struct symbolizer *s, const struct procmaps *maps)
+{
+	if (!maps)
+		return NULL;
+	current_maps = maps;
+	return space_dwfl(s, maps);
+}
+
+void symbolizer__forget(struct symbolizer *s, const struct procmaps *maps)
+{
+	for (int i = 0; s && i < s->nr_spaces; i++)
+		if (s->spaces[i].maps == maps) {
+			if (s->spaces[i].dwfl)
+				dwfl_end(s->spaces[i].dwfl);
+			s->spaces[i] = s->spaces[--s->nr_spaces];
+			break;
+		}
+	if (current_maps == maps)
+		current_maps = NULL;
+	callers_clear();
+}
+
+/*
+ * Address to symbol, by binary search.  dwfl_module_addrinfo() scans the
+ * whole symbol table on every call (libc's has ten thousand entries): one
+ * sorted index per module, shared by build-id across snapshots and
+ * symbolizers, makes a lookup logarithmic.  The choice follows libdwfl's:
+ * the sized symbol containing the address with the highest start (global
+ * before weak before local), else the nearest size-0 label not inside a
+ * sized symbol.
+ */
+struct symidx_ent {
+	uint64_t start;		/* relative to the module's start */
+	uint64_t size;
+	uint64_t max_end;	/* highest end of the sized entries up to this one */
+	uint64_t sect_end;	/* size-0 labels: the end of their section */
+	uint64_t st_value;	/* as in its ELF file, like dwfl_module_addrinfo's */
+	size_t name_off;	/* in struct symidx's names */
+	unsigned int ndx;	/* in the symbol table: the first of aliases wins */
+	unsigned char info;
+};
+
+struct symidx {
+	struct symidx *next;
+	unsigned char id[20];
+	int id_len;
+	struct symidx_ent *e;
+	size_t n;
+	char *names;
+};
+
+static struct symidx *symidx_list;
+
+static int bind_rank(unsigned char info)
+{
+	switch (GELF_ST_BIND(info)) {
+	case STB_GLOBAL: return 2;
+	case STB_WEAK: return 1;
+	default: return 0;
+	}
+}
+
+static int cmp_symidx(const void *a, const void *b)
+{
+	const struct symidx_ent *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* at one address the preferred one last, where the search stops */
+	if (bind_rank(x->info) != bind_rank(y->info))
+		return bind_rank(x->info) - bind_rank(y->info);
+	return x->ndx < y->ndx ? 1 : x->ndx > y->ndx ? -1 : 0;
+}
+
+static struct symidx *symidx_build(Dwfl_Module *mod, Dwarf_Addr mod_start,
+				   const unsigned char *id, int id_len)
+{
+	int n = dwfl_module_getsymtab(mod);
+	struct symidx *x;
+	size_t names_len = 0, names_cap = 0;
+
+	if (n <= 0)
+		return NULL;
+	x = xcalloc(1, sizeof(*x));
+	memcpy(x->id, id, id_len);
+	x->id_len = id_len;
+	x->e = xcalloc(n, sizeof(*x->e));
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		Dwarf_Addr bias = 0;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &bias);
+		int type = GELF_ST_TYPE(sym.st_info);
+		struct symidx_ent *e = &x->e[x->n];
+		size_t l;
+
+		if (!name || !name[0] || shndx == SHN_UNDEF || addr < mod_start ||
+		    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+			continue;
+		l = strlen(name) + 1;
+		if (names_len + l > names_cap) {
+			names_cap = (names_len + l) * 2;
+			x->names = xrealloc(x->names, names_cap);
+		}
+		memcpy(x->names + names_len, name, l);
+		e->name_off = names_len;
+		names_len += l;
+		e->start = addr - mod_start;
+		e->size = sym.st_size;
+		e->info = sym.st_info;
+		e->ndx = i;
+		e->st_value = sym.st_value;
+		if (!sym.st_size) {
+			/* a label names addresses of its own section only */
+			Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+			GElf_Shdr sh;
+
+			if (scn && gelf_getshdr(scn, &sh) && sh.sh_addr + bias >= mod_start)
+				e->sect_end = sh.sh_addr + sh.sh_size + bias - mod_start;
+		}
+		x->n++;
+	}
+	qsort(x->e, x->n, sizeof(*x->e), cmp_symidx);
+	for (size_t i = 0; i < x->n; i++) {
+		uint64_t end = x->e[i].size ? x->e[i].start + x->e[i].size : 0;
+		uint64_t prev = i ? x->e[i - 1].max_end : 0;
+
+		x->e[i].max_end = end > prev ? end : prev;
+	}
+	return x;
+}
+
+static const struct symidx_ent *symidx_find(const struct symidx *x, uint64_t rel)
+{
+	size_t lo = 0, hi = x->n;
+	const struct symidx_ent *label = NULL;
+
+	while (lo < hi) {	/* first entry starting after rel */
+		size_t mid = (lo + hi) / 2;
+
+		if (x->e[mid].start <= rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0;) {
+		const struct symidx_ent *e = &x->e[i];
+
+		if (e->max_end <= rel)
+			break;	/* no sized entry up to here contains rel */
+		if (e->size && rel - e->start < e->size)
+			return e;
+	}
+	/* a label: the nearest size-0 entry past the end of every sized one */
+	if (lo > 0) {
+		const struct symidx_ent *e = &x->e[lo - 1];
+		uint64_t covered = lo > 1 ? x->e[lo - 2].max_end : 0;
+
+		for (size_t i = lo; i-- > 0 && x->e[i].start == e->start;)
+			if (!x->e[i].size) {
+				label = &x->e[i];
+				break;
+			}
+		if (label && label->start >= covered && rel < label->sect_end)
+			return label;
+	}
+	return NULL;
+}
+
+const char *symbolizer__addrinfo(Dwfl_Module *mod, uint64_t addr, GElf_Off *off, GElf_Sym *sym)
+{
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	Dwarf_Addr start = 0;
+	int id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+	const struct symidx_ent *e;
+	struct symidx *x;
+
+	if (id_len <= 0 || id_len > 20)
+		return dwfl_module_addrinfo(mod, addr, off, sym, NULL, NULL, NULL);
+	dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	for (x = symidx_list; x; x = x->next)
+		if (x->id_len == id_len && !memcmp(x->id, id, id_len))
+			break;
+	if (!x) {
+		x = symidx_build(mod, start, id, id_len);
+		if (!x)
+			return dwfl_module_addrinfo(mod, addr, off, sym, NULL, NULL, NULL);
+		x->next = symidx_list;
+		symidx_list = x;
+	}
+	if (addr < start || !(e = symidx_find(x, addr - start)))
+		return NULL;
+	if (sym) {
+		memset(sym, 0, sizeof(*sym));
+		sym->st_value = e->st_value;
+		sym->st_size = e->size;
+		sym->st_info = e->info;
+	}
+	if (off)
+		*off = addr - (start + e->start);
+	return x->names + e->name_off;
+}
+
+static unsigned int cache_hash(const unsigned char *id, int len, uint64_t rel)
+{
+	uint64_t h = rel * 0x9e3779b97f4a7c15ULL;
+
+	for (int i = 0; i < len; i++)
+		h = (h ^ id[i]) * 0x100000001b3ULL;
+	return (unsigned int)(h >> 20) % CACHE_BUCKETS;
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	size_t n = src ? strlen(src) : 0;
+
+	if (n >= len)
+		n = len - 1;
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Appends K bytes of *P to OUT (N used of LEN) and moves *P past them; false: no room. */
+static bool put(char *out, size_t len, size_t *n, const char **p, size_t k)
+{
+	if (*n + k >= len)
+		return false;
+	memcpy(out + *n, *p, k);
+	*n += k;
+	*p += k;
+	return true;
+}
+
+/*
+ * A demangled C++ name without its template arguments, parameters, return
+ * type and qualifiers: "std::vector::_M_realloc_insert", "ns::Foo::operator()".
+ * The table cells hold 30 characters; file:line tells overloads apart.
+ */
+void symbolizer__simplify_cxx(const char *in, char *out, size_t len)
+{
+	size_t n = 0, cut = 0;
+	int angle = 0;
+
+	if (!len)
+		return;
+	for (const char *p = in; *p && n + 1 < len;) {
+		if (!angle && !strncmp(p, "operator", 8) && (p == in || !isalnum((unsigned char)p[-1]) ||
+							   p[-1] == ':') &&
+		    !isalnum((unsigned char)p[8]) && p[8] != '_') {
+			/* the operator's own symbol: "operator<<", "operator()", "operator new[]" */
+			size_t k = 8;
+
+			if (!strncmp(p + k, "()", 2) || !strncmp(p + k, "[]", 2))
+				k += 2;
+			else if (p[k] == ' ' && isalpha((unsigned char)p[k + 1]))
+				for (k++; isalnum((unsigned char)p[k]) || p[k] == '_' || p[k] == '[' ||
+					  p[k] == ']'; k++)
+					;
+			else
+				while (k < 11 && p[k] && strchr("+-*/%^&|~!=<>,", p[k]))
+					k++;
+			if (!put(out, len, &n, &p, k))
+				break;
+			continue;
+		}
+		if (*p == '<') {
+			angle++;
+		} else if (*p == '>' && angle) {
+			angle--;
+		} else if (angle) {
+			/* inside template arguments: dropped */
+		} else if (*p == '{') {
+			/* "{lambda(int)#1}": kept whole */
+			const char *e = strchr(p, '}');
+
+			if (!put(out, len, &n, &p, e ? (size_t)(e - p) + 1 : strlen(p)))
+				break;
+			continue;
+		} else if (*p == '(') {
+			const char *q = p;
+			int depth = 0;
+
+			if (!strncmp(p, "(anonymous namespace)", 21)) {
+				if (!put(out, len, &n, &p, 21))
+					break;
+				continue;
+			}
+			/* the parameters: the end, unless a scope follows ("f()::Local") */
+			do {
+				if (*q == '(')
+					depth++;
+				else if (*q == ')')
+					depth--;
+				q++;
+			} while (*q && depth);
+			if (strncmp(q, "::", 2))
+				break;
+			p = q;
+			continue;
+		} else if (*p == ' ') {
+			/* "operator<< <T>" has a space before its arguments; else a return type ends */
+			if (p[1] != '<')
+				cut = n;
+		} else {
+			out[n++] = *p;
+		}
+		p++;
+	}
+	out[n] = '\0';
+	if (cut && cut < n)
+		memmove(out, out + cut, n - cut + 1);
+}
+
+static char *(*cxa_demangle)(const char *, char *, size_t *, int *);
+
+static void demangler_load(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+	if (h)
+		*(void **)&cxa_demangle = dlsym(h, "__cxa_demangle");
+	if (!cxa_demangle)
+		pr_debug("no C++ demangler (libstdc++.so.6): C++ names stay mangled");
+}
+
+/* NAME, demangled and simplified when it is a C++ (Itanium ABI) name, into OUT. */
+void symbolizer__name(char *out, size_t len, const char *name)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	char *d = NULL;
+	int st = -1;
+
+	if (name && name[0] == '_' && name[1] == 'Z') {
+		pthread_once(&once, demangler_load);
+		if (cxa_demangle)
+			d = cxa_demangle(name, NULL, NULL, &st);
+	}
+	if (d && !st) {
+		symbolizer__simplify_cxx(d, out, len);
+		if (!out[0])
+			copy(out, len, d);
+	} else {
+		copy(out, len, name);
+	}
+	free(d);
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *n;
+
+	n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+	return n;
+}
+
+/*
+ * The callers of inlined instances already found: finding one walks the
+ * CU's DIEs up to the instance, which in a CU of a million DIEs (an
+ * amalgamated sqlite3.c) is milliseconds; a hot loop's IPs share one
+ * instance.  Keyed by the debug info and the instance's offset, emptied
+ * when a session ends (its Dwarf may be reused at the same address).
+ */
+#define CALLER_CACHE 128
+static __thread struct {
+	const Dwarf *dw;
+	Dwarf_Off off;
+	char name[128];
+} callers[CALLER_CACHE];
+static __thread unsigned int next_caller;
+
+static void callers_clear(void)
+{
+	memset(callers, 0, sizeof(callers));
+	next_caller = 0;
+}
+
+static void caller_of(Dwarf_Die *inst, char *out, size_t len)
+{
+	const Dwarf *dw = dwarf_cu_getdwarf(inst->cu);
+	Dwarf_Off off = dwarf_dieoffset(inst);
+	Dwarf_Die *outer = NULL;
+	unsigned int k;
+	int m;
+
+	for (k = 0; k < CALLER_CACHE; k++)
+		if (callers[k].dw == dw && callers[k].off == off) {
+			copy(out, len, callers[k].name);
+			return;
+		}
+	/*
+	 * Past an inlined instance, dwarf_getscopes goes on with the scopes of
+	 * its abstract definition (the CU): the caller is the next function
+	 * out of the instance's own DIE.
+	 */
+	m = dwarf_getscopes_die(inst, &outer);
+	out[0] = '\0';
+	for (int i = 1; i < m; i++) {
+		int tag = dwarf_tag(&outer[i]);
+
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			symbolizer__name(out, len, die_name(&outer[i]));
+			break;
+		}
+	}
+	free(outer);
+	k = next_caller++ % CALLER_CACHE;
+	callers[k].dw = dw;
+	callers[k].off = off;
+	copy(callers[k].name, sizeof(callers[k].name), out);
+}
+
+/* Inlined frames: the innermost scope names the function, the next one the caller. */
+static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct profile_loc *loc)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	Dwarf_Die *scopes = NULL;
+	int n, inner = -1;
+
+	if (!cu)
+		return;
+	n = dwarf_getscopes(cu, addr - bias, &scopes);
+	for (int i = 0; i < n && inner < 0; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag == DW_TAG_inlined_subroutine)
+			inner = i;
+	}
+	if (inner >= 0) {
+		symbolizer__name(loc->function, sizeof(loc->function), die_name(&scopes[inner]));
+		caller_of(&scopes[inner], loc->inlined_from, sizeof(loc->inlined_from));
+	}
+	free(scopes);
+}
+
+static bool is_system_path(const char *path)
+{
+	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+static bool dwarf_loaded(struct symbolizer *s, const unsigned char *id, int len, bool add)
+{
+	for (int i = 0; i < s->nr_loaded; i++)
+		if (s->loaded[i].len == len && !memcmp(s->loaded[i].id, id, len))
+			return true;
+	if (add && len > 0) {
+		s->loaded = xrealloc(s->loaded, (s->nr_loaded + 1) * sizeof(*s->loaded));
+		memcpy(s->loaded[s->nr_loaded].id, id, len);
+		s->loaded[s->nr_loaded++].len = len;
+	}
+	return false;
+}
+
+bool symbolizer__dwarf_wanted(struct symbolizer *s, Dwfl_Module *mod)
+{
+	const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	int id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+
+	if (id_len > 20)
+		id_len = 20;
+	if (name && is_system_path(name) && !(id_len > 0 && dwarf_loaded(s, id, id_len, false)))
+		return false;
+	if (id_len > 0)
+		dwarf_loaded(s, id, id_len, true);
+	return true;
+}
+
+int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+			bool return_addr, enum sym_detail detail, struct profile_loc *loc)
+{
+	bool lines;
+	uint64_t addr = return_addr && ip ? ip - 1 : ip;
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	Dwfl_Module *mod;
+	Dwfl_Line *line;
+	const char *name, *file;
+	Dwarf_Addr rel = addr, start, bias = 0;
+	struct cache_entry *e;
+	unsigned int h = 0;
+	int id_len, lno = 0;
+	Dwfl *dwfl;
+
+	memset(loc, 0, sizeof(*loc));
+	loc->ip = ip;
+	copy(loc->module, sizeof(loc->module), "[unknown]");
+	if (!maps || !ip)
+		return -ENOENT;
+	current_maps = maps;
+	dwfl = space_dwfl(s, maps);
+	mod = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
+	if (!mod) {
+		const struct procmap *pm = procmaps__find(maps, addr);
+
+		if (pm && pm->path[0])
+			copy(loc->module, sizeof(loc->module), pm->path);
+		return pm ? 0 : -ENOENT;
+	}
+	name = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	if (name) {
+		const char *b = strrchr(name, '/');
+
+		copy(loc->module, sizeof(loc->module), b ? b + 1 : name);
+	}
+	/* the address as in the ELF file (not dwfl_module_relocate_address: it loads DWARF) */
+	if (dwfl_module_getelf(mod, &bias))
+		rel = addr - bias;
+	else
+		rel = addr - start;
+	loc->rel = rel;
+	id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+	if (id_len > 20)
+		id_len = 20;
+	/*
+	 * A system library's line is seldom what the user changes (its caller
+	 * is) and its DWARF costs 100 ms to decompress: not unless loaded.
+	 */
+	if (detail == SYM_LINES && name && is_system_path(name))
+		detail = SYM_LINES_IF_LOADED;
+	lines = detail == SYM_LINES || detail == SYM_LINES_ALWAYS ||
+		(detail == SYM_LINES_IF_LOADED && id_len > 0 && dwarf_loaded(s, id, id_len, false));
+	if (id_len > 0) {
+		h = cache_hash(id, id_len, rel);
+		for (e = s->cache[h]; e; e = e->next)
+			if (e->rel == rel && e->build_id_len == id_len &&
+			    e->return_addr == return_addr && !memcmp(e->build_id, id, id_len) &&
+			    (e->lines || !lines)) {
+				*loc = e->loc;
+				loc->ip = ip;
+				s->hits++;
+				return 0;
+			}
+	}
+
+	symbolizer__name(loc->function, sizeof(loc->function),
+		  symbolizer__addrinfo(mod, addr, NULL, NULL));
+	if (lines) {
+		if (id_len > 0)
+			dwarf_loaded(s, id, id_len, true);
+		line = dwfl_module_getsrc(mod, addr);
+		if (line) {
+			file = dwfl_lineinfo(line, NULL, &lno, NULL, NULL, NULL);
+			copy(loc->file, sizeof(loc->file), file);
+			loc->line = lno;
+		}
+		resolve_inline(mod, addr, loc);
+	}
+	if (!loc->function[0]) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "+0x%llx", (unsigned long long)rel);
+		copy(loc->function, sizeof(loc->function) - strlen(buf), loc->module);
+		strcat(loc->function, buf);
+	}
+
+	if (id_len > 0) {
+		e = xcalloc(1, sizeof(*e));
+		memcpy(e->build_id, id, id_len);
+		e->build_id_len = id_len;
+		e->rel = rel;
+		e->return_addr = return_addr;
+		e->lines = lines;
+		e->loc = *loc;
+		e->next = s->cache[h];
+		s->cache[h] = e;
+	}
+	return 0;
+}
+
+int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+		     bool lines, struct sym_site *site)
+{
+	Dwfl *dwfl = symbolizer__dwfl(s, maps);
+	Dwfl_Module *mod = dwfl && ip ? dwfl_addrmodule(dwfl, ip) : NULL;
+	struct profile_loc loc;
+	const char *name;
+	Dwarf_Addr start, bias = 0;
+	GElf_Off off;
+	GElf_Sym sym;
+	size_t n;
+
+	memset(site, 0, sizeof(*site));
+	if (!mod)
+		return -ENOENT;
+	name = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	if (name) {
+		const char *b = strrchr(name, '/');
+
+		copy(site->module, sizeof(site->module), b ? b + 1 : name);
+	}
+	site->rel = dwfl_module_getelf(mod, &bias) ? ip - bias : ip - start;
+	name = symbolizer__addrinfo(mod, ip, &off, &sym);
+	if (name) {
+		symbolizer__name(site->function, sizeof(site->function), name);
+		site->func_start = ip - off;
+		site->func_size = sym.st_size;
+	}
+	if (lines && !symbolizer__resolve(s, maps, ip, false, SYM_LINES, &loc) &&
+	    loc.file[0]) {
+		copy(site->file, sizeof(site->file), loc.file);
+		site->line = loc.line;
+		/* the symbol's name without a clone's suffix (.part.0, .isra.0) */
+		n = strcspn(site->function, ".");
+		if (loc.function[0] &&
+		    (strncmp(loc.function, site->function, n) || loc.function[n]))
+			copy(site->inlined, sizeof(site->inlined), loc.function);
+	}
+	return 0;
+}
+
+/* The bytes of the module's file at vaddr [A, A + LEN) from an executable section. */
+static const unsigned char *code_bytes(Elf *elf, uint64_t a, size_t len)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (a < sh.sh_addr || a + len > sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || a - sh.sh_addr + len > d->d_size)
+			return NULL;
+		return (const unsigned char *)d->d_buf + (a - sh.sh_addr);
+	}
+	return NULL;
+}
+
+int symbolizer__code(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+		     uint8_t *buf, size_t max)
+{
+	Dwfl *dwfl = maps && ip ? symbolizer__dwfl(s, maps) : NULL;
+	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
+	Dwarf_Addr bias;
+	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	Elf_Scn *scn = NULL;
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		uint64_t a = ip - bias;
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || a < sh.sh_addr || a >= sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || a - sh.sh_addr >= d->d_size)
+			return -ENOENT;
+		n = d->d_size - (a - sh.sh_addr);
+		if (n > max)
+			n = max;
+		memcpy(buf, (const uint8_t *)d->d_buf + (a - sh.sh_addr), n);
+		return (int)n;
+	}
+	return -ENOENT;
+}
+
+int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
+			     uint64_t ip, uint64_t *prev)
+{
+#if defined(__x86_64__)
+	static csh cs;		/* 0 until needed */
+	static bool cs_failed;
+	const uint8_t *c;
+	uint64_t a = func_start, last = 0;
+	size_t size;
+	cs_insn *insn;
+
+	if (func_start < code_addr || func_start >= ip)
+		return -ENOENT;
+	if (!cs && !cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		cs_failed = true;
+	if (cs_failed)
+		return -ENOTSUP;
+	insn = cs_malloc(cs);
+	if (!insn)
+		return -ENOMEM;
+	c = code + (func_start - code_addr);
+	size = ip - func_start;
+	while (size && cs_disasm_iter(cs, &c, &size, &a, insn))
+		last = insn->address;
+	cs_free(insn, 1);
+	/* every byte decoded and the last instruction ends at ip */
+	if (size || a != ip || !last)
+		return -ENOENT;
+	*prev = last;
+	return 0;
+#else
+	(void)code; (void)code_addr; (void)func_start; (void)ip; (void)prev;
+	return -ENOTSUP;
+#endif
+}
+
+int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+			  uint64_t *prev)
+{
+	const unsigned char *code;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	GElf_Off off;
+	GElf_Sym sym;
+	uint64_t a, last;
+	Elf *elf;
+	Dwfl *dwfl;
+	int ret;
+
+	if (!maps || !ip)
+		return -ENOENT;
+	dwfl = symbolizer__dwfl(s, maps);
+	mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
+	if (!mod || !symbolizer__addrinfo(mod, ip, &off, &sym))
+		return -ENOENT;
+	if (!off || off > 65536)
+		return -ENOENT;
+	elf = dwfl_module_getelf(mod, &bias);
+	if (!elf)
+		return -ENOENT;
+	a = ip - off - bias;	/* the function's start, as in the file */
+	code = code_bytes(elf, a, off);
+	if (!code)
+		return -ENOENT;
+	ret = symbolizer__prev_insn_in(code, a, a, a + off, &last);
+	if (!ret)
+		*prev = last + bias;
+	return ret;
+}
