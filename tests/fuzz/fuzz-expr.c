@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
+#include "rules/expr.h"
 
 static int lookup(void *ctx, const char *name, double *v)
 {

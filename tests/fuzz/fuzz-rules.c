@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
-#include "log.h"
-#include "rules.h"
+#include "cli/common.h"
+#include "base/log.h"
+#include "rules/rules.h"
 
 struct global_opts gopts;
 
