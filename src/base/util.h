@@ -43,4 +43,12 @@ const char *fmt_count(double v, char *buf, size_t len);
 /* "4.0 KiB", "512 MiB". */
 const char *fmt_bytes(double v, char *buf, size_t len);
 
+/* The last component of PATH (after its last '/'); PATH itself when it has none. */
+const char *path_basename(const char *path);
+/* Appends to a growing buffer *buf of *len bytes used in *cap (xrealloc'd). */
+void sbuf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A number for a message: whole numbers without decimals, others to 3 digits. */
+void fmt_num(double v, char *buf, size_t len);
+
 #endif

@@ -23,6 +23,7 @@
 #include "machine/calibrate.h"
 #include "cli/common.h"
 #include "base/log.h"
+#include "report/output.h"
 #include "machine/machine_profile.h"
 #include "machine/sysinfo.h"
 #include "base/util.h"

@@ -14,6 +14,7 @@
 #include "cli/common.h"
 #include "layout/layout.h"
 #include "base/log.h"
+#include "report/output.h"
 #include "machine/sysinfo.h"
 #include "base/util.h"
 

@@ -24,6 +24,7 @@
 #include "collect/profile/profiler.h"
 #include "model/report.h"
 #include "machine/sysinfo.h"
+#include "base/json.h"
 #include "base/util.h"
 
 #define PROBE_SCHEMA_VERSION 1
@@ -235,11 +236,6 @@ static const char *const tier_keys[TIER__COUNT] = {
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static struct json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 static void add(struct json_object *o, const char *k, struct json_object *v)
 {
 	json_object_object_add(o, k, v);
@@ -251,17 +247,17 @@ static struct json_object *cap_fill(struct json_object *o, const struct cap *c, 
 	if (with_available)
 		add(o, "available", json_object_new_boolean(c->ok));
 	if (!c->ok) {
-		add(o, "reason", jstr(c->reason[0] ? c->reason : "unknown"));
+		add(o, "reason", json_str_or_null(c->reason[0] ? c->reason : "unknown"));
 		if (c->err) {
 			const char *n = strerrorname_np(c->err);
 
-			add(o, "errno", jstr(n ? n : "unknown"));
+			add(o, "errno", json_str_or_null(n ? n : "unknown"));
 		}
 		if (c->hint[0])
-			add(o, "hint", jstr(c->hint));
+			add(o, "hint", json_str_or_null(c->hint));
 	}
 	if (c->detail[0])
-		add(o, "detail", jstr(c->detail));
+		add(o, "detail", json_str_or_null(c->detail));
 	return o;
 }
 
@@ -275,15 +271,15 @@ static struct json_object *probe_json(const struct probe *p)
 	struct json_object *root = json_object_new_object(), *o, *e, *a;
 
 	add(root, "schema_version", json_object_new_int(PROBE_SCHEMA_VERSION));
-	add(root, "memadvise_version", jstr(MA_VERSION));
+	add(root, "memadvise_version", json_str_or_null(MA_VERSION));
 
 	o = json_object_new_object();
-	add(o, "kernel", jstr(p->uts.release));
-	add(o, "arch", jstr(p->uts.machine));
-	add(o, "cpu_vendor", jstr(p->vendor));
+	add(o, "kernel", json_str_or_null(p->uts.release));
+	add(o, "arch", json_str_or_null(p->uts.machine));
+	add(o, "cpu_vendor", json_str_or_null(p->vendor));
 	add(o, "cpu_family", json_object_new_int(p->family));
 	add(o, "cpu_model", json_object_new_int(p->model));
-	add(o, "cpu_name", jstr(p->cpu_name));
+	add(o, "cpu_name", json_str_or_null(p->cpu_name));
 	add(o, "nr_cpus", json_object_new_int(p->nr_cpus));
 	add(o, "hypervisor", json_object_new_boolean(p->hypervisor));
 	add(root, "host", o);
@@ -291,7 +287,7 @@ static struct json_object *probe_json(const struct probe *p)
 	o = json_object_new_object();
 	add(o, "hardware", json_object_new_boolean(p->hw_pmu.ok));
 	cap_fill(o, &p->hw_pmu, false);
-	add(o, "libpfm_pmu", p->libpfm_pmu ? jstr(p->libpfm_pmu) : NULL);
+	add(o, "libpfm_pmu", p->libpfm_pmu ? json_str_or_null(p->libpfm_pmu) : NULL);
 	add(o, "sysfs_cpu_pmu", json_object_new_boolean(pmu__hw_exposed()));
 	a = json_object_new_array();
 	{
@@ -299,7 +295,7 @@ static struct json_object *probe_json(const struct probe *p)
 
 		snprintf(buf, sizeof(buf), "%s", p->sysfs_pmus);
 		for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-			json_object_array_add(a, jstr(tok));
+			json_object_array_add(a, json_str_or_null(tok));
 	}
 	add(o, "sysfs_pmus", a);
 	add(root, "pmu", o);
@@ -309,18 +305,18 @@ static struct json_object *probe_json(const struct probe *p)
 		const struct cap *c = &p->events[i];
 
 		o = cap_json(c);
-		add(o, "kind", jstr(event_is_hw(i) ? "hardware" : "software"));
+		add(o, "kind", json_str_or_null(event_is_hw(i) ? "hardware" : "software"));
 		if (c->ok) {
 			json_object_object_del(o, "detail");
-			add(o, "encoding", jstr(c->detail));
+			add(o, "encoding", json_str_or_null(c->detail));
 		}
-		add(o, "description", jstr(pmu__describe(pmu__generic_names[i])));
+		add(o, "description", json_str_or_null(pmu__describe(pmu__generic_names[i])));
 		add(e, pmu__generic_names[i], o);
 	}
 	add(root, "events", e);
 
 	o = cap_json(&p->precise);
-	add(o, "kind", p->precise.ok ? jstr(!strncmp(p->precise.detail, "ibs", 3) ? "ibs" : "pebs")
+	add(o, "kind", p->precise.ok ? json_str_or_null(!strncmp(p->precise.detail, "ibs", 3) ? "ibs" : "pebs")
 				     : NULL);
 	add(root, "precise_sampling", o);
 	add(root, "bpf", cap_json(&p->bpf));
@@ -332,11 +328,11 @@ static struct json_object *probe_json(const struct probe *p)
 
 		snprintf(name, sizeof(name), "%s:%s", p->tps[i].sys, p->tps[i].name ? p->tps[i].name : "*");
 		o = cap_json(&p->tps[i].cap);
-		add(o, "name", jstr(name));
+		add(o, "name", json_str_or_null(name));
 		add(e, p->tps[i].key, o);
 	}
 	add(root, "tracepoints", e);
-	add(root, "tracefs", caps__tracefs() ? jstr(caps__tracefs()) : NULL);
+	add(root, "tracefs", caps__tracefs() ? json_str_or_null(caps__tracefs()) : NULL);
 	add(root, "watchpoints", cap_json(&p->watchpoints));
 	add(root, "kprobes", cap_json(&p->kprobes));
 	add(root, "fentry", cap_json(&p->fentry));
@@ -347,7 +343,7 @@ static struct json_object *probe_json(const struct probe *p)
 	o = json_object_new_object();
 	add(o, "root", json_object_new_boolean(p->euid == 0));
 	add(o, "euid", json_object_new_int((int)p->euid));
-	add(o, "sudo_user", jstr(p->sudo_user));
+	add(o, "sudo_user", json_str_or_null(p->sudo_user));
 	add(o, "perf_event_paranoid", p->paranoid_ok ? json_object_new_int(p->paranoid) : NULL);
 	e = json_object_new_object();
 	if (p->cap_ok) {
@@ -361,10 +357,10 @@ static struct json_object *probe_json(const struct probe *p)
 	add(root, "privileges", o);
 
 	o = json_object_new_object();
-	add(o, "enabled", p->thp_err ? NULL : jstr(p->thp));
-	add(o, "defrag", p->thp_defrag[0] ? jstr(p->thp_defrag) : NULL);
+	add(o, "enabled", p->thp_err ? NULL : json_str_or_null(p->thp));
+	add(o, "defrag", p->thp_defrag[0] ? json_str_or_null(p->thp_defrag) : NULL);
 	if (p->thp_err)
-		add(o, "reason", jstr("cannot read /sys/kernel/mm/transparent_hugepage/enabled"));
+		add(o, "reason", json_str_or_null("cannot read /sys/kernel/mm/transparent_hugepage/enabled"));
 	add(root, "thp", o);
 
 	a = json_object_new_array();
@@ -373,12 +369,12 @@ static struct json_object *probe_json(const struct probe *p)
 
 		o = json_object_new_object();
 		add(o, "level", json_object_new_int(c->level));
-		add(o, "type", jstr(c->type));
+		add(o, "type", json_str_or_null(c->type));
 		add(o, "size", json_object_new_int64((int64_t)c->size));
 		add(o, "line", json_object_new_int(c->line));
 		add(o, "ways", c->ways ? json_object_new_int(c->ways) : NULL);
 		add(o, "sets", c->sets ? json_object_new_int(c->sets) : NULL);
-		add(o, "shared_cpus", jstr(c->shared_cpus));
+		add(o, "shared_cpus", json_str_or_null(c->shared_cpus));
 		json_object_array_add(a, o);
 	}
 	add(root, "caches", a);
@@ -387,13 +383,13 @@ static struct json_object *probe_json(const struct probe *p)
 	e = cap_json(&p->valgrind);
 	if (p->valgrind.ok) {
 		json_object_object_del(e, "detail");
-		add(e, "version", jstr(p->valgrind.detail));
+		add(e, "version", json_str_or_null(p->valgrind.detail));
 	}
 	add(o, "valgrind", e);
 	e = cap_json(&p->pahole);
 	if (p->pahole.ok) {
 		json_object_object_del(e, "detail");
-		add(e, "version", jstr(p->pahole.detail));
+		add(e, "version", json_str_or_null(p->pahole.detail));
 	}
 	add(o, "pahole", e);
 	add(root, "tools", o);

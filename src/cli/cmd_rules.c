@@ -16,6 +16,7 @@
 #include "cli/common.h"
 #include "rules/facts.h"
 #include "base/log.h"
+#include "report/output.h"
 #include "rules/rules.h"
 #include "base/util.h"
 
@@ -364,7 +365,7 @@ int cmd_rules(int argc, char **argv)
 		pr_err("eval needs --replay FILE (recorded facts)");
 		return MA_EXIT_ERROR;
 	}
-	if (ruleset__load_default(&rs))
+	if (ruleset__load_default(gopts.rules_dir, &rs))
 		return MA_EXIT_ERROR;
 	if (!strcmp(sub, "list"))
 		ret = do_list(rs);

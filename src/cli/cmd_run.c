@@ -27,6 +27,7 @@
 #include "collect/event.h"
 #include "collect/evring.h"
 #include "base/log.h"
+#include "report/output.h"
 #include "model/profile.h"
 #include "collect/profile/profiler.h"
 #include "model/report.h"
@@ -397,7 +398,7 @@ static void *rules_main(void *arg)
 {
 	struct rules_load *l = arg;
 
-	l->err = ruleset__load_default(&l->rules);
+	l->err = ruleset__load_default(gopts.rules_dir, &l->rules);
 	return NULL;
 }
 

@@ -245,7 +245,6 @@ struct profile {
 	uint64_t duration_ns;		/* from start to the end of sampling */
 };
 
-struct json_object *profile__to_json(const struct profile *p);
 
 /*
  * The executable that ran most of the hot-code samples (its processes'
@@ -255,7 +254,6 @@ struct json_object *profile__to_json(const struct profile *p);
  */
 bool profile__hot_exe(const struct profile *p, const char *prefer, char *exe, size_t len,
 		      uint64_t *samples, int *procs, uint64_t *total);
-void profile__print_text(const struct profile *p, FILE *f, bool wide);
 void profile__free(struct profile *p);
 
 #endif

@@ -113,10 +113,4 @@ const struct counter *report__counter(const struct report *r, const char *name);
 /* Computes the derived metrics from counters that counted. */
 void report__derive_metrics(struct report *r);
 
-/* Emitters: text (<= 80 columns unless wide) and JSON (json-c). */
-void report__print_text(const struct report *r, FILE *f, bool wide);
-struct json_object *report__to_json(const struct report *r);
-/* Writes the report as configured: JSON or text, to path or stdout. 0 or -errno. */
-int report__emit(const struct report *r, const char *path, bool json, bool pretty, bool wide);
-
 #endif

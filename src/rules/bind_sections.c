@@ -17,15 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/addr/addrsample.h"
+#include "model/addr.h"
 #include "rules/bind.h"
 #include "symbols/codetypes.h"
 #include "layout/layout.h"
 #include "base/log.h"
 #include "model/profile.h"
-#include "collect/sim.h"
+#include "model/sim.h"
 #include "base/util.h"
-#include "collect/watch.h"
+#include "model/watch.h"
 
 struct binder {
 	const struct report *r;

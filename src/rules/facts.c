@@ -15,20 +15,11 @@
 
 #include "base/util.h"
 
-static const char *const scope_names[SCOPE__COUNT] = {
-	[SCOPE_RUN] = "run",	     [SCOPE_STRUCT] = "struct", [SCOPE_MEMBER] = "member",
-	[SCOPE_REGION] = "region", [SCOPE_LINE] = "line",     [SCOPE_FUNCTION] = "function",
-};
-
-const char *scope__name(enum scope s)
-{
-	return s < SCOPE__COUNT ? scope_names[s] : "?";
-}
 
 int scope__parse(const char *s, enum scope *out)
 {
 	for (int i = 0; i < SCOPE__COUNT; i++) {
-		if (!strcmp(s, scope_names[i])) {
+		if (!strcmp(s, scope__name(i))) {
 			*out = i;
 			return 0;
 		}

@@ -16,21 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/findings.h"
 #include "model/report.h"
 
 struct json_object;
 
-/* What a rule iterates over (its for-each). */
-enum scope {
-	SCOPE_RUN,
-	SCOPE_STRUCT,
-	SCOPE_MEMBER,
-	SCOPE_REGION,
-	SCOPE_LINE,
-	SCOPE_FUNCTION,
-	SCOPE__COUNT,
-};
-const char *scope__name(enum scope s);
 int scope__parse(const char *s, enum scope *out);
 
 /* Evidence kinds a rule can require; each is present or missing for a run. */

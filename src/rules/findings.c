@@ -17,7 +17,6 @@
 #include "rules/rules.h"
 #include "base/util.h"
 
-#define MAX_PER_RULE 5 /* findings kept per rule (the count says how many fired) */
 
 /* --- evaluation ------------------------------------------------------------ */
 
@@ -40,46 +39,6 @@ static int lookup(void *ctx, const char *name, double *v)
 	if (c->mlen >= sizeof(c->missing))
 		c->mlen = sizeof(c->missing) - 1;
 	return -ENOENT;
-}
-
-static void sbuf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void sbuf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (*len + n + 1 > *cap) {
-		*cap = (*len + n + 1) * 2;
-		*buf = xrealloc(*buf, *cap);
-	}
-	va_start(ap, fmt);
-	vsnprintf(*buf + *len, *cap - *len, fmt, ap);
-	va_end(ap);
-	*len += n;
-}
-
-static void fmt_num(double v, char *buf, size_t len)
-{
-	if (fabs(v) < 1e15 && v == floor(v))
-		snprintf(buf, len, "%.0f", v);
-	else if (fabs(v) >= 0.01 && fabs(v) < 1e6)
-		snprintf(buf, len, "%.3g", v);
-	else
-		snprintf(buf, len, "%.3g", v);
-}
-
-static const char *basename_of(const char *p)
-{
-	const char *b = strrchr(p, '/');
-
-	return b ? b + 1 : p;
 }
 
 static const struct entity *entity_of(const struct factbase *fb, int idx)
@@ -157,9 +116,9 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 			const char *f = INHERIT(fb, idx, decl_file);
 
 			if (f[0] && e->decl_line)
-				sbuf_printf(&out, &len, &cap, "%s:%d", basename_of(f), e->decl_line);
+				sbuf_printf(&out, &len, &cap, "%s:%d", path_basename(f), e->decl_line);
 			else if (f[0])
-				sbuf_printf(&out, &len, &cap, "%s", basename_of(f));
+				sbuf_printf(&out, &len, &cap, "%s", path_basename(f));
 			else
 				sbuf_printf(&out, &len, &cap, "declaration unknown");
 		} else if (!strcmp(name, "function")) {
@@ -167,7 +126,7 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 								   ? INHERIT(fb, idx, function)
 								   : "?");
 		} else if (!strcmp(name, "file")) {
-			sbuf_printf(&out, &len, &cap, "%s", e->file[0] ? basename_of(e->file) : "?");
+			sbuf_printf(&out, &len, &cap, "%s", e->file[0] ? path_basename(e->file) : "?");
 		} else if (!strcmp(name, "line")) {
 			sbuf_printf(&out, &len, &cap, "%d", e->line);
 		} else if (!strcmp(name, "location")) {
@@ -175,7 +134,7 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 
 			if (e->file[0] && e->line)
 				sbuf_printf(&out, &len, &cap, "%s%s%s:%d", fn, fn[0] ? "() at " : "",
-					    basename_of(e->file), e->line);
+					    path_basename(e->file), e->line);
 			else if (fn[0])
 				sbuf_printf(&out, &len, &cap, "%s()", fn);
 			else
@@ -281,6 +240,7 @@ static struct finding *new_finding(struct findings *fs, const struct rule *r,
 	f = &fs->f[fs->nr++];
 	memset(f, 0, sizeof(*f));
 	f->rule = r;
+	f->rule_advice = r->advice;
 	snprintf(f->id, sizeof(f->id), "%s", r->id);
 	snprintf(f->title, sizeof(f->title), "%s", r->title);
 	snprintf(f->paper, sizeof(f->paper), "%s", r->paper);
@@ -496,7 +456,7 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 			continue;
 		}
 		thin = low;
-		if (fired++ < MAX_PER_RULE) {
+		if (fired++ < FINDINGS_MAX_PER_RULE) {
 			struct finding *f = new_finding(fs, r, fb, idx, FINDING_FIRED);
 
 			f->message = expand(r->message, fb, idx);
@@ -566,409 +526,5 @@ int ruleset__eval(const struct ruleset *rs, const struct report *r, struct findi
 	return err;
 }
 
-void findings__free(struct findings *fs)
-{
-	if (!fs)
-		return;
-	for (int i = 0; i < fs->nr; i++) {
-		free(fs->f[i].message);
-		free(fs->f[i].advice);
-		free(fs->f[i].fix);
-		free(fs->f[i].missing);
-		free(fs->f[i].ev);
-	}
-	free(fs->f);
-	free(fs);
-}
-
 /* --- text ---------------------------------------------------------------- */
 
-/* Prints TEXT wrapped at WIDTH with INDENT spaces (words longer than a line stay whole). */
-static void wrap(FILE *f, const char *text, int indent, int width)
-{
-	int col = 0;
-	const char *s = text;
-
-	while (*s) {
-		const char *w = s;
-		int n;
-
-		while (*w == ' ')
-			w++;
-		if (*w == '\n') {
-			fputc('\n', f);
-			col = 0;
-			s = w + 1;
-			continue;
-		}
-		n = (int)strcspn(w, " \n");
-		if (!n)
-			break;
-		if (col && col + 1 + n > width) {
-			fputc('\n', f);
-			col = 0;
-		}
-		if (!col) {
-			fprintf(f, "%*s", indent, "");
-			col = indent;
-		} else {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(w, 1, n, f);
-		col += n;
-		s = w + n;
-	}
-	if (col)
-		fputc('\n', f);
-}
-
-static void print_code(FILE *f, const char *code, int indent)
-{
-	const char *s = code;
-
-	while (*s) {
-		size_t n = strcspn(s, "\n");
-
-		fprintf(f, "%*s%.*s\n", n ? indent : 0, "", (int)n, s);
-		s += n;
-		if (*s == '\n')
-			s++;
-	}
-}
-
-static void print_where(FILE *f, const struct finding *x)
-{
-	char buf[600];
-	size_t off = 0;
-
-	buf[0] = '\0';
-	if (x->struct_name[0])
-		off += snprintf(buf + off, sizeof(buf) - off, "struct %s%s%s", x->struct_name,
-				x->member[0] ? "." : "", x->member);
-	if (x->decl_file[0] && off < sizeof(buf))
-		off += snprintf(buf + off, sizeof(buf) - off, " (%s:%d)", basename_of(x->decl_file),
-				x->decl_line);
-	if (x->function[0] && off < sizeof(buf))
-		off += snprintf(buf + off, sizeof(buf) - off, "%s%s()", off ? ", " : "", x->function);
-	if (x->file[0] && x->line && off < sizeof(buf))
-		off += snprintf(buf + off, sizeof(buf) - off, "%s%s:%d", off ? " at " : "",
-				basename_of(x->file), x->line);
-	if (x->region[0] && off < sizeof(buf))
-		snprintf(buf + off, sizeof(buf) - off, "%sregion %s", off ? ", " : "", x->region);
-	if (buf[0]) {
-		char line[700];
-
-		snprintf(line, sizeof(line), "where: %s", buf);
-		wrap(f, line, 2, 78);
-	}
-}
-
-void findings__print_text(const struct findings *fs, FILE *f, bool wide)
-{
-	int width = wide ? 1000 : 78, fired = 0, inc = 0;
-
-	for (int i = 0; i < fs->nr; i++)
-		fs->f[i].status == FINDING_FIRED ? fired++ : inc++;
-	fprintf(f, "\nFindings: %d fired, %d inconclusive, %d of %d rules quiet%s\n", fired, inc,
-		fs->nr_quiet, fs->nr_rules,
-		fs->replay ? " (replayed test facts, not a measurement)" : "");
-	for (int i = 0; i < fs->nr; i++) {
-		const struct finding *x = &fs->f[i];
-		char head[300], num[64];
-
-		if (x->status != FINDING_FIRED)
-			continue;
-		snprintf(head, sizeof(head), "[%s] %s: %s", severity__name(x->severity), x->id,
-			 x->title);
-		fputc('\n', f);
-		wrap(f, head, 0, width);
-		wrap(f, x->message, 2, width);
-		print_where(f, x);
-		fprintf(f, "  evidence (%s tier, %s confidence):\n", tier__name(x->tier), x->confidence);
-		{
-			char unmeasured[512] = "";
-			size_t off = 0;
-
-			for (int j = 0; j < x->nr_ev; j++) {
-				if (!x->ev[j].known) {
-					if (off < sizeof(unmeasured))
-						off += snprintf(unmeasured + off, sizeof(unmeasured) - off,
-								"%s%s", off ? ", " : "", x->ev[j].name);
-					continue;
-				}
-				fmt_num(x->ev[j].value, num, sizeof(num));
-				fprintf(f, "    %-30s %12s %s\n", x->ev[j].name, num,
-					tier__name(x->ev[j].tier));
-			}
-			if (unmeasured[0]) {
-				char line[600];
-
-				snprintf(line, sizeof(line), "(not measured: %s)", unmeasured);
-				wrap(f, line, 4, width);
-			}
-		}
-		wrap(f, x->advice, 2, width);
-		fprintf(f, "  fix:\n");
-		print_code(f, x->fix, 4);
-		if (x->gain_known)
-			snprintf(head, sizeof(head), "paper: section %s; estimated gain (an estimate): "
-				 "~%.3g s of CPU time (%.0f%% of the run's)", x->paper, x->gain_s,
-				 100 * x->gain_share);
-		else
-			snprintf(head, sizeof(head), "paper: section %s; estimated gain: unknown (run "
-				 "'memadvise calibrate' for latencies)", x->paper);
-		wrap(f, head, 2, width);
-		if (x->count > 1) {
-			snprintf(head, sizeof(head), "(fired on %d %ss; %s shown)", x->count,
-				 scope__name(x->scope), x->count > MAX_PER_RULE ? "the first 5" : "each");
-			wrap(f, head, 2, width);
-		}
-	}
-	if (inc) {
-		fprintf(f, "\nInconclusive (the evidence these rules need is missing):\n");
-		for (int i = 0; i < fs->nr; i++) {
-			const struct finding *x = &fs->f[i];
-			char line[1400];
-
-			if (x->status != FINDING_INCONCLUSIVE)
-				continue;
-			snprintf(line, sizeof(line), "%s: %s", x->id, x->missing ? x->missing : "");
-			wrap(f, line, 2, width);
-		}
-	}
-}
-
-/* --- JSON ---------------------------------------------------------------- */
-
-static void add_str(struct json_object *o, const char *k, const char *v)
-{
-	if (v && v[0])
-		json_object_object_add(o, k, json_object_new_string(v));
-}
-
-struct json_object *findings__to_json(const struct findings *fs)
-{
-	struct json_object *arr = json_object_new_array();
-
-	for (int i = 0; i < fs->nr; i++) {
-		const struct finding *x = &fs->f[i];
-		struct json_object *o = json_object_new_object(), *loc = json_object_new_object();
-		struct json_object *ev = json_object_new_array();
-
-		add_str(o, "id", x->id);
-		add_str(o, "title", x->title);
-		add_str(o, "severity", severity__name(x->severity));
-		add_str(o, "status", x->status == FINDING_FIRED ? "fired" : "inconclusive");
-		add_str(o, "paper", x->paper);
-		add_str(o, "for_each", scope__name(x->scope));
-		add_str(loc, "struct", x->struct_name);
-		add_str(loc, "member", x->member);
-		add_str(loc, "decl_file", x->decl_file);
-		if (x->decl_line)
-			json_object_object_add(loc, "decl_line", json_object_new_int(x->decl_line));
-		add_str(loc, "function", x->function);
-		add_str(loc, "file", x->file);
-		if (x->line)
-			json_object_object_add(loc, "line", json_object_new_int(x->line));
-		add_str(loc, "region", x->region);
-		json_object_object_add(o, "location", loc);
-		add_str(o, "message", x->message);
-		add_str(o, "advice", x->advice);
-		add_str(o, "fix", x->fix);
-		add_str(o, "missing", x->missing);
-		for (int j = 0; j < x->nr_ev; j++) {
-			struct json_object *e = json_object_new_object();
-
-			add_str(e, "name", x->ev[j].name);
-			json_object_object_add(e, "value", x->ev[j].known
-								   ? json_object_new_double(x->ev[j].value)
-								   : NULL);
-			add_str(e, "unit", x->ev[j].unit);
-			add_str(e, "tier", x->ev[j].known ? tier__name(x->ev[j].tier) : NULL);
-			json_object_array_add(ev, e);
-		}
-		json_object_object_add(o, "evidence", ev);
-		add_str(o, "tier", tier__name(x->tier));
-		add_str(o, "confidence", x->confidence);
-		if (x->gain_known) {
-			struct json_object *g = json_object_new_object();
-
-			json_object_object_add(g, "seconds", json_object_new_double(x->gain_s));
-			json_object_object_add(g, "share_of_run", json_object_new_double(x->gain_share));
-			json_object_object_add(g, "estimate", json_object_new_boolean(true));
-			json_object_object_add(o, "estimated_gain", g);
-		} else {
-			json_object_object_add(o, "estimated_gain", NULL);
-		}
-		json_object_object_add(o, "count", json_object_new_int(x->count));
-		if (fs->replay)
-			json_object_object_add(o, "replay", json_object_new_boolean(true));
-		json_object_array_add(arr, o);
-	}
-	return arr;
-}
-
-/* --- SARIF 2.1.0 ----------------------------------------------------------- */
-
-static const char *sarif_level(enum severity s)
-{
-	return s == SEV_CRITICAL ? "error" : s == SEV_WARNING ? "warning" : "note";
-}
-
-static char *file_uri(const char *path)
-{
-	size_t len = 0, cap = strlen(path) * 3 + 16;
-	char *out = xmalloc(cap);
-
-	out[0] = '\0';
-	if (path[0] == '/')
-		len = snprintf(out, cap, "file://");
-	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
-		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		    strchr("/-._~", *s))
-			out[len++] = *s;
-		else
-			len += snprintf(out + len, cap - len, "%%%02X", *s);
-	}
-	out[len] = '\0';
-	return out;
-}
-
-static struct json_object *sarif_location(const char *file, int line, const char *function)
-{
-	struct json_object *loc = json_object_new_object();
-	struct json_object *phys = json_object_new_object(), *art = json_object_new_object();
-	struct json_object *reg = json_object_new_object();
-	char *uri = file_uri(file);
-
-	json_object_object_add(art, "uri", json_object_new_string(uri));
-	free(uri);
-	json_object_object_add(phys, "artifactLocation", art);
-	json_object_object_add(reg, "startLine", json_object_new_int(line > 0 ? line : 1));
-	json_object_object_add(phys, "region", reg);
-	json_object_object_add(loc, "physicalLocation", phys);
-	if (function && function[0]) {
-		struct json_object *ll = json_object_new_array(), *l = json_object_new_object();
-
-		json_object_object_add(l, "name", json_object_new_string(function));
-		json_object_object_add(l, "kind", json_object_new_string("function"));
-		json_object_array_add(ll, l);
-		json_object_object_add(loc, "logicalLocations", ll);
-	}
-	return loc;
-}
-
-static struct json_object *findings__to_sarif(const struct findings *fs)
-{
-	struct json_object *log = json_object_new_object(), *runs = json_object_new_array();
-	struct json_object *run = json_object_new_object(), *tool = json_object_new_object();
-	struct json_object *driver = json_object_new_object(), *rules = json_object_new_array();
-	struct json_object *results = json_object_new_array();
-	const struct rule **seen = xcalloc(fs->nr ? fs->nr : 1, sizeof(*seen));
-	int nr_seen = 0;
-
-	json_object_object_add(log, "$schema",
-			       json_object_new_string("https://json.schemastore.org/sarif-2.1.0.json"));
-	json_object_object_add(log, "version", json_object_new_string("2.1.0"));
-	json_object_object_add(driver, "name", json_object_new_string("memadvise"));
-	json_object_object_add(driver, "version", json_object_new_string(MA_VERSION));
-	json_object_object_add(driver, "informationUri",
-			       json_object_new_string("https://github.com/memadvise/memadvise"));
-	for (int i = 0; i < fs->nr; i++) {
-		const struct finding *x = &fs->f[i];
-		struct json_object *res = json_object_new_object(), *msg = json_object_new_object();
-		struct json_object *locs = json_object_new_array(), *props = json_object_new_object();
-		int ri;
-		char *text;
-		size_t len = 0, cap = 256;
-
-		for (ri = 0; ri < nr_seen; ri++)
-			if (seen[ri] == x->rule)
-				break;
-		if (ri == nr_seen) {
-			struct json_object *rd = json_object_new_object(), *sd = json_object_new_object();
-			struct json_object *cfg = json_object_new_object(), *rp = json_object_new_object();
-			struct json_object *help = json_object_new_object();
-
-			seen[nr_seen++] = x->rule;
-			json_object_object_add(rd, "id", json_object_new_string(x->id));
-			json_object_object_add(sd, "text", json_object_new_string(x->title));
-			json_object_object_add(rd, "shortDescription", sd);
-			json_object_object_add(help, "text", json_object_new_string(x->rule->advice));
-			json_object_object_add(rd, "help", help);
-			json_object_object_add(cfg, "level", json_object_new_string(sarif_level(x->severity)));
-			json_object_object_add(rd, "defaultConfiguration", cfg);
-			json_object_object_add(rp, "paper_section", json_object_new_string(x->paper));
-			json_object_object_add(rd, "properties", rp);
-			json_object_array_add(rules, rd);
-		}
-		json_object_object_add(res, "ruleId", json_object_new_string(x->id));
-		json_object_object_add(res, "ruleIndex", json_object_new_int(ri));
-		if (x->status == FINDING_FIRED) {
-			json_object_object_add(res, "kind", json_object_new_string("fail"));
-			json_object_object_add(res, "level", json_object_new_string(sarif_level(x->severity)));
-		} else {
-			json_object_object_add(res, "kind", json_object_new_string("review"));
-			json_object_object_add(res, "level", json_object_new_string("none"));
-		}
-		text = xmalloc(cap);
-		text[0] = '\0';
-		if (x->status == FINDING_FIRED)
-			sbuf_printf(&text, &len, &cap, "%s Fix:\n%s", x->message, x->fix);
-		else
-			sbuf_printf(&text, &len, &cap, "Inconclusive: %s (%s)", x->title,
-				    x->missing ? x->missing : "");
-		json_object_object_add(msg, "text", json_object_new_string(text));
-		free(text);
-		json_object_object_add(res, "message", msg);
-		if (x->file[0] && x->line > 0)
-			json_object_array_add(locs, sarif_location(x->file, x->line, x->function));
-		if (x->decl_file[0] && x->decl_line > 0)
-			json_object_array_add(locs, sarif_location(x->decl_file, x->decl_line, NULL));
-		if (json_object_array_length(locs))
-			json_object_object_add(res, "locations", locs);
-		else
-			json_object_put(locs);
-		json_object_object_add(props, "tier", json_object_new_string(tier__name(x->tier)));
-		json_object_object_add(props, "confidence", json_object_new_string(x->confidence));
-		if (x->gain_known)
-			json_object_object_add(props, "estimated_gain_seconds",
-					       json_object_new_double(x->gain_s));
-		if (x->region[0])
-			json_object_object_add(props, "region", json_object_new_string(x->region));
-		if (fs->replay)
-			json_object_object_add(props, "replay", json_object_new_boolean(true));
-		json_object_object_add(res, "properties", props);
-		json_object_array_add(results, res);
-	}
-	free(seen);
-	json_object_object_add(driver, "rules", rules);
-	json_object_object_add(tool, "driver", driver);
-	json_object_object_add(run, "tool", tool);
-	json_object_object_add(run, "results", results);
-	json_object_array_add(runs, run);
-	json_object_object_add(log, "runs", runs);
-	return log;
-}
-
-int findings__write_sarif(const struct findings *fs, const char *path)
-{
-	struct json_object *o = findings__to_sarif(fs);
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_NOSLASHESCAPE);
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int err = 0;
-
-	if (!f) {
-		err = -errno;
-		goto out;
-	}
-	if (fputs(s, f) < 0 || fputc('\n', f) < 0)
-		err = -EIO;
-	if (f != stdout && fclose(f))
-		err = err ? err : -errno;
-out:
-	json_object_put(o);
-	return err;
-}

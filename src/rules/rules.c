@@ -17,19 +17,11 @@
 
 #include <yaml.h>
 
-#include "cli/common.h"
 #include "rules/expr.h"
 #include "base/log.h"
 #include "base/util.h"
 
 #define RULE_MAX_BYTES (64 * 1024)
-
-static const char *const severity_names[] = { "info", "warning", "critical" };
-
-const char *severity__name(enum severity s)
-{
-	return (unsigned)s < ARRAY_SIZE(severity_names) ? severity_names[s] : "?";
-}
 
 /* Labels a template may use besides metric names (see memadvise-rules(5)). */
 static const char *const template_labels[] = {
@@ -411,10 +403,10 @@ static int parse_rule(struct pctx *p, yaml_node_t *root, struct rule *r)
 	    (err = nonempty_scalar(p, "paper", val[K_PAPER], &r->paper)) ||
 	    (err = nonempty_scalar(p, "severity", val[K_SEVERITY], &s)))
 		goto out;
-	for (r->severity = 0; r->severity < (int)ARRAY_SIZE(severity_names); r->severity++)
-		if (!strcmp(s, severity_names[r->severity]))
+	for (r->severity = 0; r->severity <= SEV_CRITICAL; r->severity++)
+		if (!strcmp(s, severity__name(r->severity)))
 			break;
-	if (r->severity == (int)ARRAY_SIZE(severity_names)) {
+	if (r->severity > SEV_CRITICAL) {
 		err = perr(p, node_line(val[K_SEVERITY]), "severity '%s' is not one of info, warning, "
 			   "critical", s);
 		goto out;
@@ -810,7 +802,7 @@ const char *ruleset__builtin_dir(void)
 	return dir;
 }
 
-int ruleset__load_default(struct ruleset **out)
+int ruleset__load_default(const char *user_dir, struct ruleset **out)
 {
 	struct ruleset *rs = xcalloc(1, sizeof(*rs));
 	const char *env = getenv("MEMADVISE_RULES");
@@ -826,8 +818,8 @@ int ruleset__load_default(struct ruleset **out)
 	}
 	if (!err && env && *env)
 		err = load_dir(env, rs, false);
-	if (!err && gopts.rules_dir)
-		err = load_dir(gopts.rules_dir, rs, false);
+	if (!err && user_dir)
+		err = load_dir(user_dir, rs, false);
 	if (err) {
 		ruleset__free(rs);
 		return err;

@@ -16,14 +16,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model/findings.h"
 #include "rules/facts.h"
 #include "model/report.h"
 
 struct json_object;
 struct expr;
 
-enum severity { SEV_INFO, SEV_WARNING, SEV_CRITICAL };
-const char *severity__name(enum severity s);
 
 struct rule_expr {
 	char *src;
@@ -75,8 +74,8 @@ void rule__release(struct rule *r);
  * after the first bad file (lint: after all of them, see ruleset__lint).
  */
 int ruleset__load_dir(const char *dir, struct ruleset **out);
-/* The built-in rules plus $MEMADVISE_RULES and gopts.rules_dir. */
-int ruleset__load_default(struct ruleset **out);
+/* The built-in rules plus $MEMADVISE_RULES and USER_DIR (--rules; NULL: none). */
+int ruleset__load_default(const char *user_dir, struct ruleset **out);
 /* The directory of the built-in rules (development tree or MA_DATADIR). */
 const char *ruleset__builtin_dir(void);
 void ruleset__free(struct ruleset *rs);
@@ -91,62 +90,9 @@ int ruleset__lint(const char *dir, const char *examples_dir);
 
 /* --- findings ------------------------------------------------------------ */
 
-enum finding_status { FINDING_FIRED, FINDING_INCONCLUSIVE };
-
-struct finding_evidence {
-	char name[64];
-	double value;
-	bool known;
-	enum tier tier;
-	char unit[16];
-};
-
-struct finding {
-	const struct rule *rule;	/* borrowed from the ruleset */
-	char id[64];
-	char title[160];
-	char paper[64];
-	enum severity severity;
-	enum finding_status status;
-	enum scope scope;
-	/* where */
-	char struct_name[128], member[128], decl_file[256];
-	int decl_line;
-	char function[128], file[256];
-	int line;
-	char region[200];
-	/* what */
-	char *message;			/* one sentence */
-	char *advice;
-	char *fix;			/* concrete code */
-	char *missing;			/* inconclusive: what is missing */
-	struct finding_evidence *ev;
-	int nr_ev;
-	enum tier tier;			/* the weakest tier among the evidence */
-	const char *confidence;		/* "high", "medium", "low" */
-	double gain_s;			/* estimated seconds saved */
-	bool gain_known;
-	double gain_share;		/* of the run's wall time, when known */
-	int count;			/* entities it fired on (first one shown) */
-};
-
-struct findings {
-	struct finding *f;
-	int nr;
-	bool replay;			/* from recorded facts (tests), not a measurement */
-	int nr_rules;			/* rules evaluated */
-	int nr_quiet;			/* rules that held on everything */
-};
-
 int ruleset__eval(const struct ruleset *rs, const struct report *r, struct findings **out);
 /* The same on a fact base (recorded facts in tests, or built by the caller). */
 int ruleset__eval_facts(const struct ruleset *rs, const struct factbase *fb,
 			struct findings **out);
-void findings__free(struct findings *fs);
-
-struct json_object *findings__to_json(const struct findings *fs);
-void findings__print_text(const struct findings *fs, FILE *f, bool wide);
-/* SARIF 2.1.0 log of the findings, for code-review tools. 0 or -errno. */
-int findings__write_sarif(const struct findings *fs, const char *path);
 
 #endif

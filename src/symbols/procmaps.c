@@ -11,16 +11,6 @@
 
 #include "base/util.h"
 
-const char *map_kind__name(enum map_kind k)
-{
-	static const char *const names[MAPK__COUNT] = {
-		[MAPK_HEAP] = "heap", [MAPK_STACK] = "stack", [MAPK_ANON] = "anon",
-		[MAPK_FILE] = "file", [MAPK_OTHER] = "other",
-	};
-
-	return k < MAPK__COUNT ? names[k] : "?";
-}
-
 static enum map_kind path_kind(const char *path)
 {
 	if (!strcmp(path, "[heap]"))

@@ -8,14 +8,13 @@
 #ifndef __MA_PROCMAPS_H
 #define __MA_PROCMAPS_H
 
+#include "model/site.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 /* What a mapping holds, from its path. */
-enum map_kind { MAPK_HEAP, MAPK_STACK, MAPK_ANON, MAPK_FILE, MAPK_OTHER,
-		   MAPK__COUNT };
-const char *map_kind__name(enum map_kind k);
 
 struct procmap {
 	uint64_t start, end, offset;

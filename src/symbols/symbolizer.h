@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <elfutils/libdwfl.h>
 
+#include "model/site.h"
 #include "symbols/procmaps.h"
 #include "model/profile.h"
 
@@ -41,25 +42,6 @@ enum sym_detail {
  */
 int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 			bool return_addr, enum sym_detail detail, struct profile_loc *loc);
-/*
- * IP by its ELF symbol (the containing function, never an inlined one) with
- * the symbol's start and size, for reports that print function+offset; the
- * source line too when LINES (as SYM_LINES: a system library's only when its
- * DWARF is already loaded, as its caller is what a user changes).  Fields it cannot
- * fill are left empty.  0, or -ENOENT when IP is in no module (the vDSO is
- * none: a snapshot has no file for it).
- */
-struct sym_site {
-	char module[128];   /* basename of the object */
-	char function[128]; /* "" when unknown */
-	char file[256];	    /* source path, "" when no line info */
-	int line;
-	char inlined[128];  /* the function the line is in when not the symbol's
-			     * (inlined there), "" when the same */
-	uint64_t func_start; /* 0 when unknown */
-	uint64_t func_size;
-	uint64_t rel;	     /* the address as in the module's ELF file */
-};
 /* A demangled C++ name, simplified to "ns::Class::method" (see symbolizer.c). */
 void symbolizer__simplify_cxx(const char *demangled, char *out, size_t len);
 /* NAME as the report prints it: a C++ (_Z) name demangled and simplified. */

@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/common.h"
 #include "base/log.h"
 #include "rules/rules.h"
 
-struct global_opts gopts;
 
 int rule__parse_buffer(const char *name, const char *text, size_t len, struct rule *out, char *err,
 		       size_t errlen);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/output.h"
 #include "harness.h"
 #include "symbols/procmaps.h"
 #include "model/profile.h"

@@ -3,6 +3,7 @@
 
 #include <json-c/json.h>
 
+#include "report/output.h"
 #include "collect/event.h"
 #include "harness.h"
 #include "model/report.h"

@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "report/output.h"
 #include "rules/facts.h"
 #include "harness.h"
 #include "rules/rules.h"

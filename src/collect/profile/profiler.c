@@ -32,8 +32,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "collect/addr/addrsample.h"
-#include "cli/common.h"
+#include "model/addr.h"
+#include "symbols/decode.h"
 #include "collect/evring.h"
 #include "base/log.h"
 #include "collect/maprecs.h"

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Data-address sampling results (tier sw-addr): the decoded accesses at the
+ * sampled instructions, the mappings they fell in, and the cache lines
+ * written by more than one thread.  Filled by collect/addr, read by the
+ * rules and the report.
+ */
+#ifndef __MA_MODEL_ADDR_H
+#define __MA_MODEL_ADDR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/report.h"
+#include "model/site.h"
+
+/* Registers sampled (PERF_SAMPLE_REGS_USER), in the order perf writes them. */
+enum as_reg {
+	AS_AX, AS_BX, AS_CX, AS_DX, AS_SI, AS_DI, AS_BP, AS_SP, AS_IP,
+	AS_R8, AS_R9, AS_R10, AS_R11, AS_R12, AS_R13, AS_R14, AS_R15,
+	AS_NR_REGS,
+};
+/* The matching perf sample_regs_user mask: AX..IP (bits 0-8), R8..R15 (16-23). */
+#define AS_REGS_MASK 0x0000000000ff01ffULL
+
+/* Why an instruction gives no effective address. */
+enum as_skip {
+	AS_OK,
+	AS_NO_MEM,	/* no explicit memory operand (push/ret/arith on registers) */
+	AS_LEA,		/* lea/nop: an address computation, no access */
+	AS_SEGMENT,	/* fs/gs relative (TLS): perf has no fs_base */
+	AS_UNSUPPORTED, /* a register we did not sample (VSIB gathers, ...) */
+	AS_UNDECODABLE,
+	AS_SKIP__COUNT,
+};
+
+/* The memory operand of one decoded instruction. */
+struct mem_operand {
+	uint64_t insn;	     /* the instruction's address */
+	uint8_t len;	     /* its length */
+	enum as_skip skip;
+	int base, index;     /* enum as_reg, -1 = none */
+	bool rip;	     /* RIP-relative: ea = insn + len + disp */
+	int scale;
+	int64_t disp;
+	uint8_t size;	     /* access size in bytes */
+	bool read, write;
+	bool clobbers;	     /* writes its own base or index: EA is approximate */
+	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */
+	bool cas;	     /* cmpxchg: a compare-and-swap (retry loops, R13) */
+	uint8_t back;	     /* instructions before the sampled IP's previous one (see decode_back) */
+	int64_t adj;	     /* what those added to the base register since: ea = ... - adj */
+	char text[64];	     /* "mov r12, qword ptr [r12]" */
+};
+
+#define AS_MAX_THREADS_PER_LINE 8
+
+/* One sampled IP. */
+struct addr_ip {
+	uint64_t ip;		/* sampled IP (just after the access) */
+	int pid;		/* process (the target, or a child of it): the first sampled */
+	int nr_procs;		/* processes sampled at this code (same file, same offset) */
+	uint32_t space;		/* the address space of pid (internal: symbolising) */
+	struct mem_operand op;	/* the decoded access before it */
+	struct sym_site loc; /* of op.insn */
+	char object[96];	/* global variable at the last exact address, "" if none */
+	uint64_t samples;	/* samples at this IP */
+	uint64_t decoded;	/* samples with an effective address */
+	uint64_t approx;	/* ... of which approximate (base/index overwritten) */
+	uint64_t lines, pages;	/* distinct cache lines / 4 KiB pages touched */
+	int l1_sets;		/* distinct L1D sets of those lines (conflicts, R7) */
+	uint64_t line_splits;	/* accesses crossing a cache line (R6) */
+	uint64_t approx_line_splits; /* ... at approximate addresses: the object the
+				      * load moved to, laid out like the one it read */
+	uint64_t misaligned;	/* accesses not aligned to their size */
+	uint64_t region[MAPK__COUNT];
+	uint64_t top_region_samples; /* samples in the most hit mapping */
+	char top_region[200];	     /* its name ("[heap]", "anon", path) */
+	uint64_t top_region_start, top_region_end; /* and where it was mapped */
+	int nr_threads;
+	int64_t stride;		/* dominant stride in bytes, 0 = none */
+	double stride_frac;	/* fraction of deltas that are multiples of it */
+	double stride_monotonic; /* fraction of deltas going its way: ~0.5 = random */
+	uint64_t stride_deltas; /* deltas it was computed from */
+};
+
+/* A regular strided walk: most deltas are multiples of the stride and go one way. */
+bool addr_ip__strided(const struct addr_ip *ip);
+
+/* A mapping that effective addresses fell into. */
+struct addr_region {
+	uint64_t start, end;
+	enum map_kind kind;
+	char name[200];
+	uint64_t samples;
+};
+
+/* A cache line written by at least two threads (false/true sharing evidence). */
+struct addr_line {
+	uint64_t line;
+	int nr_threads;
+	struct {
+		int tid;
+		uint64_t reads, writes;
+		uint64_t rmask, wmask; /* bytes of the line accessed (bit = offset) */
+		char object[96];       /* global written first in wmask ("" if none) */
+	} t[AS_MAX_THREADS_PER_LINE];
+	uint64_t ip;		/* the IP that wrote it most */
+	bool false_sharing;	/* writers touched different bytes */
+};
+
+struct addr_profile {
+	enum tier tier;		/* TIER_SW_ADDR */
+	char event[48];
+	uint64_t period_ns;
+	int line_size;
+	int l1_sets;		/* sets of this machine's L1D (the set index used) */
+	uint64_t line_splits, misaligned, atomic, cas; /* samples */
+	uint64_t samples, lost, no_regs, unreadable, decoded, approx;
+	uint64_t back;		/* decoded from an earlier access (mem_operand.back) */
+	uint64_t other_process;	/* samples in processes beyond the first 64 (not decoded) */
+	uint64_t previous_images; /* samples before the process exec'd again */
+	uint64_t skipped[AS_SKIP__COUNT];
+	uint64_t reads, writes;
+	uint64_t lines, pages;	/* distinct over all IPs */
+	struct addr_ip *ips;	/* by samples, descending */
+	int nr_ips;
+	struct addr_region *regions; /* by samples, descending */
+	int nr_regions;
+	struct addr_line *shared;    /* lines written by >= 2 threads */
+	int nr_shared;
+};
+
+void addr_profile__free(struct addr_profile *p);
+
+#endif

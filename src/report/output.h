@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The outputs of a report: text (<= 80 columns unless wide), JSON (json-c)
+ * and SARIF.  Each section of the snapshot (model/) has its printer here;
+ * the printers only read the snapshot.
+ */
+#ifndef __MA_REPORT_OUTPUT_H
+#define __MA_REPORT_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/addr.h"
+#include "model/findings.h"
+#include "model/profile.h"
+#include "model/report.h"
+#include "model/sim.h"
+#include "model/watch.h"
+
+struct json_object;
+
+void report__print_text(const struct report *r, FILE *f, bool wide);
+struct json_object *report__to_json(const struct report *r);
+/* Writes the report as configured: JSON or text, to path or stdout. 0 or -errno. */
+int report__emit(const struct report *r, const char *path, bool json, bool pretty, bool wide);
+
+struct json_object *profile__to_json(const struct profile *p);
+void profile__print_text(const struct profile *p, FILE *f, bool wide);
+
+struct json_object *addr_profile__to_json(const struct addr_profile *p);
+void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide);
+
+struct json_object *watch_report__to_json(const struct watch_report *w);
+void watch_report__print_text(const struct watch_report *w, FILE *f, bool wide);
+
+struct json_object *sim_report__to_json(const struct sim_report *s);
+void sim_report__print_text(const struct sim_report *s, FILE *f, bool wide);
+
+struct json_object *findings__to_json(const struct findings *fs);
+void findings__print_text(const struct findings *fs, FILE *f, bool wide);
+/* SARIF 2.1.0 log of the findings, for code-review tools. 0 or -errno. */
+int findings__write_sarif(const struct findings *fs, const char *path);
+
+#endif

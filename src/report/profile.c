@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The sampling section (hot code, faults, regions, huge pages) as JSON and text. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "model/profile.h"
+#include "report/output.h"
+#include "base/json.h"
+#include "base/util.h"
+
+#define TOP_TEXT 10 /* rows of each table in the text output */
+
+static void jadd(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *ju64(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+static void loc_json(struct json_object *o, const struct profile_loc *l)
+{
+	jadd(o, "ip", json_hex(l->ip));
+	jadd(o, "module", json_str(l->module));
+	jadd(o, "function", json_str(l->function));
+	if (l->inlined_from[0])
+		jadd(o, "inlined_from", json_str(l->inlined_from));
+	jadd(o, "file", json_str(l->file));
+	jadd(o, "line", json_object_new_int(l->line));
+}
+
+static struct json_object *sum_json(const struct profile_hotsum *s, int n, bool lines)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		if (s[i].tid)
+			jadd(o, "tid", json_object_new_int(s[i].tid));
+		jadd(o, "event", json_object_new_int(s[i].ev));
+		jadd(o, "module", json_str(s[i].module));
+		jadd(o, "function", json_str(s[i].function));
+		if (lines && s[i].inlined_from[0])
+			jadd(o, "inlined_from", json_str(s[i].inlined_from));
+		jadd(o, "file", json_str(s[i].file));
+		jadd(o, "line", json_object_new_int(s[i].line));
+		jadd(o, "samples", ju64(s[i].samples));
+		jadd(o, "kernel_samples", ju64(s[i].kernel_samples));
+		jadd(o, "est_events", json_object_new_double(s[i].est_events));
+		jadd(o, "share", json_object_new_double(s[i].share));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *profile__to_json(const struct profile *p)
+{
+	struct json_object *o = json_object_new_object(), *a, *x;
+
+	if (!p)
+		return o;
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_events; i++) {
+		const struct profile_event *e = &p->events[i];
+
+		x = json_object_new_object();
+		jadd(x, "name", json_str(e->name));
+		jadd(x, "encoding", json_str(e->encoding));
+		jadd(x, "unit", json_str(e->unit));
+		jadd(x, "tier", json_str(tier__name(e->tier)));
+		jadd(x, "precise", json_object_new_boolean(e->precise));
+		jadd(x, "freq_hz", ju64(e->freq_hz));
+		if (!e->freq)
+			jadd(x, "period", ju64(e->period));
+		jadd(x, "cpus", json_object_new_int(e->nr_cpus));
+		jadd(x, "samples", ju64(e->samples));
+		jadd(x, "kernel_samples", ju64(e->kernel_samples));
+		jadd(x, "est_events", json_object_new_double(e->est_events));
+		json_object_array_add(a, x);
+	}
+	jadd(o, "events", a);
+	jadd(o, "duration_ns", ju64(p->duration_ns));
+	jadd(o, "threads", json_object_new_int(p->nr_threads));
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_hot; i++) {
+		const struct profile_hotspot *h = &p->hot[i];
+
+		x = json_object_new_object();
+		jadd(x, "pid", json_object_new_int(h->pid));
+		jadd(x, "tid", json_object_new_int(h->tid));
+		jadd(x, "event", json_object_new_int(h->ev));
+		loc_json(x, &h->loc);
+		jadd(x, "charged_ip", json_hex(h->charged_ip));
+		jadd(x, "samples", ju64(h->samples));
+		jadd(x, "kernel_samples", ju64(h->kernel_samples));
+		jadd(x, "est_events", json_object_new_double(h->est_events));
+		json_object_array_add(a, x);
+	}
+	jadd(o, "hotspots", a);
+	jadd(o, "functions", sum_json(p->funcs, p->nr_funcs, false));
+	jadd(o, "lines", sum_json(p->lines, p->nr_lines, true));
+	if (p->nr_thread_funcs)
+		jadd(o, "thread_functions", sum_json(p->thread_funcs, p->nr_thread_funcs, false));
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_stacks; i++) {
+		const struct profile_stack *s = &p->stacks[i];
+		struct json_object *fr = json_object_new_array();
+
+		x = json_object_new_object();
+		jadd(x, "pid", json_object_new_int(s->pid));
+		jadd(x, "event", json_object_new_int(s->ev));
+		jadd(x, "samples", ju64(s->samples));
+		jadd(x, "est_events", json_object_new_double(s->est_events));
+		for (int f = 0; f < s->nr_frames; f++) {
+			struct json_object *y = json_object_new_object();
+
+			loc_json(y, &s->frames[f]);
+			json_object_array_add(fr, y);
+		}
+		jadd(x, "frames", fr);
+		json_object_array_add(a, x);
+	}
+	jadd(o, "stacks", a);
+
+	x = json_object_new_object();
+	jadd(x, "measured", json_object_new_boolean(p->faults_measured));
+	jadd(x, "tier", json_str(tier__name(TIER_SOFTWARE)));
+	if (p->faults_measured) {
+		jadd(x, "total", ju64(p->faults));
+		jadd(x, "exact", json_object_new_boolean(p->faults_exact));
+		jadd(x, "sample_hz", json_object_new_int((int)p->fault_hz));
+		jadd(x, "samples", ju64(p->fault_samples));
+		jadd(x, "max_period", ju64(p->fault_max_period));
+		jadd(x, "estimated", ju64(p->fault_est));
+		jadd(x, "sampled_periods", ju64(p->fault_periods));
+		/* the event's windows: one for the whole run unless faults stormed */
+		jadd(x, "windows", json_object_new_int(p->fault_windows));
+		jadd(x, "open_ms", json_object_new_double(p->fault_open_ns / 1e6));
+		jadd(x, "between_windows", ju64(p->fault_gap_faults));
+		jadd(x, "processes_unread", json_object_new_int(p->fault_gap_lost));
+		jadd(x, "user_mode", ju64(p->faults_user));
+		jadd(x, "kernel_mode", ju64(p->faults_kernel));
+		jadd(x, "reads", ju64(p->reads));
+		jadd(x, "writes", ju64(p->writes));
+		jadd(x, "rw_unknown", ju64(p->rw_unknown));
+		if (p->major_measured) {
+			jadd(x, "minor", ju64(p->minor));
+			jadd(x, "major", ju64(p->major));
+		}
+		a = json_object_new_array();
+		for (int i = 0; i < p->nr_sites; i++) {
+			const struct profile_fault_site *s = &p->sites[i];
+			struct json_object *y = json_object_new_object();
+
+			jadd(y, "pid", json_object_new_int(s->pid));
+			jadd(y, "processes", json_object_new_int(s->nr_procs));
+			jadd(y, "kernel_mode", json_object_new_boolean(s->kernel_mode));
+			loc_json(y, &s->loc);
+			jadd(y, "count", ju64(s->count));
+			jadd(y, "samples", ju64(s->samples));
+			jadd(y, "reads", ju64(s->reads));
+			jadd(y, "writes", ju64(s->writes));
+			jadd(y, "rw_unknown", ju64(s->rw_unknown));
+			jadd(y, "instr", ju64(s->instr));
+			if (p->major_measured) {
+				jadd(y, "minor", ju64(s->minor));
+				jadd(y, "major", ju64(s->major));
+			}
+			jadd(y, "region", json_object_new_int(s->region));
+			json_object_array_add(a, y);
+		}
+		jadd(x, "sites", a);
+		jadd(x, "bucket_ns", ju64(p->bucket_ns));
+		a = json_object_new_array();
+		for (int i = 0; i < p->nr_buckets; i++)
+			json_object_array_add(a, ju64(p->timeline[i].faults));
+		jadd(x, "timeline", a);
+		if (p->major_measured) {
+			a = json_object_new_array();
+			for (int i = 0; i < p->nr_buckets; i++)
+				json_object_array_add(a, ju64(p->timeline[i].major));
+			jadd(x, "timeline_major", a);
+		}
+	}
+	jadd(o, "page_faults", x);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_regions; i++) {
+		const struct profile_region *r = &p->regions[i];
+
+		x = json_object_new_object();
+		jadd(x, "pid", json_object_new_int(r->pid));
+		jadd(x, "start", json_hex(r->start));
+		jadd(x, "end", json_hex(r->end));
+		jadd(x, "size", ju64(r->size));
+		jadd(x, "kind", json_str(profile__region_kind_name(r->kind)));
+		jadd(x, "perms", json_str(r->perms));
+		jadd(x, "path", json_str(r->path));
+		jadd(x, "at_exit", json_object_new_boolean(r->at_exit));
+		if (p->faults_measured) {
+			jadd(x, "faults", ju64(r->faults));
+			jadd(x, "writes", ju64(r->writes));
+			if (p->major_measured)
+				jadd(x, "major", ju64(r->major));
+			jadd(x, "pages_faulted", ju64(r->pages_faulted));
+		}
+		jadd(x, "aligned_2m", json_object_new_boolean(r->aligned_2m));
+		jadd(x, "large", json_object_new_boolean(r->large));
+		if (r->has_smaps) {
+			jadd(x, "rss", ju64(r->rss));
+			jadd(x, "anon_huge", ju64(r->anon_huge));
+			if (r->thp_eligible >= 0)
+				jadd(x, "thp_eligible", json_object_new_boolean(r->thp_eligible));
+			jadd(x, "madv_hugepage", json_object_new_boolean(r->madv_hugepage));
+			jadd(x, "madv_nohugepage", json_object_new_boolean(r->madv_nohugepage));
+		}
+		json_object_array_add(a, x);
+	}
+	jadd(o, "regions", a);
+
+	x = json_object_new_object();
+	jadd(x, "mode", json_str(p->thp_mode));
+	jadd(x, "defrag", json_str(p->thp_defrag));
+	if (p->thp_measured) {
+		jadd(x, "khugepaged_scan_pmd", ju64(p->thp.scan_pmd));
+		jadd(x, "collapse_ok", ju64(p->thp.collapse_ok));
+		jadd(x, "collapse_failed", ju64(p->thp.collapse_fail));
+		jadd(x, "watched_from_s", json_object_new_double(p->thp_watch_from_ns / 1e9));
+	}
+	if (p->thp_unwatched_known) {
+		/* anywhere on the system, while the programs were not attached */
+		jadd(x, "unwatched_collapse_ok_system", ju64(p->thp_unwatched.collapse_ok));
+		jadd(x, "unwatched_collapse_failed_system", ju64(p->thp_unwatched.collapse_fail));
+	}
+	jadd(o, "thp", x);
+
+	a = json_object_new_array();
+	for (int i = 0; i < p->nr_procs; i++) {
+		const struct profile_proc *pr = &p->procs[i];
+
+		x = json_object_new_object();
+		jadd(x, "pid", json_object_new_int(pr->pid));
+		jadd(x, "parent", json_object_new_int(pr->parent));
+		jadd(x, "comm", json_str(pr->comm));
+		jadd(x, "exe", pr->exe[0] ? json_str(pr->exe) : NULL);
+		jadd(x, "execed", json_object_new_boolean(pr->execed));
+		jadd(x, "exited", json_object_new_boolean(pr->exited));
+		jadd(x, "maps", json_object_new_boolean(pr->maps));
+		json_object_array_add(a, x);
+	}
+	jadd(o, "processes", a);
+
+	x = json_object_new_object();
+	/* null, not 0, where the collector that would count the loss did not run */
+	jadd(x, "samples_hot_map_full", p->nr_events ? ju64(p->loss.hot_full) : NULL);
+	jadd(x, "samples_no_stack", p->nr_events ? ju64(p->loss.stack_err) : NULL);
+	jadd(x, "samples_stack_map_full", p->nr_events ? ju64(p->loss.stack_full) : NULL);
+	jadd(x, "samples_unresolved", p->nr_events ? ju64(p->loss.unresolved) : NULL);
+	jadd(x, "samples_register_ring_full", p->loss.regs_known ? ju64(p->loss.regs_lost) : NULL);
+	jadd(x, "faults_site_map_full", p->faults_measured ? ju64(p->loss.site_full) : NULL);
+	jadd(x, "faults_address_map_full", p->faults_measured ? ju64(p->loss.page_full) : NULL);
+	jadd(x, "faults_after_timeline", p->faults_measured ? ju64(p->loss.timeline_late) : NULL);
+	jadd(x, "process_events_lost",
+	     p->loss.proc_events_known ? ju64(p->loss.proc_events) : NULL);
+	jadd(x, "processes_not_followed", ju64(p->loss.procs_full));
+	jadd(x, "attach_failures", json_object_new_int(p->loss.attach_failed));
+	jadd(o, "lost", x);
+	return o;
+}
+
+/* "file.c:42" or "[module]" into buf, cut to WIDTH from the left. */
+static const char *where(char *buf, size_t len, const char *file, int line, const char *module,
+			 bool wide)
+{
+	if (line)
+		snprintf(buf, len, "%s:%d", wide ? file : path_basename(file), line);
+	else if (module[0] == '[')
+		snprintf(buf, len, "%s", module);
+	else
+		snprintf(buf, len, "[%s]", module);
+	return buf;
+}
+
+/* S cut to WIDTH columns (at most the buffer's SIZE - 1), "~" marking a cut. */
+static const char *cut_to(char *buf, size_t size, size_t width, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (width >= size)
+		width = size - 1;
+	if (n <= width) {
+		snprintf(buf, width + 1, "%s", s);
+		return buf;
+	}
+	snprintf(buf, width + 1, "%.*s~", (int)width - 1, s);
+	return buf;
+}
+
+/* BUF: an array */
+#define cut(buf, width, s) cut_to(buf, sizeof(buf), width, s)
+
+static const char *est_str(const struct profile_event *e, double v, char *buf, size_t len)
+{
+	if (!strcmp(e->unit, "ns")) {
+		if (v >= 1e9)
+			snprintf(buf, len, "%.2f s", v / 1e9);
+		else
+			snprintf(buf, len, "%.1f ms", v / 1e6);
+		return buf;
+	}
+	return fmt_count(v, buf, len);
+}
+
+static void print_sums(FILE *f, const struct profile *p, const struct profile_hotsum *s, int n,
+		       bool lines, bool wide, int ev)
+{
+	/* 30 columns of numbers, then 50: function + module, or line + function */
+	int w = wide ? 60 : lines ? 48 : 33, shown = 0;
+
+	for (int i = 0; i < n && shown < (wide ? 25 : TOP_TEXT); i++) {
+		char name[512], nbuf[80], lbuf[300], est[32];
+
+		if (s[i].ev != ev)
+			continue;
+		shown++;
+		if (lines) {
+			where(lbuf, sizeof(lbuf), s[i].file, s[i].line, s[i].module, wide);
+			snprintf(name, sizeof(name), "%s %s", lbuf, s[i].function);
+		} else {
+			snprintf(name, sizeof(name), "%s", s[i].function);
+		}
+		/* --wide pads to W columns but never cuts: a long source path keeps its function */
+		fprintf(f, "  %5.1f%% %8" PRIu64 " %10s  %-*s", 100.0 * s[i].share, s[i].samples,
+			est_str(&p->events[ev], s[i].est_events, est, sizeof(est)), w,
+			wide ? name : cut(nbuf, w, name));
+		if (!lines) {
+			char mb[32];
+
+			fprintf(f, " %s", cut(mb, wide ? 30 : 16, s[i].module));
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_hot(const struct profile *p, FILE *f, bool wide)
+{
+	for (int ev = 0; ev < p->nr_events; ev++) {
+		const struct profile_event *e = &p->events[ev];
+		char est[32];
+
+		fprintf(f, "\nHot code: %s, %" PRIu64 " Hz (%s tier)%s\n", e->name, e->freq_hz,
+			tier__name(e->tier), e->precise ? ", precise" : "");
+		fprintf(f, "  %" PRIu64 " samples (%" PRIu64 " in kernel mode), est. %s%s, %d thread%s\n",
+			e->samples, e->kernel_samples, est_str(e, e->est_events, est, sizeof(est)),
+			strcmp(e->unit, "ns") ? " events" : " CPU", p->nr_threads,
+			p->nr_threads == 1 ? "" : "s");
+		if (!e->samples)
+			continue;
+		fprintf(f, "  %6s %8s %10s  %s\n", "share", "samples", "est.", "function / module");
+		print_sums(f, p, p->funcs, p->nr_funcs, false, wide, ev);
+		fprintf(f, "  %6s %8s %10s  %s\n", "share", "samples", "est.", "source line");
+		print_sums(f, p, p->lines, p->nr_lines, true, wide, ev);
+		if (p->nr_thread_funcs) {
+			pid_t done[64];
+			int nd = 0;
+
+			fprintf(f, "  Threads differ: hottest functions per thread\n");
+			int max = wide ? (int)ARRAY_SIZE(done) : 8;
+
+			for (int i = 0; i < p->nr_thread_funcs && nd < max; i++) {
+				const struct profile_hotsum *t = &p->thread_funcs[i];
+				bool seen = false;
+				const char *fn;
+				char nb[64];
+
+				if (t->ev != ev)
+					continue;
+				for (int j = 0; j < nd; j++)
+					seen |= done[j] == t->tid;
+				if (seen)
+					continue;
+				done[nd++] = t->tid;
+				fn = t->function[0] ? t->function : t->module[0] ? t->module : "[unknown]";
+				fprintf(f, "  tid %-7d %5.1f%% %8" PRIu64 "  %s\n", (int)t->tid,
+					100.0 * t->share, t->samples, wide ? fn : cut(nb, 48, fn));
+			}
+		}
+	}
+}
+
+/*
+ * Region I and the regions of other processes that are the same thing (the
+ * same kind, file and size; for the THP table, in the same huge-page state
+ * too): one row of the text tables.  Marks them used, sums their faults
+ * into *FAULTS, returns how many.
+ */
+static int region_group(const struct profile *p, int i, bool *used, bool thp, uint64_t *faults)
+{
+	const struct profile_region *r = &p->regions[i];
+	int n = 0;
+
+	*faults = 0;
+	for (int k = i; k < p->nr_regions; k++) {
+		const struct profile_region *o = &p->regions[k];
+
+		if (used[k] || (k != i && (o->pid == r->pid || o->kind != r->kind ||
+					    o->size != r->size || strcmp(o->path, r->path))))
+			continue;
+		if (k != i && thp &&
+		    (o->large != r->large || o->has_smaps != r->has_smaps ||
+		     o->anon_huge != r->anon_huge || o->thp_eligible != r->thp_eligible ||
+		     o->aligned_2m != r->aligned_2m || o->madv_hugepage != r->madv_hugepage ||
+		     o->madv_nohugepage != r->madv_nohugepage || o->at_exit != r->at_exit))
+			continue;
+		if (k != i && !thp && !o->faults)
+			continue;
+		used[k] = true;
+		*faults += o->faults;
+		n++;
+	}
+	return n;
+}
+
+static void print_faults(const struct profile *p, FILE *f, bool wide)
+{
+	char b1[32], b2[32];
+	int shown = 0;
+
+	fprintf(f, "\nPage faults (page-faults event; software tier)\n");
+	if (!p->faults_measured) {
+		fprintf(f, "  not measured (the page-faults event could not be opened)\n");
+		return;
+	}
+	fprintf(f, "  %" PRIu64 " faults", p->faults);
+	if (p->major_measured)
+		fprintf(f, ": %" PRIu64 " minor, %" PRIu64 " major", p->minor, p->major);
+	if (p->faults_exact)
+		fprintf(f, "; every fault sampled");
+	else
+		fprintf(f, "; below, %" PRIu64 " samples' shares of them", p->fault_samples);
+	fprintf(f, "\n  %s%" PRIu64 " reads, %" PRIu64 " writes, %" PRIu64 " other (%" PRIu64
+		" in kernel-mode copies)\n", p->faults_exact ? "" : "~", p->reads, p->writes,
+		p->rw_unknown, p->faults_kernel);
+	if (p->fault_gap_faults)
+		fprintf(f, "  %s of them counted between the sampler's %d windows (%.0f ms of %.0f)\n",
+			fmt_count((double)p->fault_gap_faults, b1, sizeof(b1)), p->fault_windows,
+			p->fault_open_ns / 1e6, p->duration_ns / 1e6);
+	if (p->duration_ns && p->faults)
+		fprintf(f, "  %s faults/s on average over %.2f s\n",
+			fmt_count(p->faults / (p->duration_ns / 1e9), b1, sizeof(b1)),
+			p->duration_ns / 1e9);
+	if (p->nr_sites) {
+		fprintf(f, "  %8s %8s %8s  %s\n", "faults", "writes", "major", "faulting code");
+		for (int i = 0; i < p->nr_sites && i < (wide ? 25 : TOP_TEXT); i++) {
+			const struct profile_fault_site *s = &p->sites[i];
+			char lb[300], nm[512], cb[64], sfx[24] = "";
+
+			where(lb, sizeof(lb), s->loc.file, s->loc.line, s->loc.module, wide);
+			snprintf(nm, sizeof(nm), "%s %s%s", lb, s->loc.function,
+				 s->kernel_mode ? " (syscall)" : "");
+			/* the name is cut, never the count of processes */
+			if (s->nr_procs > 1)
+				snprintf(sfx, sizeof(sfx), " (%d procs)", s->nr_procs);
+			fprintf(f, "  %8" PRIu64 " %8" PRIu64 " %8s  %s%s\n", s->count, s->writes,
+				p->major_measured ? fmt_count(s->major, b2, sizeof(b2)) : "-",
+				wide ? nm : cut(cb, 50 - strlen(sfx), nm), sfx);
+		}
+	}
+	for (int i = 0; i < p->nr_regions; i++)
+		if (p->regions[i].faults)
+			shown++;
+	if (shown) {
+		bool *used = xcalloc((size_t)p->nr_regions, sizeof(*used));
+
+		fprintf(f, "  %8s %9s %6s  %s\n", "faults", "size", "kind", "region");
+		shown = 0;
+		for (int i = 0; i < p->nr_regions && shown < (wide ? 25 : 8); i++) {
+			const struct profile_region *r = &p->regions[i];
+			char nm[320], cb[80], sfx[24] = "";
+			uint64_t faults = 0;
+			int n;
+
+			if (!r->faults || used[i])
+				continue;
+			shown++;
+			n = region_group(p, i, used, false, &faults);
+			snprintf(nm, sizeof(nm), "%" PRIx64 "-%" PRIx64 " %s", r->start, r->end,
+				 r->kind == REGION_FILE && !wide ? path_basename(r->path) : r->path);
+			if (n > 1 && r->path[0]) {
+				snprintf(nm, sizeof(nm), "%s",
+					 r->kind == REGION_FILE && !wide ? path_basename(r->path) : r->path);
+				snprintf(sfx, sizeof(sfx), " (%d procs)", n);
+			} else if (n > 1) {
+				snprintf(nm, sizeof(nm), "%d procs, one each", n);
+			}
+			fprintf(f, "  %8" PRIu64 " %9s %6s  %s%s\n", faults,
+				fmt_bytes(r->size, b1, sizeof(b1)), profile__region_kind_name(r->kind),
+				wide ? nm : cut(cb, 50 - strlen(sfx), nm), sfx);
+		}
+		free(used);
+	}
+	if (p->nr_buckets) {
+		/* fold the 10 ms buckets into at most 10 rows */
+		int rows = p->nr_buckets < 10 ? p->nr_buckets : 10;
+		int per = (p->nr_buckets + rows - 1) / rows;
+		uint64_t max = 0;
+
+		for (int r = 0; r * per < p->nr_buckets; r++) {
+			uint64_t sum = 0;
+
+			for (int i = r * per; i < (r + 1) * per && i < p->nr_buckets; i++)
+				sum += p->timeline[i].faults;
+			if (sum > max)
+				max = sum;
+		}
+		fprintf(f, "  faults over time (%.2f s per row)\n", per * p->bucket_ns / 1e9);
+		for (int r = 0; r * per < p->nr_buckets; r++) {
+			uint64_t sum = 0;
+			int bar;
+
+			for (int i = r * per; i < (r + 1) * per && i < p->nr_buckets; i++)
+				sum += p->timeline[i].faults;
+			bar = max ? (int)(40.0 * sum / max + 0.5) : 0;
+			fprintf(f, "  %7.2fs %9s/s |%.*s\n", r * per * p->bucket_ns / 1e9,
+				fmt_count(sum / (per * p->bucket_ns / 1e9), b1, sizeof(b1)), bar,
+				"########################################");
+		}
+	}
+}
+
+static void print_thp(const struct profile *p, FILE *f, bool wide)
+{
+	int n = 0, shown = 0;
+	char b1[32], b2[32];
+	bool *used;
+
+	for (int i = 0; i < p->nr_regions; i++)
+		n += p->regions[i].large;
+	fprintf(f, "\nHuge pages: THP mode %s, defrag %s\n  khugepaged: ",
+		p->thp_mode[0] ? p->thp_mode : "unknown", p->thp_defrag[0] ? p->thp_defrag : "unknown");
+	if (p->thp_measured)
+		fprintf(f, "%" PRIu64 " collapses (%" PRIu64 " failed)",
+			p->thp.collapse_ok, p->thp.collapse_fail);
+	else if (p->thp_unwatched_known && p->thp_delay_ns)
+		fprintf(f, "not watched (run < %.1f s)", p->thp_delay_ns / 1e9);
+	else
+		fprintf(f, "not observed");
+	if (p->thp_measured && p->thp_watch_from_ns >= 100000000ULL)
+		fprintf(f, " from %.1f s", p->thp_watch_from_ns / 1e9);
+	if (p->thp_unwatched_known && (!p->thp_measured || p->thp_watch_from_ns >= 100000000ULL))
+		fprintf(f, "; collapses system-wide %s: %" PRIu64, p->thp_measured ? "before" : "meanwhile",
+			p->thp_unwatched.collapse_ok + p->thp_unwatched.collapse_fail);
+	fputc('\n', f);
+	if (!n) {
+		fprintf(f, "  no anonymous region of 2 MiB or more\n");
+		return;
+	}
+	fprintf(f, "  %-25s %9s %9s %5s %5s %5s\n", "large anon region", "size", "THP", "elig",
+		"2M-al", "madv");
+	used = xcalloc((size_t)p->nr_regions, sizeof(*used));
+	for (int i = 0; i < p->nr_regions; i++) {
+		const struct profile_region *r = &p->regions[i];
+		char rng[64], th[32];
+		uint64_t faults;
+		int k;
+
+		if (!r->large || used[i])
+			continue;
+		if (shown == (wide ? 25 : 10)) {
+			for (n = 0, k = i; k < p->nr_regions; k++)
+				n += p->regions[k].large && !used[k];
+			fprintf(f, "  ... and %d more (JSON: profile.regions)\n", n);
+			break;
+		}
+		shown++;
+		k = region_group(p, i, used, true, &faults);
+		if (k > 1)
+			snprintf(rng, sizeof(rng), "%d procs, one each", k);
+		else
+			snprintf(rng, sizeof(rng), "%" PRIx64 "-%" PRIx64, r->start, r->end);
+		if (r->has_smaps)
+			fmt_bytes(r->anon_huge, th, sizeof(th));
+		else
+			snprintf(th, sizeof(th), "?");
+		fprintf(f, "  %-25s %9s %9s %5s %5s %5s%s\n", rng, fmt_bytes(r->size, b1, sizeof(b1)),
+			th, r->thp_eligible < 0 ? "?" : r->thp_eligible ? "yes" : "no",
+			r->aligned_2m ? "yes" : "no",
+			r->madv_hugepage ? "hg" : r->madv_nohugepage ? "nh" : "-",
+			r->kind == REGION_HEAP ? " heap" : r->at_exit ? "" : " gone");
+	}
+	free(used);
+	(void)b2;
+	(void)wide;
+}
+
+void profile__print_text(const struct profile *p, FILE *f, bool wide)
+{
+	const struct profile_loss *l;
+
+	if (!p)
+		return;
+	l = &p->loss;
+	if (p->nr_events)
+		print_hot(p, f, wide);
+	print_faults(p, f, wide);
+	print_thp(p, f, wide);
+	if (p->nr_procs > 1) {
+		fprintf(f, "\nProcesses: %d (", p->nr_procs);
+		for (int i = 0; i < p->nr_procs && i < 8; i++)
+			fprintf(f, "%s%d %s", i ? ", " : "", (int)p->procs[i].pid,
+				p->procs[i].comm[0] ? p->procs[i].comm : "?");
+		fprintf(f, "%s)\n", p->nr_procs > 8 ? ", ..." : "");
+	}
+	fprintf(f, "\nLost: %" PRIu64 " samples (map full), %" PRIu64 " without stack, %" PRIu64
+		" unresolved;\n  %" PRIu64 " faults not by address, %" PRIu64 " not by site; %d attach failure%s\n",
+		l->hot_full, l->stack_err, l->unresolved, l->page_full, l->site_full, l->attach_failed,
+		l->attach_failed == 1 ? "" : "s");
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The x86-64 instruction decoder (capstone) for data-address sampling: the
+ * memory operand of the instruction before a sampled IP, and its effective
+ * address from the sampled registers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <capstone/capstone.h>
+
+#include "symbols/decode.h"
+#include "symbols/symbolizer.h"
+#include "base/util.h"
+
+/* --- instruction decoding ------------------------------------------------ */
+
+static csh cs_handle;
+static bool cs_ready;
+
+static csh decoder(void)
+{
+	if (!cs_ready) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs_handle) != CS_ERR_OK)
+			return 0;
+		cs_option(cs_handle, CS_OPT_DETAIL, CS_OPT_ON);
+		cs_ready = true;
+	}
+	return cs_handle;
+}
+
+/* The sampled register holding (a part of) r, -1 when not sampled. */
+static int reg_family(unsigned int r)
+{
+	switch (r) {
+	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH:
+		return AS_AX;
+	case X86_REG_RBX: case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH:
+		return AS_BX;
+	case X86_REG_RCX: case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH:
+		return AS_CX;
+	case X86_REG_RDX: case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH:
+		return AS_DX;
+	case X86_REG_RSI: case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL:
+		return AS_SI;
+	case X86_REG_RDI: case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL:
+		return AS_DI;
+	case X86_REG_RBP: case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL:
+		return AS_BP;
+	case X86_REG_RSP: case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL:
+		return AS_SP;
+	case X86_REG_RIP: case X86_REG_EIP:
+		return AS_IP;
+	case X86_REG_R8: case X86_REG_R8D: case X86_REG_R8W: case X86_REG_R8B: return AS_R8;
+	case X86_REG_R9: case X86_REG_R9D: case X86_REG_R9W: case X86_REG_R9B: return AS_R9;
+	case X86_REG_R10: case X86_REG_R10D: case X86_REG_R10W: case X86_REG_R10B: return AS_R10;
+	case X86_REG_R11: case X86_REG_R11D: case X86_REG_R11W: case X86_REG_R11B: return AS_R11;
+	case X86_REG_R12: case X86_REG_R12D: case X86_REG_R12W: case X86_REG_R12B: return AS_R12;
+	case X86_REG_R13: case X86_REG_R13D: case X86_REG_R13W: case X86_REG_R13B: return AS_R13;
+	case X86_REG_R14: case X86_REG_R14D: case X86_REG_R14W: case X86_REG_R14B: return AS_R14;
+	case X86_REG_R15: case X86_REG_R15D: case X86_REG_R15W: case X86_REG_R15B: return AS_R15;
+	default:
+		return -1;
+	}
+}
+
+static bool is_no_access(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_LEA: case X86_INS_NOP: case X86_INS_FNOP:
+	case X86_INS_PREFETCH: case X86_INS_PREFETCHNTA: case X86_INS_PREFETCHT0:
+	case X86_INS_PREFETCHT1: case X86_INS_PREFETCHT2: case X86_INS_PREFETCHW:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct mem_operand *op)
+{
+	csh h = decoder();
+	const uint8_t *c = code;
+	uint64_t a = addr;
+	size_t sz = len;
+	const cs_x86_op *mem = NULL;
+	cs_insn *in;
+	cs_regs rr, rw;
+	uint8_t nr = 0, nw = 0;
+
+	memset(op, 0, sizeof(*op));
+	op->insn = addr;
+	op->base = op->index = -1;
+	op->skip = AS_UNDECODABLE;
+	if (!h)
+		return -EINVAL;
+	in = cs_malloc(h);
+	if (!in || !cs_disasm_iter(h, &c, &sz, &a, in)) {
+		if (in)
+			cs_free(in, 1);
+		return -EINVAL;
+	}
+	op->len = in->size;
+	snprintf(op->text, sizeof(op->text), "%.16s%s%.46s", in->mnemonic,
+		 in->op_str[0] ? " " : "", in->op_str);
+	for (int i = 0; i < in->detail->x86.op_count; i++)
+		if (in->detail->x86.operands[i].type == X86_OP_MEM) {
+			mem = &in->detail->x86.operands[i];
+			break;
+		}
+	if (is_no_access(in->id)) {
+		op->skip = AS_LEA;
+	} else if (!mem) {
+		op->skip = AS_NO_MEM;
+	} else if (mem->mem.segment == X86_REG_FS || mem->mem.segment == X86_REG_GS) {
+		op->skip = AS_SEGMENT;
+	} else {
+		op->skip = AS_OK;
+		op->disp = mem->mem.disp;
+		op->scale = mem->mem.scale ? mem->mem.scale : 1;
+		op->size = mem->size;
+		op->read = mem->access & CS_AC_READ;
+		op->write = mem->access & CS_AC_WRITE;
+		if (!op->read && !op->write)
+			op->read = true;
+		if (mem->mem.base == X86_REG_RIP) {
+			op->rip = true;
+		} else if (mem->mem.base != X86_REG_INVALID) {
+			op->base = reg_family(mem->mem.base);
+			if (op->base < 0 || op->base == AS_IP)
+				op->skip = AS_UNSUPPORTED;
+		}
+		if (mem->mem.index != X86_REG_INVALID) {
+			op->index = reg_family(mem->mem.index);
+			if (op->index < 0 || op->index == AS_IP)
+				op->skip = AS_UNSUPPORTED;
+		}
+		op->cas = in->id == X86_INS_CMPXCHG || in->id == X86_INS_CMPXCHG8B ||
+			  in->id == X86_INS_CMPXCHG16B;
+		op->atomic = in->detail->x86.prefix[0] == X86_PREFIX_LOCK ||
+			     (in->id == X86_INS_XCHG && op->write);
+		/* a locked instruction or a CAS owns the line for writing, even if it fails */
+		if (op->atomic || op->cas)
+			op->read = op->write = true;
+		if (op->skip == AS_OK && !cs_regs_access(h, in, rr, &nr, rw, &nw))
+			for (int i = 0; i < nw; i++) {
+				int f = reg_family(rw[i]);
+
+				if (f >= 0 && (f == op->base || f == op->index))
+					op->clobbers = true;
+			}
+	}
+	cs_free(in, 1);
+	return 0;
+}
+
+/* The constant INSN adds to register family F (add, sub, inc, dec, lea F, [F + d]); false if none. */
+static bool moves_by_constant(const cs_insn *in, int f, int64_t *by)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+
+	if (x->op_count < 1 || o[0].type != X86_OP_REG || reg_family(o[0].reg) != f ||
+	    o[0].size != 8)
+		return false;
+	switch (in->id) {
+	case X86_INS_ADD: case X86_INS_SUB:
+		if (x->op_count != 2 || o[1].type != X86_OP_IMM)
+			return false;
+		*by = in->id == X86_INS_ADD ? o[1].imm : -o[1].imm;
+		return true;
+	case X86_INS_INC: case X86_INS_DEC:
+		*by = in->id == X86_INS_INC ? 1 : -1;
+		return true;
+	case X86_INS_LEA:
+		if (x->op_count != 2 || o[1].type != X86_OP_MEM || o[1].mem.index != X86_REG_INVALID ||
+		    o[1].mem.segment != X86_REG_INVALID || reg_family(o[1].mem.base) != f)
+			return false;
+		*by = o[1].mem.disp;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
+			    uint64_t ip, struct mem_operand *op)
+{
+	csh h = decoder();
+	uint64_t at[AS_BACK_MAX + 2], a = func_start, *targets = NULL;
+	uint8_t len[AS_BACK_MAX + 2];
+	bool branch[AS_BACK_MAX + 2];
+	size_t size, nt = 0, ct = 0;
+	const uint8_t *c;
+	int n = 0, ret = -ENOENT;
+	cs_insn *in;
+
+	if (!h || func_start < code_addr || func_start >= ip || !(in = cs_malloc(h)))
+		return -ENOENT;
+	/* the sweep: the last instructions before ip, and where branches land */
+	c = code + (func_start - code_addr);
+	size = ip - func_start;
+	while (size && cs_disasm_iter(h, &c, &size, &a, in)) {
+		const cs_x86 *x = &in->detail->x86;
+
+		if (n == AS_BACK_MAX + 2) {
+			memmove(at, at + 1, sizeof(at[0]) * (n - 1));
+			memmove(len, len + 1, sizeof(len[0]) * (n - 1));
+			memmove(branch, branch + 1, sizeof(branch[0]) * (n - 1));
+			n--;
+		}
+		at[n] = in->address;
+		len[n] = in->size;
+		branch[n++] = cs_insn_group(h, in, CS_GRP_JUMP) || cs_insn_group(h, in, CS_GRP_CALL) ||
+			      cs_insn_group(h, in, CS_GRP_RET) || cs_insn_group(h, in, CS_GRP_INT) ||
+			      cs_insn_group(h, in, CS_GRP_IRET);
+		if (cs_insn_group(h, in, CS_GRP_JUMP) && x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
+			if (nt == ct) {
+				ct = ct ? ct * 2 : 64;
+				targets = xrealloc(targets, ct * sizeof(*targets));
+			}
+			targets[nt++] = (uint64_t)x->operands[0].imm;
+		}
+	}
+	if (size || a != ip || n < 2)
+		goto out;
+	/* after a jmp or ret, ip is reached by a jump from elsewhere: no straight run to it */
+	if (in->id == X86_INS_JMP || cs_insn_group(h, in, CS_GRP_RET) ||
+	    cs_insn_group(h, in, CS_GRP_IRET))
+		goto out;
+	/* at[n - 1] is the instruction before ip (no access); walk back from the one before it */
+	for (int i = n - 2; i >= 0 && n - 1 - i <= AS_BACK_MAX; i--) {
+		struct mem_operand m;
+		bool landed = false;
+
+		if (branch[i])
+			break;
+		/* a branch landing after at[i] may have skipped it */
+		for (size_t t = 0; t < nt && !landed; t++)
+			landed = targets[t] > at[i] && targets[t] < ip;
+		if (landed)
+			break;
+		if (addrsample__decode(code + (at[i] - code_addr), len[i], at[i], &m) || m.skip != AS_OK)
+			continue;
+		/* what the instructions after it did to its registers */
+		for (int j = i + 1; j < n; j++) {
+			const uint8_t *cj = code + (at[j] - code_addr);
+			size_t sj = len[j];
+			uint64_t aj = at[j];
+			cs_regs rr, rw;
+			uint8_t nr = 0, nw = 0;
+
+			if (!cs_disasm_iter(h, &cj, &sj, &aj, in) || cs_regs_access(h, in, rr, &nr, rw, &nw)) {
+				m.clobbers = true;
+				break;
+			}
+			for (int k = 0; k < nw; k++) {
+				int f = reg_family(rw[k]);
+				int64_t by;
+
+				if (f < 0 || (f != m.base && f != m.index))
+					continue;
+				if (f == m.base && m.base != m.index && moves_by_constant(in, f, &by))
+					m.adj += by;
+				else
+					m.clobbers = true;
+			}
+		}
+		m.back = (uint8_t)(n - 1 - i);
+		*op = m;
+		ret = 0;
+		break;
+	}
+out:
+	free(targets);
+	cs_free(in, 1);
+	return ret;
+}
+
+uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs)
+{
+	uint64_t ea = (uint64_t)op->disp - (uint64_t)op->adj;
+
+	if (op->rip)
+		ea += op->insn + op->len;
+	else if (op->base >= 0)
+		ea += regs[op->base];
+	if (op->index >= 0)
+		ea += regs[op->index] * (uint64_t)op->scale;
+	return ea;
+}
+
+/*
+ * The sweep from the function's start is the profiler's (symbolizer.c); the
+ * sampler, unlike the profiler, also guesses where no function start is known
+ * (code without symbols, a start on an unreadable page): it needs an access
+ * to decode, and a wrong guess shows as an undecodable or unmapped operand,
+ * whereas the profile would charge a wrong source line silently.  The guess:
+ * the instruction length that most decodings ending at IP agree on.
+ */
+int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
+			  uint64_t func_start, uint64_t *insn)
+{
+	csh h = decoder();
+	unsigned int votes[16] = { 0 }, best = 0;
+	cs_insn *in;
+
+	if (!h || ip <= code_addr)
+		return -ENOENT;
+	if (!symbolizer__prev_insn_in(code, code_addr, func_start, ip, insn))
+		return 0;
+	if (!(in = cs_malloc(h)))
+		return -ENOENT;
+	for (uint64_t off = 1; off <= AS_VOTE_WINDOW && off <= ip - code_addr; off++) {
+		const uint8_t *c = code + (ip - off - code_addr);
+		size_t sz = off;
+		uint64_t a = ip - off;
+		unsigned int last = 0;
+
+		while (sz && cs_disasm_iter(h, &c, &sz, &a, in))
+			last = in->size;
+		if (!sz && a == ip && last && last < 16)
+			votes[last]++;
+	}
+	cs_free(in, 1);
+	for (unsigned int l = 1; l < 16; l++)
+		if (votes[l] > votes[best])
+			best = l;
+	if (!best)
+		return -ENOENT;
+	*insn = ip - best;
+	return 0;
+}
+
+bool addrsample__decoder_ready(void)
+{
+	return decoder() != 0;
+}

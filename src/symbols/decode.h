@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The x86-64 decoder of data-address sampling (capstone): the memory
+ * operand of an instruction (struct mem_operand, model/addr.h) and its
+ * effective address from sampled registers.
+ */
+#ifndef __MA_SYMBOLS_DECODE_H
+#define __MA_SYMBOLS_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/addr.h"
+
+/* The decoder could be opened (capstone has x86-64): false means no decoding. */
+bool addrsample__decoder_ready(void);
+
+#define AS_VOTE_WINDOW 40	/* bytes tried before the IP without a symbol */
+
+/* Decodes the one instruction at code[0..len) placed at address addr. 0 or -EINVAL. */
+int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct mem_operand *op);
+/* Effective address from sampled registers (regs indexed by enum as_reg). */
+uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs);
+/*
+ * Address of the instruction that ends exactly at ip.  code holds the bytes
+ * [code_addr, ip); func_start (0 = unknown) is where a linear sweep may start.
+ * Without it, or when the sweep does not land on ip, decoding starts at each
+ * of the 40 bytes before ip and the last instruction's length is voted on.
+ * 0 or -ENOENT.
+ */
+int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
+			  uint64_t func_start, uint64_t *insn);
+/*
+ * Where the instruction before ip has no memory operand: the last access
+ * before it in the same straight run of code, at most AS_BACK_MAX
+ * instructions back, swept from func_start (code holds [code_addr, ip)),
+ * unless the instruction before ip is a jmp or ret (ip is then reached by a jump).
+ * The run may hold no branch, and no branch seen in the sweep may land
+ * inside it.  A base register the instructions after the access moved by a
+ * constant (add, sub, inc, dec, lea) is moved back (op->adj); one they
+ * changed otherwise makes the address approximate (op->clobbers).
+ * 0 with *op filled, or -ENOENT.
+ */
+#define AS_BACK_MAX 4
+int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
+			    uint64_t ip, struct mem_operand *op);
+
+#endif
