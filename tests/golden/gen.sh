@@ -22,4 +22,5 @@ for b in layout_c layout_cc; do
 	"$ma" layout -c 64 -s "$b.bin" > "$out/$b.sizes.txt"
 done
 "$ma" rules metrics > "$out/rules-metrics.txt"
-"$ma" -j rules list > "$out/rules-list.json"
+# rule files are named from where the binary found them: keep from rules/ on
+"$ma" -j rules list | sed 's|"file":"[^"]*\\/rules\\/|"file":"rules\\/|g' > "$out/rules-list.json"
