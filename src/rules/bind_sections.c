@@ -540,13 +540,14 @@ static bool insn_has(const struct addr_ip *ip, const char *what)
 	return strstr(ip->op.text, what) != NULL;
 }
 
-static const struct addr_profile *cur_addr; /* for region_label() */
-
-/* "heap", "stack", "anon" or "file PATH" for the mapping most of an IP's addresses fell in. */
-static void region_label(const struct addr_ip *ip, char *buf, size_t len)
+/*
+ * "heap", "stack", "anon" or "file PATH" for the mapping most of an IP's
+ * addresses fell in, among the mappings of A.
+ */
+static void region_label(const struct addr_profile *a, const struct addr_ip *ip, char *buf,
+			 size_t len)
 {
 	const char *n = ip->top_region;
-	const struct addr_profile *a = cur_addr;
 	bool bss = false;
 
 	/*
@@ -555,7 +556,7 @@ static void region_label(const struct addr_ip *ip, char *buf, size_t len)
 	 * the brk heap is labelled [heap].  An anonymous region starting within
 	 * 64 MiB above the accessing code is taken as the module's .bss.
 	 */
-	if (a && (!n[0] || !strcmp(n, "anon"))) {
+	if (!n[0] || !strcmp(n, "anon")) {
 		for (int i = 0; i < a->nr_regions && !bss; i++)
 			bss = a->regions[i].kind == MAPK_ANON && a->regions[i].samples &&
 			      a->regions[i].start > ip->op.insn &&
@@ -614,7 +615,6 @@ static void bind_addr(struct binder *b)
 		return;
 	}
 	t = a->tier;
-	cur_addr = a;
 	factbase__mark(fb, EV_ADDR, true, NULL);
 	factbase__set(fb, -1, "run.addr_samples", (double)a->decoded, t);
 	factbase__set(fb, -1, "run.shared_lines", a->nr_shared, t);
@@ -691,7 +691,7 @@ static void bind_addr(struct binder *b)
 					      insn_has(ip, "lock ") || !strncmp(ip->op.text, "xchg", 4), t);
 				factbase__set(fb, idx, "line.true_sharing_threads", ip->op.write ? 1 : 0, t);
 				factbase__set(fb, idx, "line.false_sharing", 0, t);
-				region_label(ip, fb->ents[idx].region, sizeof(fb->ents[0].region));
+				region_label(a, ip, fb->ents[idx].region, sizeof(fb->ents[0].region));
 				factbase__set(fb, idx, "line.cas", insn_has(ip, "cmpxchg"), t);
 				factbase__set(fb, idx, "line.nt_store", insn_has(ip, "movnt"), t);
 				if (region_size_named(a, ip->top_region) > 0)
@@ -732,7 +732,7 @@ static void bind_addr(struct binder *b)
 					snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s",
 						 ip->loc.file);
 					fb->ents[ment].line = ip->loc.line;
-					region_label(ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
+					region_label(a, ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
 				}
 				factbase__set(fb, ment, "member.writer_threads",
 					      ip->op.write ? 1 : 0, t);
@@ -817,7 +817,7 @@ static void bind_addr(struct binder *b)
 		base_function(ip->loc.function, fb->ents[ment].function, sizeof(fb->ents[0].function));
 		snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s", ip->loc.file);
 		fb->ents[ment].line = ip->loc.line;
-		region_label(ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
+		region_label(a, ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
 	}
 
 	/* regions: the data-address samples that fell in each, and its hottest access */
@@ -954,7 +954,7 @@ static void bind_addr(struct binder *b)
 			base_function(sb->top->loc.function, e->function, sizeof(e->function));
 			snprintf(e->file, sizeof(e->file), "%s", sb->top->loc.file);
 			e->line = sb->top->loc.line;
-			region_label(sb->top, e->region, sizeof(e->region));
+			region_label(a, sb->top, e->region, sizeof(e->region));
 			/* the members the accesses hit, in declaration order */
 			for (int m = 0; m < sb->s->nr_members; m++) {
 				for (int k = 0; k < sb->nr_hot; k++) {
