@@ -19,9 +19,11 @@
 
 #include "model/addr.h"
 #include "rules/bind.h"
+#include "rules/rules.h"
 #include "symbols/codetypes.h"
 #include "layout/layout.h"
 #include "base/log.h"
+#include "machine/sysinfo.h"
 #include "model/profile.h"
 #include "model/sim.h"
 #include "base/util.h"
@@ -30,8 +32,8 @@
 struct binder {
 	const struct report *r;
 	struct factbase *fb;
-	const char *exe;	/* whose DWARF: the target's, or the one it ran */
-	struct layout *layout;
+	const struct rules_layouts *layouts; /* NULL: none read */
+	const struct layout *layout;
 	struct codetypes *ct;
 	uint32_t line;		/* cache-line size */
 	double period_ns;	/* time one profile sample stands for */
@@ -114,25 +116,26 @@ static bool system_decl(const char *file)
 
 static void bind_layout(struct binder *b)
 {
+	const struct rules_layouts *l = b->layouts;
 	const struct ma_struct *s;
 	size_t i;
-	int err;
 
-	if (!b->exe[0]) {
+	if (!l)
+		return;
+	if (!l->exe[0]) {
 		factbase__mark(b->fb, EV_LAYOUT, false, "the target's executable is unknown");
 		return;
 	}
-	err = layout__load(b->exe, &b->layout);
-	if (err) {
+	if (!l->layout) {
 		char why[160];
 
 		snprintf(why, sizeof(why), "no layout of the executable: %.100s",
-			 layout__strerror(err));
+			 layout__strerror(l->err));
 		factbase__mark(b->fb, EV_LAYOUT, false, why);
-		b->layout = NULL;
 		return;
 	}
-	layout__set_cacheline(b->layout, b->line);
+	b->layout = l->layout;
+	b->ct = l->types;
 	factbase__mark(b->fb, EV_LAYOUT, true, NULL);
 	b->sb = xcalloc(layout__nr_structs(b->layout) + 1, sizeof(*b->sb));
 	layout__for_each_struct(b->layout, i, s) {
@@ -1166,17 +1169,14 @@ static void bind_line_defaults(struct binder *b)
 	}
 }
 
-void bind__sections(const struct report *r, struct factbase *fb)
+void bind__sections(const struct rules_input *in, struct factbase *fb)
 {
-	struct binder b = { .r = r, .fb = fb, .line = 64 };
+	struct binder b = { .r = in->snapshot, .fb = fb, .layouts = in->layouts, .line = 64 };
 	double v;
 
-	b.exe = r->target.layout_exe[0] ? r->target.layout_exe : r->target.exe;
 	if (!factbase__get(fb, -1, "machine.line_size", &v, NULL) && v > 0)
 		b.line = (uint32_t)v;
 	bind_layout(&b);
-	if (b.layout && b.exe[0])
-		b.ct = codetypes__open(b.exe);
 	bind_profile(&b);
 	bind_addr(&b);
 	bind_struct_heat(&b);
@@ -1190,6 +1190,36 @@ void bind__sections(const struct report *r, struct factbase *fb)
 	for (int i = 0; i < b.nr_sb; i++)
 		free(b.sb[i].member_ent);
 	free(b.sb);
-	codetypes__close(b.ct);
-	layout__free(b.layout);
+}
+
+/*
+ * The layout is read with the cache-line size the binder uses
+ * (machine.line_size: this machine's, else 64).
+ */
+int rules_layouts__load(struct rules_layouts *l, const struct report *snapshot)
+{
+	const char *exe = snapshot->target.layout_exe[0] ? snapshot->target.layout_exe
+							 : snapshot->target.exe;
+	int line = sysinfo__cacheline();
+
+	memset(l, 0, sizeof(*l));
+	snprintf(l->exe, sizeof(l->exe), "%s", exe);
+	if (!l->exe[0])
+		return 0;
+	l->err = layout__load(l->exe, &l->layout);
+	if (l->err) {
+		l->layout = NULL;
+		return 0;
+	}
+	layout__set_cacheline(l->layout, line > 0 ? (uint32_t)line : 64);
+	l->types = codetypes__open(l->exe);
+	return 0;
+}
+
+void rules_layouts__release(struct rules_layouts *l)
+{
+	codetypes__close(l->types);
+	layout__free(l->layout);
+	l->types = NULL;
+	l->layout = NULL;
 }
