@@ -25,13 +25,11 @@ static void fault_region_label(const struct profile_region *g, char *buf, size_t
 	}
 }
 
-void bind__profile(struct binder *b)
+/* Hot lines and functions of event 0, with the time one sample stands for. */
+static void profile_bind_hotspots(struct binder *b, const struct profile *p)
 {
-	const struct profile *p = b->r->profile;
 	struct factbase *fb = b->fb;
 
-	if (!p)
-		return;
 	if (p->nr_events > 0 && p->events[0].samples > 0) {
 		const struct profile_event *ev = &p->events[0];
 
@@ -74,6 +72,12 @@ void bind__profile(struct binder *b)
 	} else {
 		factbase__mark(fb, EV_HOTSPOTS, false, "no code samples were taken");
 	}
+}
+
+/* Page faults per line, with the region they were in. */
+static void profile_bind_faults(struct binder *b, const struct profile *p)
+{
+	struct factbase *fb = b->fb;
 
 	if (p->faults_measured) {
 		double wall = b->r->target.wall_ns / 1e9;
@@ -102,6 +106,12 @@ void bind__profile(struct binder *b)
 	} else {
 		factbase__mark(fb, EV_FAULTS, false, "page faults were not traced");
 	}
+}
+
+/* Regions large or faulted enough to be worth a rule, with their huge-page state. */
+static void profile_bind_regions(struct binder *b, const struct profile *p)
+{
+	struct factbase *fb = b->fb;
 
 	if (p->nr_regions > 0) {
 		factbase__mark(fb, EV_REGIONS, true, NULL);
@@ -152,4 +162,15 @@ void bind__profile(struct binder *b)
 	} else {
 		factbase__mark(fb, EV_REGIONS, false, "no memory regions were captured");
 	}
+}
+
+void bind__profile(struct binder *b)
+{
+	const struct profile *p = b->r->profile;
+
+	if (!p)
+		return;
+	profile_bind_hotspots(b, p);
+	profile_bind_faults(b, p);
+	profile_bind_regions(b, p);
 }

@@ -61,7 +61,7 @@ void bind__watch(struct binder *b)
 			factbase__set(fb, ment, "member.false_sharing", l->false_sharing, w->tier);
 			if (pt->nr_ips && !fb->ents[ment].file[0]) {
 				bind__base_function(pt->ips[0].loc.function, fb->ents[ment].function,
-					      sizeof(fb->ents[0].function));
+						    sizeof(fb->ents[0].function));
 				snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s",
 					 pt->ips[0].loc.file);
 				fb->ents[ment].line = pt->ips[0].loc.line;
