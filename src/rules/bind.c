@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Binds a finished run's report into the fact base the rules read: the
- * run, counters and derived metrics, the machine (sysfs and the machine
- * profile of 'memadvise calibrate'), and the sections other modules attach
- * (layout of the target's executable, sampled profile, data addresses).
+ * Binds a finished run's snapshot into the fact base the rules read: the
+ * run, counters and derived metrics, the machine (sysfs, and the machine
+ * profile of 'memadvise calibrate' the options name), and the sections
+ * other modules attach with the layouts the caller read (bind_int.h).
  */
 #include <errno.h>
 #include <stdio.h>
