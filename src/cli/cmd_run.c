@@ -811,8 +811,17 @@ int cmd_run(int argc, char **argv)
 	choose_layout_exe(r);
 	note_capabilities(r);
 	report__derive_metrics(r);
-	if (rules && ruleset__eval(rules, r, &r->findings))
-		report__add_provenance(r, "rules", "the rules could not be applied");
+	if (rules) {
+		struct rules_layouts lay;
+		struct eval_opts eo;
+		struct rules_input in = { .snapshot = r, .layouts = &lay, .opts = &eo };
+
+		eval_opts__from_env(&eo);
+		rules_layouts__load(&lay, r);
+		if (ruleset__eval(rules, &in, &r->findings))
+			report__add_provenance(r, "rules", "the rules could not be applied");
+		rules_layouts__release(&lay);
+	}
 	phase("rules applied");
 	if (o.sarif && r->findings && (err = findings__write_sarif(r->findings, o.sarif)))
 		pr_err("cannot write '%s': %s", o.sarif, strerror(-err));

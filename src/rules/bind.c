@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Binds a finished run's report into the fact base the rules read: the
- * run, counters and derived metrics, the machine (sysfs and the machine
- * profile of 'memadvise calibrate'), and the sections other modules attach
- * (layout of the target's executable, sampled profile, data addresses).
+ * Binds a finished run's snapshot into the fact base the rules read: the
+ * run, counters and derived metrics, the machine (sysfs, and the machine
+ * profile of 'memadvise calibrate' the options name), and the sections
+ * other modules attach with the layouts the caller read (bind_int.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 
 #include "rules/bind.h"
 #include "rules/facts.h"
+#include "rules/rules.h"
 #include "base/log.h"
 #include "machine/sysinfo.h"
 #include "base/util.h"
@@ -85,7 +86,7 @@ static void bind_machine(struct factbase *fb)
  * same file and keys): latencies per level and the costs of a TLB miss, a
  * page fault, a contended line and the atomic variants, for gain estimates.
  */
-static void bind_machine_profile(struct factbase *fb)
+static void bind_machine_profile(struct factbase *fb, const char *path)
 {
 	static const struct {
 		const char *key, *name;
@@ -106,11 +107,10 @@ static void bind_machine_profile(struct factbase *fb)
 		{ "L3", "machine.lat_llc_ns" },
 		{ "DRAM", "machine.lat_mem_ns" },
 	};
-	char path[512];
 	struct json_object *o, *v, *lv;
 	int found = 0;
 
-	if (bind__machine_profile_path(path, sizeof(path)))
+	if (!path || !path[0])
 		return;
 	o = json_object_from_file(path);
 	if (!o) {
@@ -162,8 +162,19 @@ int bind__machine_profile_path(char *buf, size_t len)
 	return access(buf, R_OK) ? -ENOENT : 0;
 }
 
-int factbase__from_report(const struct report *r, struct factbase **out)
+void eval_opts__from_env(struct eval_opts *o)
 {
+	const char *dump = getenv("MEMADVISE_RECORD_FACTS");
+
+	memset(o, 0, sizeof(*o));
+	if (bind__machine_profile_path(o->machine_profile, sizeof(o->machine_profile)))
+		o->machine_profile[0] = '\0';
+	o->record_facts = dump && *dump ? dump : NULL;
+}
+
+int factbase__from_input(const struct rules_input *in, struct factbase **out)
+{
+	const struct report *r = in->snapshot;
 	struct factbase *fb = factbase__new();
 
 	if (!fb)
@@ -182,8 +193,8 @@ int factbase__from_report(const struct report *r, struct factbase **out)
 		factbase__set(fb, -1, "run.wall_s", r->target.wall_ns / 1e9, TIER_SOFTWARE);
 	bind_counters(r, fb);
 	bind_machine(fb);
-	bind_machine_profile(fb);
-	bind__sections(r, fb);
+	bind_machine_profile(fb, in->opts ? in->opts->machine_profile : NULL);
+	bind__sections(in, fb);
 	*out = fb;
 	return 0;
 }

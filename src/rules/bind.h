@@ -8,6 +8,8 @@
 #include "rules/facts.h"
 #include "model/report.h"
 
+struct rules_input;
+
 /*
  * Where the machine profile of 'memadvise calibrate' is read from:
  * $MEMADVISE_PROFILE, else $XDG_CACHE_HOME/memadvise/machine.json, else
@@ -15,7 +17,10 @@
  */
 int bind__machine_profile_path(char *buf, size_t len);
 
-/* The sections modules attach to the report: layout, profile, data addresses. */
-void bind__sections(const struct report *r, struct factbase *fb);
+/*
+ * The sections modules attach to the snapshot (profile, data addresses,
+ * simulation, watchpoints) and the layouts of its program, IN's.
+ */
+void bind__sections(const struct rules_input *in, struct factbase *fb);
 
 #endif

@@ -20,6 +20,7 @@
 #include "model/report.h"
 
 struct json_object;
+struct rules_input;
 
 int scope__parse(const char *s, enum scope *out);
 
@@ -111,8 +112,11 @@ bool factbase__has(const struct factbase *fb, const char *kind, const char **why
 /* Whether NAME is a valid requires item. */
 bool evkind__valid(const char *kind);
 
-/* Builds the fact base of a finished run from the report (and what it points at). */
-int factbase__from_report(const struct report *r, struct factbase **out);
+/*
+ * Builds the fact base of a finished run from its snapshot, the layouts of
+ * its program and the options (rules.h: struct rules_input).
+ */
+int factbase__from_input(const struct rules_input *in, struct factbase **out);
 /* Recorded fact bases (tests' replay input) and their dump. */
 int factbase__from_json(struct json_object *o, struct factbase **out, char *err, size_t errlen);
 struct json_object *factbase__to_json(const struct factbase *fb);

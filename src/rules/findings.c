@@ -504,21 +504,19 @@ int ruleset__eval_facts(const struct ruleset *rs, const struct factbase *fb, str
 	return 0;
 }
 
-int ruleset__eval(const struct ruleset *rs, const struct report *r, struct findings **out)
+int ruleset__eval(const struct ruleset *rs, const struct rules_input *in, struct findings **out)
 {
 	struct factbase *fb = NULL;
-	const char *dump;
 	int err;
 
-	err = factbase__from_report(r, &fb);
+	err = factbase__from_input(in, &fb);
 	if (err)
 		return err;
-	dump = getenv("MEMADVISE_RECORD_FACTS");
-	if (dump && *dump) {
+	if (in->opts && in->opts->record_facts) {
 		struct json_object *o = factbase__to_json(fb);
 
-		if (json_object_to_file_ext(dump, o, JSON_C_TO_STRING_PRETTY))
-			pr_warn("cannot record the facts to '%s'", dump);
+		if (json_object_to_file_ext(in->opts->record_facts, o, JSON_C_TO_STRING_PRETTY))
+			pr_warn("cannot record the facts to '%s'", in->opts->record_facts);
 		json_object_put(o);
 	}
 	err = ruleset__eval_facts(rs, fb, out);

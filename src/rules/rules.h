@@ -3,11 +3,15 @@
  * Rules from the paper and the advice engine.
  *
  * A rule is one YAML file, rules/<area>/<id>.yaml (format in
- * memadvise-rules(5)), read with libyaml.  ruleset__eval() binds the report
- * of a finished run into the metric namespace (facts.h), evaluates every
- * rule on every entity of its for-each, and produces findings ranked by
- * estimated cost.  A rule whose evidence is missing says "inconclusive"
- * with what is missing; it never passes silently.
+ * memadvise-rules(5)), read with libyaml.  ruleset__eval() binds its input
+ * (struct rules_input: the snapshot of a finished run, the layouts read
+ * from the program it ran, and the options) into the metric namespace
+ * (facts.h), evaluates every rule on every entity of its for-each, and
+ * produces findings ranked by estimated cost.  A rule whose evidence is
+ * missing says "inconclusive" with what is missing; it never passes
+ * silently.  The evaluation reads no option or file of its own: what it
+ * works on is in its arguments (the machine's caches and page size are
+ * read from sysfs, machine/sysinfo.h).
  */
 #ifndef __MA_RULES_H
 #define __MA_RULES_H
@@ -22,6 +26,8 @@
 
 struct json_object;
 struct expr;
+struct layout;
+struct codetypes;
 
 
 struct rule_expr {
@@ -90,7 +96,49 @@ int ruleset__lint(const char *dir, const char *examples_dir);
 
 /* --- findings ------------------------------------------------------------ */
 
-int ruleset__eval(const struct ruleset *rs, const struct report *r, struct findings **out);
+/*
+ * The debug info of the program a run profiled, read by the caller before
+ * the evaluation: struct layouts (struct entities) and the types each
+ * function works on (attributing sampled data addresses to structs).
+ */
+struct rules_layouts {
+	char exe[256];			/* whose DWARF; "": the executable is unknown */
+	struct layout *layout;		/* NULL: not read, see err */
+	int err;			/* why layout is NULL (layout__strerror()) */
+	struct codetypes *types;	/* NULL when layout is */
+};
+
+/*
+ * Reads the layouts of the executable a snapshot names (target.layout_exe,
+ * the program that ran most of the hot code, else target.exe), with the
+ * cache-line size of this machine.  Failures are kept in *L (the facts say
+ * why the layout is missing); always returns 0.
+ */
+int rules_layouts__load(struct rules_layouts *l, const struct report *snapshot);
+void rules_layouts__release(struct rules_layouts *l);
+
+struct eval_opts {
+	/* the machine profile of 'memadvise calibrate' (machine_profile.h); "": none */
+	char machine_profile[512];
+	/* write the fact base here as JSON (recorded inputs of tests/golden); NULL: don't */
+	const char *record_facts;
+};
+
+/*
+ * The options as the environment gives them: the machine profile at
+ * $MEMADVISE_PROFILE, else $XDG_CACHE_HOME/memadvise/machine.json, else
+ * ~/.cache/memadvise/machine.json (when readable), and the facts recorded
+ * to $MEMADVISE_RECORD_FACTS.
+ */
+void eval_opts__from_env(struct eval_opts *o);
+
+struct rules_input {
+	const struct report *snapshot;		/* the finished run */
+	const struct rules_layouts *layouts;	/* NULL: no debug info read */
+	const struct eval_opts *opts;		/* NULL: no machine profile, no recording */
+};
+
+int ruleset__eval(const struct ruleset *rs, const struct rules_input *in, struct findings **out);
 /* The same on a fact base (recorded facts in tests, or built by the caller). */
 int ruleset__eval_facts(const struct ruleset *rs, const struct factbase *fb,
 			struct findings **out);

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Data addresses (addr.h): strides, pages, lines shared by threads -> line
+ * facts, and struct and member facts through the types the sampled
+ * function works on (codetypes.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/bind_int.h"
+#include "layout/layout.h"
+#include "model/addr.h"
+#include "symbols/codetypes.h"
+
+/*
+ * The struct an access at IP works on: among the types of its function
+ * (parameters first), the one whose size is the access stride (an array of
+ * it is walked), else the first one with a member at the displacement.
+ */
+static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *member)
+{
+	struct func_types ft;
+	struct sbind *best = NULL;
+	int64_t disp = ip->op.disp;
+	char fn[128];
+
+	*member = -1;
+	bind__base_function(ip->loc.function, fn, sizeof(fn));
+	/* RIP-relative: a global variable; find it at its link-time address */
+	if (ip->op.rip && b->ct) {
+		unsigned long long lo, off;
+		char type[128];
+		uint64_t ea = ip->op.insn + ip->op.len + (uint64_t)ip->op.disp;
+
+		if (ip->loc.func_start && !codetypes__func_addr(b->ct, fn, &lo) &&
+		    !codetypes__global_at(b->ct, ea - (ip->loc.func_start - lo), type, sizeof(type),
+					  &off) &&
+		    (best = binder__find_struct(b, type)))
+			*member = bind__member_at(best->s, (int64_t)off);
+		return best;
+	}
+	if (!b->ct || codetypes__lookup(b->ct, fn, &ft))
+		return NULL;
+	/*
+	 * the variables' own types before those reached through their members,
+	 * and in each a struct the access steps over one by one (stride = size)
+	 * before any it fits in
+	 */
+	for (int pass = 0; pass < 4 && !best; pass++) {
+		for (int i = 0; i < ft.nr && !best; i++) {
+			struct sbind *sb = binder__find_struct(b, ft.t[i].name);
+
+			if (!sb || disp < 0 || disp >= (int64_t)sb->s->size || ft.t[i].member != (pass >= 2))
+				continue;
+			if (!(pass & 1) && !(ip->stride && llabs(ip->stride) == (int64_t)sb->s->size))
+				continue;
+			int mi = bind__member_at(sb->s, disp);
+			const struct ma_member *m;
+
+			if (mi < 0)
+				continue;
+			/* the access must fit the member: a scalar of the same size */
+			m = &sb->s->members[mi];
+			if (ip->op.size && (m->size < ip->op.size ||
+					    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
+				continue;
+			best = sb;
+		}
+	}
+	if (best)
+		*member = bind__member_at(best->s, disp);
+	return best;
+}
+
+static bool insn_has(const struct addr_ip *ip, const char *what)
+{
+	return strstr(ip->op.text, what) != NULL;
+}
+
+/*
+ * "heap", "stack", "anon" or "file PATH" for the mapping most of an IP's
+ * addresses fell in, among the mappings of A.
+ */
+static void region_label(const struct addr_profile *a, const struct addr_ip *ip, char *buf,
+			 size_t len)
+{
+	const char *n = ip->top_region;
+	bool bss = false;
+
+	/*
+	 * The .bss pages past a program's file-backed data are an anonymous
+	 * mapping right after its image; shared mappings sit far away (0x7f...),
+	 * the brk heap is labelled [heap].  An anonymous region starting within
+	 * 64 MiB above the accessing code is taken as the module's .bss.
+	 */
+	if (!n[0] || !strcmp(n, "anon")) {
+		for (int i = 0; i < a->nr_regions && !bss; i++)
+			bss = a->regions[i].kind == MAPK_ANON && a->regions[i].samples &&
+			      a->regions[i].start > ip->op.insn &&
+			      a->regions[i].start - ip->op.insn < (64ULL << 20);
+	}
+	if (bss && ip->loc.module[0]) {
+		snprintf(buf, len, "file %.120s (.bss)", ip->loc.module);
+		return;
+	}
+
+	/* a RIP-relative access is to a global: the module's data or .bss */
+	if (ip->op.rip && ip->loc.module[0])
+		snprintf(buf, len, "file %.120s (global data)", ip->loc.module);
+	else if (!n[0] || !strcmp(n, "anon"))
+		snprintf(buf, len, "anon");
+	else if (!strcmp(n, "[heap]"))
+		snprintf(buf, len, "heap");
+	else if (!strncmp(n, "[stack", 6))
+		snprintf(buf, len, "stack");
+	else if (n[0] == '[')
+		snprintf(buf, len, "%s", n);
+	else
+		snprintf(buf, len, "file %.180s", n);
+}
+
+/* Size of the mapping an IP's addresses mostly fell in (anonymous ones have no name). */
+static double region_size_named(const struct addr_profile *a, const char *name)
+{
+	bool anon = !name[0] || !strcmp(name, "anon");
+	uint64_t best_samples = 0;
+	double size = 0;
+
+	for (int i = 0; i < a->nr_regions; i++) {
+		const struct addr_region *g = &a->regions[i];
+
+		if (anon ? g->kind != MAPK_ANON : strcmp(g->name, name))
+			continue;
+		if (g->samples >= best_samples) {
+			best_samples = g->samples;
+			size = (double)(g->end - g->start);
+		}
+	}
+	return size;
+}
+
+/* The IP with most samples on a line describes it: stride, footprint, kind of access. */
+static void addr_describe_line(struct binder *b, const struct addr_profile *a,
+			       const struct addr_ip *ip, int idx)
+{
+	struct factbase *fb = b->fb;
+	enum tier t = a->tier;
+
+	factbase__set(fb, idx, "line.threads", ip->nr_threads, t);
+	factbase__set(fb, idx, "line.stride", (double)llabs(ip->stride), t);
+	factbase__set(fb, idx, "line.stride_frac", ip->stride_frac, t);
+	factbase__set(fb, idx, "line.stride_monotonic", ip->stride_monotonic, t);
+	factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
+	factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
+	/*
+	 * Sets are counted on exact addresses only: a load that
+	 * overwrites its own base (a pointer chase) leaves them
+	 * unknown, not 0.  Line splits of such a load are judged on
+	 * the next object's address (see addrsample.c) when no exact
+	 * address exists.
+	 */
+	if (ip->decoded > ip->approx) {
+		factbase__set(fb, idx, "line.l1_sets", ip->l1_sets, t);
+		factbase__set(fb, idx, "line.split_frac",
+			      (double)ip->line_splits / (double)(ip->decoded - ip->approx), t);
+	} else if (ip->approx) {
+		factbase__set(fb, idx, "line.split_frac",
+			      (double)ip->approx_line_splits / (double)ip->approx, t);
+	}
+	factbase__set(fb, idx, "line.writes", ip->op.write, t);
+	factbase__set(fb, idx, "line.access_size", ip->op.size, t);
+	factbase__set(fb, idx, "line.locked",
+		      insn_has(ip, "lock ") || !strncmp(ip->op.text, "xchg", 4), t);
+	factbase__set(fb, idx, "line.true_sharing_threads", ip->op.write ? 1 : 0, t);
+	factbase__set(fb, idx, "line.false_sharing", 0, t);
+	region_label(a, ip, fb->ents[idx].region, sizeof(fb->ents[0].region));
+	factbase__set(fb, idx, "line.cas", insn_has(ip, "cmpxchg"), t);
+	factbase__set(fb, idx, "line.nt_store", insn_has(ip, "movnt"), t);
+	if (region_size_named(a, ip->top_region) > 0)
+		factbase__set(fb, idx, "line.region_bytes", region_size_named(a, ip->top_region), t);
+}
+
+/* The line of a decoded access: its samples, share and footprint.  Its entity or -1. */
+static int addr_bind_line(struct binder *b, const struct addr_profile *a,
+			  const struct addr_ip *ip, double to_samples)
+{
+	struct factbase *fb = b->fb;
+	enum tier t = a->tier;
+	double prev = 0, share, ps = 0;
+	bool first;
+	int idx = binder__line_entity(b, ip->loc.function, ip->loc.file, ip->loc.line);
+
+	if (idx < 0)
+		return idx;
+	first = factbase__get(fb, idx, "line.addr_samples", &prev, NULL) != 0;
+	factbase__set(fb, idx, "line.addr_samples", prev + (double)ip->decoded, t);
+	if (!first) { /* the footprint of the line: the widest of its accesses */
+		double v;
+
+		if (!factbase__get(fb, idx, "line.pages", &v, NULL) && v < ip->pages)
+			factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
+		if (!factbase__get(fb, idx, "line.lines", &v, NULL) && v < ip->lines)
+			factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
+	}
+	/*
+	 * The profile charges a sample to the line of the IP after the
+	 * stalled access (skid); the address samples decode the access
+	 * itself: the line's share is the larger of the two.
+	 */
+	share = (prev + ip->decoded) / (double)a->samples;
+	if (factbase__get(fb, idx, "line.share", &ps, NULL) || ps < share) {
+		factbase__set(fb, idx, "line.share", share, t);
+		factbase__set(fb, idx, "line.samples", (prev + ip->decoded) * to_samples, t);
+	}
+	if (first) /* the IP with most samples describes the line */
+		addr_describe_line(b, a, ip, idx);
+	return idx;
+}
+
+/* The member MI of SB a decoded access hit: its samples, and where it is accessed. */
+static void addr_bind_member(struct binder *b, const struct addr_profile *a,
+			     const struct addr_ip *ip, struct sbind *sb, int mi)
+{
+	struct factbase *fb = b->fb;
+	enum tier t = a->tier;
+	double prev = 0;
+	int k, ment;
+
+	for (k = 0; k < sb->nr_hot; k++)
+		if (sb->hot_off[k] == sb->s->members[mi].offset)
+			break;
+	if (k == sb->nr_hot && sb->nr_hot < 64)
+		sb->hot_off[sb->nr_hot++] = sb->s->members[mi].offset;
+	if (k < 64)
+		sb->hot_samples[k] += (double)ip->decoded;
+	ment = binder__member_entity(b, sb, mi);
+	if (ment < 0)
+		return;
+	factbase__get(fb, ment, "member.addr_samples", &prev, NULL);
+	factbase__set(fb, ment, "member.addr_samples", prev + ip->decoded, t);
+	if (!fb->ents[ment].file[0]) {
+		bind__base_function(ip->loc.function, fb->ents[ment].function,
+				    sizeof(fb->ents[0].function));
+		snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s", ip->loc.file);
+		fb->ents[ment].line = ip->loc.line;
+		region_label(a, ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
+	}
+	factbase__set(fb, ment, "member.writer_threads", ip->op.write ? 1 : 0, t);
+	factbase__set(fb, ment, "member.false_sharing", 0, t);
+	factbase__set(fb, ment, "member.shared_writes", 0, t);
+}
+
+/* The struct and member a decoded access works on; IDX is its line's entity (or -1). */
+static void addr_bind_struct(struct binder *b, const struct addr_profile *a,
+			     const struct addr_ip *ip, int idx)
+{
+	struct factbase *fb = b->fb;
+	struct sbind *sb;
+	int mi;
+
+	sb = attribute(b, ip, &mi);
+	if (!sb)
+		return;
+	sb->addr_samples += (double)ip->decoded;
+	if (!sb->top || ip->decoded > sb->top->decoded)
+		sb->top = ip;
+	if (ip->stride && (double)ip->decoded > sb->stride_samples) {
+		sb->stride = llabs(ip->stride);
+		sb->stride_samples = (double)ip->decoded;
+	}
+	if (mi >= 0)
+		addr_bind_member(b, a, ip, sb, mi);
+	if (idx >= 0 && !fb->ents[idx].struct_name[0]) {
+		snprintf(fb->ents[idx].struct_name, sizeof(fb->ents[0].struct_name), "%s",
+			 sb->s->name);
+		if (mi >= 0 && sb->s->members[mi].name)
+			snprintf(fb->ents[idx].member, sizeof(fb->ents[0].member), "%s",
+				 sb->s->members[mi].name);
+	}
+}
+
+/* Hot lines whose sampled instructions access no memory: nothing to see there. */
+static void addr_clear_memless_lines(struct binder *b, const struct addr_profile *a,
+				     double to_samples)
+{
+	struct factbase *fb = b->fb;
+	enum tier t = a->tier;
+
+	for (int i = 0; i < a->nr_ips; i++) {
+		const struct addr_ip *ip = &a->ips[i];
+		double have;
+		int idx;
+
+		if (ip->op.skip != AS_NO_MEM && ip->op.skip != AS_LEA)
+			continue;
+		idx = binder__line_entity(b, ip->loc.function, ip->loc.file, ip->loc.line);
+		if (idx < 0 || !factbase__get(fb, idx, "line.addr_samples", &have, NULL))
+			continue;
+		factbase__set(fb, idx, "line.addr_samples", 0, t);
+		factbase__set(fb, idx, "line.stride", 0, t);
+		factbase__set(fb, idx, "line.stride_frac", 0, t);
+		factbase__set(fb, idx, "line.stride_monotonic", 0, t);
+		factbase__set(fb, idx, "line.lines", 0, t);
+		factbase__set(fb, idx, "line.pages", 0, t);
+		factbase__set(fb, idx, "line.l1_sets", 0, t);
+		factbase__set(fb, idx, "line.split_frac", 0, t);
+		factbase__set(fb, idx, "line.writes", 0, t);
+		factbase__set(fb, idx, "line.locked", 0, t);
+		factbase__set(fb, idx, "line.cas", 0, t);
+		factbase__set(fb, idx, "line.nt_store", 0, t);
+		factbase__set(fb, idx, "line.true_sharing_threads", 0, t);
+		factbase__set(fb, idx, "line.false_sharing", 0, t);
+		if (factbase__get(fb, idx, "line.samples", &have, NULL)) {
+			factbase__set(fb, idx, "line.samples", ip->samples * to_samples, t);
+			factbase__set(fb, idx, "line.share", ip->samples / (double)a->samples, t);
+		}
+	}
+}
+
+/* Lines written by two or more threads, and the members they hold. */
+static void addr_bind_shared_lines(struct binder *b, const struct addr_profile *a,
+				   double to_samples)
+{
+	struct factbase *fb = b->fb;
+	enum tier t = a->tier;
+
+	for (int i = 0; i < a->nr_shared; i++) {
+		const struct addr_line *l = &a->shared[i];
+		const struct addr_ip *ip = NULL;
+		struct sbind *sb;
+		uint64_t writes = 0;
+		double prev = 0;
+		int mi, ment, li;
+
+		for (int k = 0; k < a->nr_ips && !ip; k++)
+			if (a->ips[k].ip == l->ip)
+				ip = &a->ips[k];
+		if (!ip)
+			continue;
+		li = binder__line_entity(b, ip->loc.function, ip->loc.file, ip->loc.line);
+		if (li >= 0 && l->false_sharing)
+			factbase__set(fb, li, "line.false_sharing", 1, t);
+		else if (li >= 0 &&
+			 (factbase__get(fb, li, "line.true_sharing_threads", &prev, NULL) ||
+			  prev < l->nr_threads))
+			factbase__set(fb, li, "line.true_sharing_threads", l->nr_threads, t);
+		if (!(sb = attribute(b, ip, &mi)) || mi < 0)
+			continue;
+		ment = binder__member_entity(b, sb, mi);
+		if (ment < 0)
+			continue;
+		for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
+			writes += l->t[k].writes;
+		factbase__set(fb, ment, "member.writer_threads", l->nr_threads, t);
+		factbase__set(fb, ment, "member.false_sharing", l->false_sharing, t);
+		factbase__set(fb, ment, "member.shared_writes", writes * to_samples, t);
+		bind__base_function(ip->loc.function, fb->ents[ment].function,
+				    sizeof(fb->ents[0].function));
+		snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s", ip->loc.file);
+		fb->ents[ment].line = ip->loc.line;
+		region_label(a, ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
+	}
+}
+
+/*
+ * The code that works on region entity E: where one mapping of its kind
+ * was hit, the IPs whose addresses fell in that kind; where several
+ * were (two anonymous arrays, say), only IPs whose addresses fell
+ * mostly in this very mapping.  The one with most samples, or NULL.
+ */
+static const struct addr_ip *addr_region_hottest(const struct addr_profile *a,
+						 const struct entity *e)
+{
+	const struct addr_ip *best = NULL;
+	bool anon = !strncmp(e->region, "anon", 4) || !strncmp(e->region, "heap", 4);
+	int same = 0;
+
+	for (int k = 0; k < a->nr_regions; k++)
+		if (a->regions[k].samples &&
+		    (anon ? a->regions[k].kind == MAPK_ANON || a->regions[k].kind == MAPK_HEAP
+			  : !strcmp(a->regions[k].name, e->region)))
+			same++;
+	for (int k = 0; k < a->nr_ips; k++) {
+		const struct addr_ip *ip = &a->ips[k];
+
+		if (!ip->decoded || ip->op.skip != AS_OK)
+			continue;
+		if (same > 1 &&
+		    (ip->top_region_samples * 2 < ip->decoded ||
+		     ip->top_region_start >= e->region_start + e->region_len ||
+		     ip->top_region_end <= e->region_start))
+			continue;
+		if (anon ? !(ip->region[MAPK_ANON] + ip->region[MAPK_HEAP]) :
+			   strcmp(ip->top_region, e->region))
+			continue;
+		if (!best || ip->decoded > best->decoded)
+			best = ip;
+	}
+	return best;
+}
+
+/* Regions: the data-address samples that fell in each, and its hottest access. */
+static void addr_bind_regions(struct binder *b, const struct addr_profile *a)
+{
+	struct factbase *fb = b->fb;
+
+	for (int i = 0; i < fb->nr_ents; i++) {
+		struct entity *e = &fb->ents[i];
+		const struct addr_ip *best;
+		struct sbind *sb;
+		double n = 0;
+		int mi;
+
+		if (e->scope != SCOPE_REGION || !e->region_len)
+			continue;
+		for (int k = 0; k < a->nr_regions; k++)
+			if (a->regions[k].start < e->region_start + e->region_len &&
+			    a->regions[k].end > e->region_start)
+				n += (double)a->regions[k].samples;
+		factbase__set(fb, i, "region.addr_samples", n, a->tier);
+		if (!n || !(best = addr_region_hottest(a, e)))
+			continue;
+		bind__base_function(best->loc.function, e->function, sizeof(e->function));
+		snprintf(e->file, sizeof(e->file), "%s", best->loc.file);
+		e->line = best->loc.line;
+		sb = attribute(b, best, &mi);
+		if (sb) {
+			snprintf(e->struct_name, sizeof(e->struct_name), "%s", sb->s->name);
+			if (mi >= 0 && sb->s->members[mi].name)
+				snprintf(e->member, sizeof(e->member), "%s", sb->s->members[mi].name);
+		}
+	}
+}
+
+/*
+ * Hot members: those the hot loop touches with a real share of its
+ * accesses. The hot loop is the function of the struct's busiest
+ * access; set-up code elsewhere that writes every member once per
+ * element (a few samples on a cold member) does not make it hot.
+ * Recounts SB's samples per member within that function and drops the
+ * members under 2 % of them.
+ */
+static void addr_keep_hot_members(struct binder *b, const struct addr_profile *a,
+				  struct sbind *sb)
+{
+	double base = sb->addr_samples;
+
+	if (sb->top) {
+		double in_fn[64] = { 0 }, fn_total = 0;
+		char top_fn[128], fn[128];
+
+		bind__base_function(sb->top->loc.function, top_fn, sizeof(top_fn));
+		for (int i = 0; i < a->nr_ips; i++) {
+			const struct addr_ip *ip = &a->ips[i];
+			int mi;
+
+			if (!ip->decoded || ip->op.skip != AS_OK)
+				continue;
+			bind__base_function(ip->loc.function, fn, sizeof(fn));
+			if (strcmp(fn, top_fn) || attribute(b, ip, &mi) != sb)
+				continue;
+			fn_total += (double)ip->decoded;
+			for (int k = 0; mi >= 0 && k < sb->nr_hot; k++)
+				if (sb->hot_off[k] == sb->s->members[mi].offset)
+					in_fn[k] += (double)ip->decoded;
+		}
+		if (fn_total > 0) {
+			memcpy(sb->hot_samples, in_fn, sizeof(in_fn));
+			base = fn_total;
+		}
+	}
+	for (int k = 0; k < sb->nr_hot; k++) {
+		if (sb->hot_samples[k] < 0.02 * base) {
+			sb->hot_off[k] = sb->hot_off[sb->nr_hot - 1];
+			sb->hot_samples[k] = sb->hot_samples[sb->nr_hot - 1];
+			sb->nr_hot--;
+			k--;
+		}
+	}
+}
+
+/*
+ * The struct entity of SB says where its busiest access is, which members
+ * the accesses hit (in declaration order), and its hot/cold split and
+ * hot-first declarations.
+ */
+static void addr_describe_struct(struct binder *b, const struct addr_profile *a,
+				 struct sbind *sb)
+{
+	struct entity *e = &b->fb->ents[sb->ent];
+	size_t off = 0;
+
+	bind__base_function(sb->top->loc.function, e->function, sizeof(e->function));
+	snprintf(e->file, sizeof(e->file), "%s", sb->top->loc.file);
+	e->line = sb->top->loc.line;
+	region_label(a, sb->top, e->region, sizeof(e->region));
+	/* the members the accesses hit, in declaration order */
+	for (int m = 0; m < sb->s->nr_members; m++) {
+		for (int k = 0; k < sb->nr_hot; k++) {
+			if (sb->hot_off[k] != sb->s->members[m].offset ||
+			    !sb->s->members[m].name || off >= sizeof(e->member))
+				continue;
+			off += snprintf(e->member + off, sizeof(e->member) - off, "%s%s",
+					off ? ", " : "", sb->s->members[m].name);
+			break;
+		}
+	}
+	free(e->split_text);
+	e->split_text = sbind__split_decl(sb);
+	free(e->hot_text);
+	e->hot_text = binder__hot_decl(b, sb);
+}
+
+/* Struct facts from what was attributed. */
+static void addr_bind_structs(struct binder *b, const struct addr_profile *a)
+{
+	struct factbase *fb = b->fb;
+	enum tier t = a->tier;
+
+	for (int i = 0; i < b->nr_sb; i++) {
+		struct sbind *sb = &b->sb[i];
+		double bytes = 0;
+		uint64_t lines_mask = 0;
+		int nr_lines = 0;
+
+		if (!sb->addr_samples)
+			continue; /* not worked on: no entity, no rule can fire on it */
+		if (binder__struct_entity(b, sb) < 0)
+			continue;
+		factbase__set(fb, sb->ent, "struct.addr_samples", sb->addr_samples, t);
+		factbase__set(fb, sb->ent, "struct.stride", (double)sb->stride, t);
+		addr_keep_hot_members(b, a, sb);
+		for (int k = 0; k < sb->nr_hot; k++) {
+			int mi = bind__member_at(sb->s, (int64_t)sb->hot_off[k]);
+			uint64_t li = b->line ? sb->hot_off[k] / b->line : 0;
+
+			if (mi >= 0)
+				bytes += (double)sb->s->members[mi].size;
+			if (li < 64 && !(lines_mask & (1ULL << li))) {
+				lines_mask |= 1ULL << li;
+				nr_lines++;
+			}
+		}
+		if (sb->top)
+			addr_describe_struct(b, a, sb);
+		factbase__set(fb, sb->ent, "struct.hot_members", sb->nr_hot, t);
+		factbase__set(fb, sb->ent, "struct.hot_bytes", bytes, t);
+		factbase__set(fb, sb->ent, "struct.hot_lines", nr_lines, t);
+	}
+}
+
+void bind__addr(struct binder *b)
+{
+	const struct addr_profile *a = b->r->addr;
+	struct factbase *fb = b->fb;
+	enum tier t;
+	double to_samples;
+
+	if (!a || !a->samples) {
+		if (a)
+			factbase__mark(fb, EV_ADDR, false, "no data-address samples were taken");
+		return;
+	}
+	t = a->tier;
+	factbase__mark(fb, EV_ADDR, true, NULL);
+	factbase__set(fb, -1, "run.addr_samples", (double)a->decoded, t);
+	factbase__set(fb, -1, "run.shared_lines", a->nr_shared, t);
+	if (!b->period_ns && a->period_ns) {
+		b->period_ns = (double)a->period_ns;
+		factbase__set(fb, -1, "run.sample_period_ns", b->period_ns, t);
+	}
+	/* address samples in units of profile samples (for gains over run.sample_period_ns) */
+	to_samples = b->period_ns > 0 ? a->period_ns / b->period_ns : 1;
+
+	for (int i = 0; i < a->nr_ips; i++) {
+		const struct addr_ip *ip = &a->ips[i];
+
+		if (!ip->decoded || ip->op.skip != AS_OK)
+			continue;
+		addr_bind_struct(b, a, ip, addr_bind_line(b, a, ip, to_samples));
+	}
+	addr_clear_memless_lines(b, a, to_samples);
+	addr_bind_shared_lines(b, a, to_samples);
+	addr_bind_regions(b, a);
+	addr_bind_structs(b, a);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Inside the binder: the state one binding of a snapshot keeps, and the
+ * steps each file binds, called in this order by bind__sections():
+ *   bind_layout.c   layout of the program (struct, member entities)
+ *   bind_profile.c  sampled profile: hot lines and functions, faults,
+ *                   regions with their huge-page state
+ *   bind_addr.c     data addresses: line facts, and struct and member
+ *                   facts through the types the sampled function works
+ *                   on (codetypes.h)
+ *   bind_layout.c   struct heat, from the two above
+ *   bind_sim.c      simulation: run and line facts
+ *   bind_watch.c    watchpoints: run and member facts
+ *   bind_sections.c line entities, and the lines known from one source only
+ */
+#ifndef __MA_BIND_INT_H
+#define __MA_BIND_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules/facts.h"
+#include "model/report.h"
+
+struct addr_ip;
+struct codetypes;
+struct layout;
+struct ma_struct;
+struct rules_layouts;
+
+/* A struct of the layout, with what the sampled accesses said of it. */
+struct sbind {
+	const struct ma_struct *s;
+	int ent;
+	double addr_samples, samples;
+	int64_t stride;
+	double stride_samples;
+	uint64_t hot_off[64];	/* member offsets the accesses hit */
+	double hot_samples[64];	/* ... and the samples on each */
+	int nr_hot;
+	const struct addr_ip *top; /* the IP with most samples on it */
+	int *member_ent;	/* entity of each member, -1 until created */
+};
+
+struct binder {
+	const struct report *r;
+	struct factbase *fb;
+	const struct rules_layouts *layouts; /* NULL: none read */
+	const struct layout *layout;
+	struct codetypes *ct;
+	uint32_t line;		/* cache-line size */
+	double period_ns;	/* time one profile sample stands for */
+	double total_samples;	/* profile samples of event 0 */
+	/* struct entities by layout struct (same order as fb->ents for structs) */
+	struct sbind *sb;
+	int nr_sb;
+};
+
+/* bind_sections.c */
+void bind__base_function(const char *in, char *out, size_t len);
+/* The entity of a source line (made on first use), or -1 without file and line. */
+int binder__line_entity(struct binder *b, const char *function, const char *file, int line);
+
+/* bind_layout.c */
+void bind__layout(struct binder *b);
+int binder__struct_entity(struct binder *b, struct sbind *sb);
+int binder__member_entity(struct binder *b, struct sbind *sb, int mi);
+struct sbind *binder__find_struct(struct binder *b, const char *name);
+int bind__member_at(const struct ma_struct *s, int64_t off);
+char *sbind__split_decl(const struct sbind *sb);
+char *binder__hot_decl(struct binder *b, const struct sbind *sb);
+void bind__struct_heat(struct binder *b);
+
+void bind__profile(struct binder *b);
+void bind__addr(struct binder *b);
+void bind__sim(struct binder *b);
+void bind__watch(struct binder *b);
+
+#endif
