@@ -684,7 +684,9 @@ int cmd_run(int argc, char **argv)
 				       "the program ran under cachegrind: counters and timings are "
 				       "of valgrind running it; sampling was off");
 	ctx.duration_ns = o.duration_ns;
-	watch__set_exprs(o.watch, o.nr_watch);
+	ctx.watch = o.watch;
+	ctx.nr_watch = o.nr_watch;
+	shared.watch_auto = watch__wants_auto(o.watch, o.nr_watch);
 	for (size_t i = 0; collectors[i]; i++) {
 		const struct collector *c = collectors[i];
 

@@ -22,11 +22,18 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "collect/event.h"
+#include "model/watch.h"
 
 struct perf_event_header;
 struct evring;
 
 struct report;
+
+/* A watchpoint that data-address sampling proposes (--watch auto). */
+struct watch_proposal {
+	pid_t pid;
+	struct watch_spec spec;
+};
 
 /*
  * What a collector offers those opened after it.  The sw-addr collector's
@@ -76,6 +83,15 @@ struct run_shared {
 	struct evring *side_ring;	/* for its lost-record count */
 	void (*side_sink)(void *ctx, const struct perf_event_header *rec);
 	void *side_sink_ctx;
+	/*
+	 * --watch auto: the sw-addr collector proposes the bytes that threads
+	 * write on a line written by two or more threads (watch__propose());
+	 * the watch collector arms them in its free slots while the program
+	 * runs.
+	 */
+	bool watch_auto;
+	int nr_watch_proposals;
+	struct watch_proposal watch_proposals[WATCH_MAX];
 };
 
 struct run_ctx {
@@ -87,6 +103,8 @@ struct run_ctx {
 	bool sample;		/* sampling allowed (not --no-sample) */
 	bool all_faults;	/* --all-faults: no fault windows (see profiler.c) */
 	uint64_t duration_ns;	/* -d, 0 = until exit */
+	const char *const *watch;	/* --watch expressions (kept, not copied) */
+	int nr_watch;
 	struct run_shared *shared;	/* filled by collectors for the later ones */
 };
 
