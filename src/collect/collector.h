@@ -2,7 +2,8 @@
 /*
  * A collector measures something about the target while 'memadvise run'
  * runs it (BPF sampling, page faults, data-address sampling, watchpoints).
- * cmd_run.c drives every collector in its table through the same life cycle:
+ * collect/run/run.c drives every collector in its table through the same
+ * life cycle:
  *
  *   open      target known (a corked child before exec, or a live -p PID);
  *             attach here.  A failure is not fatal: the run goes on and the

@@ -718,7 +718,7 @@ static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
 }
 
 /*
- * At the program's exec-stop (see cmd_run: a named --watch holds it there):
+ * At the program's exec-stop (see run.c: a named --watch holds it there):
  * a PIE's globals move by its load address, and the watchpoints move with
  * them before the program runs.
  */
