@@ -3,77 +3,32 @@
  * memadvise run [options] -- CMD [ARGS...]
  * memadvise run -p PID [-d DURATION]
  *
- * Starts the program held before exec (or attaches to a running one), opens
- * counters and collectors on it, releases it, waits, and reports.
+ * Parses the options, has collect/run/run.c measure the program (started held
+ * before exec, or attached to), applies the rules and writes the report.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
-#include <linux/perf_event.h>
-#include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "collect/addr/addrsample.h"
-#include "collect/collector.h"
 #include "cli/common.h"
-#include "collect/event.h"
-#include "collect/evring.h"
 #include "base/log.h"
 #include "report/output.h"
-#include "model/profile.h"
-#include "collect/profile/profiler.h"
 #include "model/report.h"
 #include "rules/rules.h"
-#include "collect/sim.h"
-#include "collect/target.h"
+#include "collect/run/run.h"
 #include "base/util.h"
-#include "collect/watch.h"
 
-/*
- * Every collector 'run' drives, in order (see collector.h): sw-addr before
- * the profile, which runs its program on the sw-addr event (run_shared).
- */
-static const struct collector *const collectors[] = {
-	&collector_addrsample,
-	&collector_profile,
-	&collector_watch,
-	NULL,
-};
-
-struct run_opts {
-	pid_t pid;
-	uint64_t duration_ns;
-	const char *events;
+/* What to measure (collect/run/run.h), and what to do with the report. */
+struct cmd_run_opts {
+	struct run_opts run;
 	const char *output;
 	const char *sarif;
 	bool no_advice;
-	unsigned int freq_hz;
-	bool no_sample;
-	bool all_faults;
-	bool sim;
-	const char *watch[WATCH_MAX];
-	int nr_watch;
 	bool wide;
 };
-
-static volatile sig_atomic_t got_signal;
-static volatile sig_atomic_t signal_from_tty;
-
-static void on_signal(int sig, siginfo_t *si, void *uc)
-{
-	(void)uc;
-	got_signal = sig;
-	/* A terminal's Ctrl-C already reached the target: it is in our process group. */
-	signal_from_tty = si && si->si_code == SI_KERNEL;
-}
 
 static void usage(FILE *f)
 {
@@ -122,66 +77,7 @@ static void usage(FILE *f)
 		"  memadvise run --watch counters.hits --watch counters.misses -- ./app\n");
 }
 
-static void join_argv(char *const argv[], char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = 0;
-	for (int i = 0; argv[i] && off + 1 < len; i++)
-		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
-}
-
-/* "pid 1234: /usr/sbin/nginx -g ..." from /proc/PID/cmdline. */
-static void describe_pid(pid_t pid, char *buf, size_t len)
-{
-	char path[64], *cl;
-	size_t n = 0, off;
-
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	off = (size_t)snprintf(buf, len, "pid %d", pid);
-	cl = read_file(path, &n);
-	if (!cl)
-		return;
-	for (size_t i = 0; i + 1 < n; i++)
-		if (!cl[i])
-			cl[i] = ' ';
-	if (n && off + 3 < len)
-		snprintf(buf + off, len - off, ": %s", cl);
-	free(cl);
-}
-
-static void explain_launch_error(const char *prog, int err)
-{
-	switch (err) {
-	case -ENOENT:
-		pr_err("cannot run '%s': no such file or directory", prog);
-		pr_hint(strchr(prog, '/') ? "check the path"
-					  : "it is not in PATH; use ./%s for a program in this directory",
-			prog);
-		break;
-	case -EACCES:
-		pr_err("cannot run '%s': permission denied", prog);
-		pr_hint("make it executable (chmod +x) or check the directory permissions");
-		break;
-	case -EISDIR:
-		pr_err("cannot run '%s': it is a directory", prog);
-		pr_hint("name the program to run, e.g. 'memadvise run -- ./app'");
-		break;
-	case -ENOEXEC:
-		pr_err("cannot run '%s': not an executable format", prog);
-		pr_hint("a script needs a '#!' line; otherwise run its interpreter");
-		break;
-	case -ECHILD:
-		pr_err("cannot start '%s': its process ended before it could be held for the exec",
-		       prog);
-		pr_hint("run with -vv for the reason");
-		break;
-	default:
-		pr_err("cannot run '%s': %s", prog, strerror(-err));
-	}
-}
-
-static int parse_opts(int argc, char **argv, struct run_opts *o)
+static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 {
 	static const struct option opts[] = {
 		{ "pid", required_argument, NULL, 'p' },
@@ -201,6 +97,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct run_opts *o = &co->run;
 	int c, v;
 
 	while ((c = getopt_long(argc, argv, "+p:d:e:F:o:jwh", opts, NULL)) != -1) {
@@ -249,7 +146,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			o->watch[o->nr_watch++] = optarg;
 			break;
 		case 'o':
-			o->output = optarg;
+			co->output = optarg;
 			break;
 		case 'j':
 			gopts.json = true;
@@ -258,13 +155,13 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			gopts.json = gopts.pretty = true;
 			break;
 		case 'w':
-			o->wide = true;
+			co->wide = true;
 			break;
 		case 'R':
-			o->sarif = optarg;
+			co->sarif = optarg;
 			break;
 		case 'A':
-			o->no_advice = true;
+			co->no_advice = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -299,86 +196,6 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/*
- * A target that runs another program (sh -c, make, a script's interpreter):
- * the rules read the structs of the executable that ran most of the
- * hot-code samples, which is said in the notes.
- */
-static void choose_layout_exe(struct report *r)
-{
-	char exe[sizeof(r->target.layout_exe)], real[PATH_MAX];
-	const char *launched = r->target.exe;
-	uint64_t samples, total;
-	int procs;
-
-	if (launched[0] && realpath(launched, real))
-		launched = real;
-	if (!r->profile ||
-	    !profile__hot_exe(r->profile, launched, exe, sizeof(exe), &samples, &procs, &total) ||
-	    !strcmp(exe, launched))
-		return;
-	snprintf(r->target.layout_exe, sizeof(r->target.layout_exe), "%s", exe);
-	report__add_provenance(r, "layout",
-			       "structs and types read from %s, which ran %.0f %% of the hot-code "
-			       "samples (%d process%s), not from %s",
-			       exe, 100.0 * samples / (total ? total : 1), procs, procs == 1 ? "" : "es",
-			       r->target.exe[0] ? r->target.exe : "the launched program");
-}
-
-static void note_capabilities(struct report *r)
-{
-	int missing = 0;
-	const char *why = NULL;
-
-	for (int i = 0; i < r->nr_counters; i++) {
-		const struct counter *c = &r->counters[i];
-
-		if (!c->counted && c->tier <= TIER_COUNTING) {
-			missing++;
-			if (!why)
-				why = c->reason;
-		}
-	}
-	if (missing)
-		report__add_provenance(r, "hardware_counters",
-				       "%d hardware counter%s did not count (%s); counts come from "
-				       "software events and tracepoints",
-				       missing, missing > 1 ? "s" : "", why);
-}
-
-#define POLL_MS 20
-
-/*
- * Function-call IPIs taken by all CPUs so far (/proc/interrupts "CAL"), -1
- * when unknown.  In a guest each costs exits on every vCPU, and the sender
- * waits for a vCPU the host may have descheduled: kernel text patching
- * (static keys, static calls: enabling a tracepoint or the first event of a
- * kind) sends them in batches, and they are most of a short run's overhead.
- */
-static long ipis_so_far(void)
-{
-	char *t = read_file("/proc/interrupts", NULL), *l, *save = NULL;
-	long sum = -1;
-
-	for (l = t ? strtok_r(t, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
-		char *p = l, *end;
-
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, "CAL:", 4))
-			continue;
-		p += 4;
-		sum = 0;
-		for (long v = strtol(p, &end, 10); end != p; v = strtol(p, &end, 10)) {
-			sum += v;
-			p = end;
-		}
-		break;
-	}
-	free(t);
-	return sum;
 }
 
 /*
@@ -420,396 +237,41 @@ static struct ruleset *rules_join(struct rules_load *l, int *err)
 	return l->rules;
 }
 
-/*
- * The first per-task perf event on the system turns a static branch on and
- * waits for an RCU grace period (perf_sched_events): 11 to 87 ms in a
- * guest at HZ=250, 0.04 ms while another such event exists (the kernel
- * keeps the branch on for a second after the last one closes).  The first
- * event of a software kind patches kernel text too.  Right after the
- * launch, a thread opens disabled events of those kinds on memadvise
- * itself while the BPF object and the rules load, so that the waits
- * overlap that work; they are closed once the run's own events hold the
- * same keys.  The program waits for them all the same: its counters need
- * the branch.  So while the thread opens the first one, grace periods are
- * expedited (/sys/kernel/rcu_expedited, when it reads 0 and root may
- * write it; set back to 0 as soon as the event is open): the wait is then
- * 2-9 ms (median of 10 launches: 4 ms against 15 ms).
- */
-struct primer {
-	pthread_t thread;
-	bool running;
-	pid_t pid;
-	uint64_t configs[6];
-	int nr;
-	int fds[6];
-};
-
-#define RCU_EXPEDITED "/sys/kernel/rcu_expedited"
-
-/* Expedites RCU grace periods if they are not: true when it did (and must undo it). */
-static bool rcu_expedite(void)
-{
-	char v[4] = "";
-	int fd = open(RCU_EXPEDITED, O_RDWR | O_CLOEXEC);
-	bool done = false;
-
-	if (fd < 0)
-		return false;
-	if (pread(fd, v, sizeof(v) - 1, 0) > 0 && v[0] == '0')
-		done = pwrite(fd, "1", 1, 0) == 1;
-	close(fd);
-	if (done)
-		pr_debug("RCU grace periods expedited while the first per-task event opens");
-	return done;
-}
-
-static void rcu_unexpedite(void)
-{
-	int fd = open(RCU_EXPEDITED, O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0 || pwrite(fd, "0", 1, 0) != 1)
-		pr_warn("could not set %s back to 0: %s", RCU_EXPEDITED, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-}
-
-static void *primer_main(void *arg)
-{
-	struct primer *p = arg;
-	bool expedited = rcu_expedite();
-
-	for (int i = 0; i < p->nr; i++) {
-		struct perf_event_attr a = {
-			.size = sizeof(a),
-			.type = PERF_TYPE_SOFTWARE,
-			.config = p->configs[i],
-			.disabled = 1,
-			.exclude_kernel = 1,
-			.exclude_hv = 1,
-		};
-
-		p->fds[i] = evring__sys_open(&a, p->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (expedited) {
-			rcu_unexpedite();
-			expedited = false;
-		}
-	}
-	if (expedited)
-		rcu_unexpedite();
-	return NULL;
-}
-
-/* Starts priming for a run that samples (SAMPLE) and counts the default set (DEFAULTS). */
-static void primer_start(struct primer *p, bool sample, bool defaults)
-{
-	memset(p, 0, sizeof(*p));
-	p->pid = getpid();
-	p->configs[p->nr++] = PERF_COUNT_SW_TASK_CLOCK; /* no key of its own: perf_sched_events */
-	if (sample) {
-		p->configs[p->nr++] = PERF_COUNT_SW_PAGE_FAULTS;
-		p->configs[p->nr++] = PERF_COUNT_SW_PAGE_FAULTS_MAJ;
-	}
-	if (defaults) {
-		p->configs[p->nr++] = PERF_COUNT_SW_CONTEXT_SWITCHES;
-		p->configs[p->nr++] = PERF_COUNT_SW_CPU_MIGRATIONS;
-		if (!sample)
-			p->configs[p->nr++] = PERF_COUNT_SW_PAGE_FAULTS_MAJ;
-	}
-	for (int i = 0; i < p->nr; i++)
-		p->fds[i] = -1;
-	p->running = !pthread_create(&p->thread, NULL, primer_main, p);
-}
-
-static void primer_stop(struct primer *p)
-{
-	if (!p->running)
-		return;
-	pthread_join(p->thread, NULL);
-	p->running = false;
-	for (int i = 0; i < p->nr; i++)
-		if (p->fds[i] >= 0)
-			close(p->fds[i]);
-}
-
-/*
- * A --watch that names a global: the program is held at its exec-stop so
- * that the watchpoints move to a PIE's load address before it runs.
- */
-static bool watch_named(const struct run_opts *o)
-{
-	if (o->no_sample || o->sim)
-		return false;
-	for (int i = 0; i < o->nr_watch; i++)
-		if (strcmp(o->watch[i], "auto"))
-			return true;
-	return false;
-}
-
-/* -vv: how long each phase took, for whoever chases the fixed overhead. */
+/* -vv: the command's phases on the run's clock (see run__phase()). */
 static void phase(const char *what)
 {
-	static uint64_t start, last;
-	static long last_ipis;
-	uint64_t now = now_ns();
-	struct rusage ru;
-	double self_ms = NAN;
-	long ipis;
-
-	if (log__verbosity() < LOG_DEBUG)
-		return;
-	ipis = ipis_so_far();
-	if (!start) {
-		start = last = now;
-		last_ipis = ipis;
-	}
-	if (!getrusage(RUSAGE_SELF, &ru))
-		self_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-			  (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
-	pr_debug("phase %-22s %7.1f ms (at %7.1f ms, own CPU %6.1f ms, IPIs %ld)", what,
-		 (now - last) / 1e6, (now - start) / 1e6, self_ms,
-		 ipis >= 0 && last_ipis >= 0 ? ipis - last_ipis : -1L);
-	last = now;
-	last_ipis = ipis;
+	run__phase(what);
 }
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { 0 };
-	void *state[ARRAY_SIZE(collectors)] = { NULL };
-	bool active[ARRAY_SIZE(collectors)] = { false };
-	struct sigaction sa = { 0 }, old_int, old_term, old_hup;
-	struct primer primer = { 0 };
-	struct event_set *es = NULL;
-	struct target *t = NULL;
+	struct cmd_run_opts o = { 0 };
+	struct run *run = NULL;
 	struct report *r = NULL;
 	struct ruleset *rules = NULL;
 	struct rules_load rl = { 0 };
-	struct sim_run *sim = NULL;
-	struct run_ctx ctx = { 0 };
-	struct run_shared shared = { .nr_sw_fds = 0 };
-	uint64_t t0, deadline = 0;
-	int err, ret = MA_EXIT_ERROR, interrupts = 0;
-	char *const *cmd, *const *user_cmd;
+	int err, ret = MA_EXIT_ERROR;
 
 	phase("start");
 	err = parse_opts(argc, argv, &o);
 	if (err)
 		return err > 0 ? MA_EXIT_OK : MA_EXIT_ERROR;
-	cmd = user_cmd = argv + optind;
-	if (o.sim) {
-		sim = sim_run__new(cmd);
-		if (!sim) {
-			if (errno == ENOENT) {
-				pr_err("cannot run the simulation: valgrind is not installed");
-				pr_hint("install it (apt-get install valgrind) or run without --sim");
-			} else {
-				pr_err("cannot prepare the simulation: %s", strerror(errno));
-			}
-			return MA_EXIT_ERROR;
-		}
-		cmd = sim_run__argv(sim);
-	}
+	o.run.argv = argv + optind;
 
-	if (o.events)
-		err = event_set__parse(&es, o.events);
-	else
-		es = event_set__defaults();
-	if (err) {
-		pr_err("invalid event list '%s'", o.events);
-		pr_hint("separate names with commas, e.g. -e page_faults,cycles");
-		return MA_EXIT_ERROR;
-	}
 	r = report__new();
-	if (o.pid) {
-		err = target__attach_pid(&t, o.pid);
-		if (err) {
-			pr_err("cannot attach to pid %d: %s", o.pid,
-			       err == -ESRCH ? "no such process" : strerror(-err));
-			if (err == -EPERM)
-				pr_hint("attach as root or as the process's owner");
-			goto out;
-		}
-		describe_pid(o.pid, r->target.command, sizeof(r->target.command));
-		r->target.attached = true;
-	} else {
-		err = target__launch(&t, cmd, watch_named(&o) ? TARGET_STOP_AT_EXEC : 0);
-		if (err) {
-			explain_launch_error(cmd[0], err);
-			goto out;
-		}
-		join_argv(user_cmd, r->target.command, sizeof(r->target.command));
-	}
-	/*
-	 * Started after the launch: its spawner thread would otherwise wait
-	 * for a CPU behind these (0.3-8 ms on two vCPUs).
-	 */
-	primer_start(&primer, !o.no_sample && !o.sim, !o.events);
-	/* the BPF object loads while the rules, the counters and the target are prepared */
-	if (!o.no_sample && !o.sim)
-		profile__preload();
+	if (run__launch(&run, &o.run, r))
+		goto out;
 	if (!o.no_advice)
 		rules_start(&rl);
-	r->target.pid = target__pid(t);
-	if (sim && sim_run__program(sim))
-		snprintf(r->target.exe, sizeof(r->target.exe), "%s", sim_run__program(sim));
-	else if (target__exe(t))
-		snprintf(r->target.exe, sizeof(r->target.exe), "%s", target__exe(t));
-
-	/* a --watch that names nothing is a usage error, found before the program runs */
-	if (o.nr_watch && !o.no_sample && watch__check(r->target.exe[0] ? r->target.exe : NULL,
-						       o.watch, o.nr_watch))
+	if (run__open(run))
 		goto out;
-
-	/* with sampling, the page-faults sampling event gives page_faults (see event.c) */
-	if (!o.no_sample && !o.sim)
-		event_set__defer(es, "page_faults");
-	err = event_set__open(es, target__pid(t), !o.pid);
-	if (err) {
-		if (err != -ENOENT && err != -EINVAL)
-			pr_err("cannot open counters on pid %d: %s", target__pid(t), strerror(-err));
-		goto out;
-	}
-
-	phase("counters opened");
-	ctx.pid = target__pid(t);
-	ctx.attached = o.pid != 0;
-	ctx.exe = target__exe(t);
-	ctx.argv = o.pid ? NULL : cmd;
-	ctx.freq_hz = o.freq_hz;
-	ctx.shared = &shared;
-	ctx.sample = !o.no_sample && !o.sim;
-	ctx.all_faults = o.all_faults;
-	if (o.sim)
-		report__add_provenance(r, "simulation",
-				       "the program ran under cachegrind: counters and timings are "
-				       "of valgrind running it; sampling was off");
-	ctx.duration_ns = o.duration_ns;
-	watch__set_exprs(o.watch, o.nr_watch);
-	for (size_t i = 0; collectors[i]; i++) {
-		const struct collector *c = collectors[i];
-
-		if (c->wanted && !c->wanted(&ctx))
-			continue;
-		err = c->open(&state[i], &ctx, r);
-		if (err) {
-			report__add_provenance(r, c->name, "not collected: %s", strerror(-err));
-			if (c->destroy)
-				c->destroy(state[i]);
-			state[i] = NULL;
-			continue;
-		}
-		active[i] = true;
-		phase(c->name);
-	}
-
-	if (shared.fault_count)
-		event_set__provide(es, "page_faults", shared.fault_count, shared.fault_count_ctx);
-	event_set__open_deferred(es);
-	primer_stop(&primer);
 	/* A malformed rule file is an error before the program runs. */
 	rules = rules_join(&rl, &err);
 	if (err)
 		goto out;
 	phase("rules loaded");
-
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-
-	t0 = now_ns();
-	err = target__start(t);
-	if (err) {
-		if (err < 0)
-			explain_launch_error(cmd[0], err);
-		goto out_signals;
-	}
-	if (o.pid)
-		pr_info("Measuring pid %d%s. Ctrl-C to end.", o.pid,
-			o.duration_ns ? " for the given duration" : "");
-	if (o.duration_ns)
-		deadline = t0 + o.duration_ns;
-	for (size_t i = 0; collectors[i]; i++)
-		if (active[i] && collectors[i]->started)
-			collectors[i]->started(state[i]);
-	target__resume_exec(t);
-
-	/*
-	 * The collectors drain their rings every POLL_MS; the target's exit-stop,
-	 * its death and Ctrl-C end the wait at once.  The rings hold well over
-	 * POLL_MS of samples at the default rates.
-	 */
-	for (;;) {
-		enum target_state st = target__wait(t, POLL_MS);
-
-		/*
-		 * Not while the target is stopped at exit: every stopped ms is
-		 * its wall time, and each at_exit drains its own ring.
-		 */
-		for (size_t i = 0; collectors[i] && st != TARGET_AT_EXIT; i++)
-			if (active[i] && collectors[i]->poll)
-				collectors[i]->poll(state[i]);
-		if (st == TARGET_AT_EXIT) {
-			uint64_t stop = now_ns();
-
-			for (size_t i = 0; collectors[i]; i++)
-				if (active[i] && collectors[i]->at_exit)
-					collectors[i]->at_exit(state[i], target__pid(t));
-			target__resume(t);
-			pr_debug("exit-stop of pid %d: %.1f ms", target__pid(t), (now_ns() - stop) / 1e6);
-			continue;
-		}
-		if (st == TARGET_GONE) {
-			r->target.exited = true;
-			break;
-		}
-		if (got_signal) {
-			int sig = got_signal;
-
-			got_signal = 0;
-			interrupts++;
-			r->target.interrupted = true;
-			if (o.pid)
-				break; /* never kill a process we only attached to */
-			if (interrupts > 1)
-				target__kill(t, SIGKILL);
-			else if (!signal_from_tty)
-				target__kill(t, sig);
-		}
-		if (deadline && now_ns() >= deadline)
-			break;
-	}
-	r->target.wall_ns = now_ns() - t0;
-	phase("target ran");
-	event_set__disable(es);
-	event_set__read(es, r);
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		r->timestamp_ns = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	}
-	if (o.pid) {
-		target__detach(t);
-	} else {
-		r->target.exit_code = target__exit_status(t);
-		r->target.term_signal = target__term_signal(t);
-	}
-	for (size_t i = 0; collectors[i]; i++) {
-		if (!active[i] || !collectors[i]->finish)
-			continue;
-		err = collectors[i]->finish(state[i], r);
-		if (err)
-			report__add_provenance(r, collectors[i]->name, "incomplete: %s",
-					       strerror(-err));
-		phase(collectors[i]->name);
-	}
-	if (sim && r->target.exited)
-		sim_run__collect(sim, r);
-	choose_layout_exe(r);
-	note_capabilities(r);
+	if (run__measure(run))
+		goto out;
 	report__derive_metrics(r);
 	if (rules) {
 		struct rules_layouts lay;
@@ -830,29 +292,17 @@ int cmd_run(int argc, char **argv)
 	if (err) {
 		pr_err("cannot write the report to '%s': %s", o.output ? o.output : "stdout",
 		       strerror(-err));
-		goto out_signals;
+		goto out;
 	}
 	phase("report written");
-	if (o.pid)
+	if (o.run.pid)
 		ret = MA_EXIT_OK;
 	else
 		ret = r->target.exit_code >= 0 ? r->target.exit_code : MA_EXIT_ERROR;
 
-out_signals:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
 out:
-	for (size_t i = 0; collectors[i]; i++)
-		if (active[i] && collectors[i]->destroy)
-			collectors[i]->destroy(state[i]);
-	profile__preload_discard();
-	primer_stop(&primer);
 	rules = rules_join(&rl, &err);
-	phase("collectors closed");
-	target__destroy(t);
-	sim_run__free(sim);
-	event_set__free(es);
+	run__free(run);
 	report__free(r);
 	ruleset__free(rules);
 	phase("done");

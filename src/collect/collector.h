@@ -2,7 +2,8 @@
 /*
  * A collector measures something about the target while 'memadvise run'
  * runs it (BPF sampling, page faults, data-address sampling, watchpoints).
- * cmd_run.c drives every collector in its table through the same life cycle:
+ * collect/run/run.c drives every collector in its table through the same
+ * life cycle:
  *
  *   open      target known (a corked child before exec, or a live -p PID);
  *             attach here.  A failure is not fatal: the run goes on and the
@@ -22,11 +23,18 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "collect/event.h"
+#include "model/watch.h"
 
 struct perf_event_header;
 struct evring;
 
 struct report;
+
+/* A watchpoint that data-address sampling proposes (--watch auto). */
+struct watch_proposal {
+	pid_t pid;
+	struct watch_spec spec;
+};
 
 /*
  * What a collector offers those opened after it.  The sw-addr collector's
@@ -76,6 +84,15 @@ struct run_shared {
 	struct evring *side_ring;	/* for its lost-record count */
 	void (*side_sink)(void *ctx, const struct perf_event_header *rec);
 	void *side_sink_ctx;
+	/*
+	 * --watch auto: the sw-addr collector proposes the bytes that threads
+	 * write on a line written by two or more threads (watch__propose());
+	 * the watch collector arms them in its free slots while the program
+	 * runs.
+	 */
+	bool watch_auto;
+	int nr_watch_proposals;
+	struct watch_proposal watch_proposals[WATCH_MAX];
 };
 
 struct run_ctx {
@@ -87,6 +104,8 @@ struct run_ctx {
 	bool sample;		/* sampling allowed (not --no-sample) */
 	bool all_faults;	/* --all-faults: no fault windows (see profiler.c) */
 	uint64_t duration_ns;	/* -d, 0 = until exit */
+	const char *const *watch;	/* --watch expressions (kept, not copied) */
+	int nr_watch;
 	struct run_shared *shared;	/* filled by collectors for the later ones */
 };
 

@@ -291,6 +291,7 @@ struct watch {
 	struct watch_report rep;
 	bool resolved;
 	bool auto_mode;		/* fill free slots with what sampling proposes */
+	struct run_shared *shared;	/* where it proposes them, with auto_mode */
 	int next_proposal;
 };
 
@@ -377,28 +378,21 @@ static int arm_point(struct watch *w, int i, const struct watch_spec *spec, pid_
 
 /* --- automatic placement: lines that sampling saw written by two threads --- */
 
-static struct {
-	pid_t pid;
-	struct watch_spec spec;
-} proposals[WATCH_MAX];
-static int nr_proposals;
-static bool auto_wanted;
-
-bool watch__auto(void)
+bool watch__auto(const struct run_shared *sh)
 {
-	return auto_wanted;
+	return sh && sh->watch_auto;
 }
 
-void watch__propose(pid_t pid, uint64_t addr, int len, const char *name)
+void watch__propose(struct run_shared *sh, pid_t pid, uint64_t addr, int len, const char *name)
 {
 	struct watch_spec *sp;
 
-	if (!auto_wanted || nr_proposals == WATCH_MAX)
+	if (!watch__auto(sh) || sh->nr_watch_proposals == WATCH_MAX)
 		return;
-	for (int i = 0; i < nr_proposals; i++)
-		if (proposals[i].pid == pid && proposals[i].spec.addr == addr)
+	for (int i = 0; i < sh->nr_watch_proposals; i++)
+		if (sh->watch_proposals[i].pid == pid && sh->watch_proposals[i].spec.addr == addr)
 			return;
-	sp = &proposals[nr_proposals].spec;
+	sp = &sh->watch_proposals[sh->nr_watch_proposals].spec;
 	memset(sp, 0, sizeof(*sp));
 	if (name && *name)
 		snprintf(sp->name, sizeof(sp->name), "%.127s", name);
@@ -409,17 +403,18 @@ void watch__propose(pid_t pid, uint64_t addr, int len, const char *name)
 	sp->member_off = -1;
 	sp->member_size = len;
 	sp->automatic = true;
-	proposals[nr_proposals++].pid = pid;
+	sh->watch_proposals[sh->nr_watch_proposals++].pid = pid;
 }
 
 /* Arms what sampling proposed, in the slots left. */
 static void arm_proposals(struct watch *w)
 {
-	while (w->auto_mode && w->next_proposal < nr_proposals && w->rep.nr < WATCH_MAX) {
+	while (w->auto_mode && w->next_proposal < w->shared->nr_watch_proposals &&
+	       w->rep.nr < WATCH_MAX) {
+		const struct watch_proposal *p = &w->shared->watch_proposals[w->next_proposal];
 		int i = w->rep.nr++;
 
-		arm_point(w, i, &proposals[w->next_proposal].spec, proposals[w->next_proposal].pid,
-			  false, 0);
+		arm_point(w, i, &p->spec, p->pid, false, 0);
 		w->next_proposal++;
 	}
 }
@@ -646,18 +641,12 @@ void watch__close(struct watch *w)
 
 /* --- collector ops --------------------------------------------------------- */
 
-static const char *const *watch_exprs;
-static int nr_watch_exprs;
-
-void watch__set_exprs(const char *const *exprs, int n)
+bool watch__wants_auto(const char *const *exprs, int n)
 {
-	watch_exprs = exprs;
-	nr_watch_exprs = n;
-	auto_wanted = false;
-	nr_proposals = 0;
 	for (int i = 0; i < n; i++)
 		if (!strcmp(exprs[i], "auto"))
-			auto_wanted = true;
+			return true;
+	return false;
 }
 
 int watch__check(const char *exe, const char *const *exprs, int n)
@@ -685,7 +674,7 @@ int watch__check(const char *exe, const char *const *exprs, int n)
 
 static bool w_wanted(const struct run_ctx *ctx)
 {
-	return nr_watch_exprs > 0 && ctx->sample;
+	return ctx->nr_watch > 0 && ctx->sample;
 }
 
 static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
@@ -695,25 +684,25 @@ static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
 	int n = 0;
 	struct watch *w;
 
-	for (int i = 0; i < nr_watch_exprs; i++) {
-		if (!strcmp(watch_exprs[i], "auto"))
+	for (int i = 0; i < ctx->nr_watch; i++) {
+		if (!strcmp(ctx->watch[i], "auto"))
 			continue;
-		int got = n < WATCH_MAX ? watch__resolve(ctx->exe, watch_exprs[i], specs + n,
+		int got = n < WATCH_MAX ? watch__resolve(ctx->exe, ctx->watch[i], specs + n,
 							 WATCH_MAX - n, err, sizeof(err))
 					: 0;
 
 		if (got < 0) {
 			report__add_provenance(r, "watchpoints", "'%s' not watched: %s",
-					       watch_exprs[i], err);
+					       ctx->watch[i], err);
 			continue;
 		}
 		if (n + got > WATCH_MAX || (got == 0 && n == WATCH_MAX))
 			report__add_provenance(r, "watchpoints", "only %d addresses can be "
 					       "watched (x86 debug registers); '%s' dropped",
-					       WATCH_MAX, watch_exprs[i]);
+					       WATCH_MAX, ctx->watch[i]);
 		n += got;
 	}
-	if (!n && !auto_wanted)
+	if (!n && !watch__auto(ctx->shared))
 		return -EINVAL;
 	w = watch__open(ctx->pid, ctx->exe, specs, n, !ctx->attached, err, sizeof(err));
 	if (!w) {
@@ -722,13 +711,14 @@ static int w_open(void **state, const struct run_ctx *ctx, struct report *r)
 		report__add_provenance(r, "watchpoints", "%s", err);
 		return -e;
 	}
-	w->auto_mode = auto_wanted;
+	w->auto_mode = watch__auto(ctx->shared);
+	w->shared = ctx->shared;
 	*state = w;
 	return 0;
 }
 
 /*
- * At the program's exec-stop (see cmd_run: a named --watch holds it there):
+ * At the program's exec-stop (see run.c: a named --watch holds it there):
  * a PIE's globals move by its load address, and the watchpoints move with
  * them before the program runs.
  */

@@ -42,13 +42,15 @@ int watch__check(const char *exe, const char *const *exprs, int n);
 /*
  * --watch auto: data-address sampling proposes the bytes that threads write
  * on a line written by two or more threads; the free watchpoint slots take
- * them while the program runs.
+ * them while the program runs.  The proposals travel in the run's shared
+ * context (run_shared); sh may be NULL (standalone use: nothing proposed).
  */
-bool watch__auto(void);
-void watch__propose(pid_t pid, uint64_t addr, int len, const char *name);
+struct run_shared;
+bool watch__auto(const struct run_shared *sh);
+void watch__propose(struct run_shared *sh, pid_t pid, uint64_t addr, int len, const char *name);
 
-/* Expressions given with run --watch (kept, not copied); "auto" as above. */
-void watch__set_exprs(const char *const *exprs, int n);
+/* Whether the expressions given with run --watch include "auto". */
+bool watch__wants_auto(const char *const *exprs, int n);
 
 /* Standalone use: specs to watch in pid (a corked child when launched). */
 struct watch;

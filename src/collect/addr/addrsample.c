@@ -414,7 +414,7 @@ static void propose_line(struct addrsample *as, struct aspace *sp, struct line_a
 			continue; /* the same bytes: one watchpoint shows both threads */
 		if (sp->maps)
 			addrsym__data(as->sym, sp->maps, la->line + off, name, sizeof(name));
-		watch__propose(sp->pid, la->line + off, len, name);
+		watch__propose(as->shared, sp->pid, la->line + off, len, name);
 		prev = off;
 		props++;
 	}
@@ -487,7 +487,7 @@ static void note_line(struct addrsample *as, struct aspace *sp, uint32_t ipi, in
 		la->t[k].writes++;
 		la->t[k].wmask |= mask;
 		count_writer(la, ipi + 1);
-		if (!la->proposed && watch__auto())
+		if (!la->proposed && watch__auto(as->shared))
 			propose_line(as, la->sp, la);
 	} else {
 		la->t[k].reads++;
