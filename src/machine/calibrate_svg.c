@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "machine/calibrate.h"
+#include "machine/calibrate_run.h"
+#include "base/log.h"
 
 static void svg_text(FILE *f, double x, double y, const char *anchor, int size, const char *s)
 {
@@ -171,4 +173,21 @@ int calib__svg_bars(const char *path, const char *title, const char *const *labe
 	}
 	fprintf(f, "</svg>\n");
 	return fclose(f) ? -errno : 0;
+}
+
+void cal__write_latency_svg(const struct cal *c, const char *path)
+{
+	struct calib_mark marks[3];
+	static const char *names[] = { "L1d (sysfs)", "L2 (sysfs)", "L3 (sysfs)" };
+	int nm = 0, err;
+
+	if (c->nlat < 2)
+		return;
+	for (int i = 0; i < 3; i++)
+		if (c->mp.level[i].sysfs_size)
+			marks[nm++] = (struct calib_mark){ (double)c->mp.level[i].sysfs_size, names[i] };
+	err = calib__svg_latency(path, "Random pointer chase, 64-byte elements (Figs 3.10/3.15)",
+				 c->lat, c->nlat, marks, nm);
+	if (err)
+		pr_warn("cannot write '%s': %s", path, strerror(-err));
 }
