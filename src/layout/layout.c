@@ -452,6 +452,255 @@ static int upper_bound(Dwarf_Attribute *a, Dwarf_Sword *v)
 	return 0;
 }
 
+/* int, double, void and other types that are spelled by their name. */
+static void tinfo_base(struct layout *l, Dwarf_Die *d, struct tinfo *t)
+{
+	const char *name = dwarf_diename(d);
+	uint64_t enc = 0;
+
+	t->p = name ? name : "?";
+	t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
+	attr_udata(d, DW_AT_encoding, &enc);
+	t->align = base_align(t->size, (int)enc);
+}
+
+/* Pointers, references and pointers to members: "T *", "T (*)[4]", "T (C::*)(...)". */
+static void tinfo_pointer(struct layout *l, Dwarf_Die *d, struct tinfo *t)
+{
+	int tag = t->tag;
+	Dwarf_Die td;
+	struct tinfo *tt;
+	const char *op = tag == DW_TAG_pointer_type ? "*" : tag == DW_TAG_reference_type ? "&" : "&&";
+
+	if (!attr_udata(d, DW_AT_byte_size, &t->size))
+		t->size = l->addr_size;
+	t->has_size = true;
+	t->align = t->size ? t->size : 8;
+	t->flags = MA_M_POINTER;
+	if (!die_type(d, &td)) {
+		t->p = arena__cat(&l->arena, "void ", op, NULL, NULL);
+		return;
+	}
+	/*
+	 * Named before the pointee is resolved: a member reached again
+	 * through a cycle of pointers (struct A { B *b; }, struct B
+	 * { A *a; }) gets this pointer while it is in progress.
+	 */
+	if (tag != DW_TAG_ptr_to_member_type) {
+		int pt = dwarf_tag(&td);
+		const char *pn = die_name(l, &td);
+
+		if (pn && (pt == DW_TAG_typedef || pt == DW_TAG_base_type))
+			t->p = arena__cat(&l->arena, pn, needs_space(pn) ? " " : "", op, NULL);
+		else if (pn && (pt == DW_TAG_structure_type || pt == DW_TAG_class_type ||
+				pt == DW_TAG_union_type))
+			t->p = arena__cat(&l->arena, kw(l, pt), pn, " ", op);
+	}
+	tt = tinfo_get(l, &td);
+	if (tag == DW_TAG_ptr_to_member_type) {
+		Dwarf_Die cd;
+		Dwarf_Attribute a;
+		const char *cn = "?";
+
+		if (dwarf_attr_integrate(d, DW_AT_containing_type, &a) && dwarf_formref_die(&a, &cd))
+			cn = die_name(l, &cd) ?: "?";
+		t->p = arena__printf(&l->arena, "%s%s(%s::*", tt->p, needs_space(tt->p) ? " " : "", cn);
+		t->s = arena__printf(&l->arena, ")%s", tt->s);
+	} else if (tt->tag == DW_TAG_array_type || tt->tag == DW_TAG_subroutine_type) {
+		t->p = arena__cat(&l->arena, tt->p, needs_space(tt->p) ? " (" : "(", op, NULL);
+		t->s = arena__cat(&l->arena, ")", tt->s, NULL, NULL);
+	} else {
+		t->p = arena__cat(&l->arena, tt->p, needs_space(tt->p) ? " " : "", op, NULL);
+		t->s = tt->s;
+	}
+}
+
+/* const, volatile, restrict, _Atomic: the qualified type's facts with the qualifier added. */
+static void tinfo_qualified(struct layout *l, Dwarf_Die *d, struct tinfo *t)
+{
+	int tag = t->tag;
+	Dwarf_Die td;
+	struct tinfo *tt;
+	const char *q = tag == DW_TAG_const_type ? "const" : tag == DW_TAG_volatile_type ? "volatile"
+		: tag == DW_TAG_restrict_type ? "restrict" : tag == DW_TAG_atomic_type ? "_Atomic" : "const";
+
+	if (!die_type(d, &td)) {
+		t->p = arena__cat(&l->arena, q, " void", NULL, NULL);
+		t->quals = q;
+		return;
+	}
+	tt = tinfo_get(l, &td);
+	*t = *tt;
+	t->tag = tag;
+	t->quals = *tt->quals ? arena__cat(&l->arena, q, " ", tt->quals, NULL) : q;
+	if (tt->flags & MA_M_POINTER && tt->tag != DW_TAG_typedef) {
+		t->p = arena__cat(&l->arena, tt->p, q, " ", NULL);
+	} else {
+		t->p = arena__cat(&l->arena, q, " ", tt->p, NULL);
+	}
+	/* Only the qualified type's own qualifiers; pointers reset them. */
+	if (tag == DW_TAG_const_type)
+		t->flags |= MA_M_CONST;
+	if (tag == DW_TAG_volatile_type)
+		t->flags |= MA_M_VOLATILE;
+	if (tag == DW_TAG_atomic_type) {
+		t->flags |= MA_M_ATOMIC;
+		t->sync_kind = "_Atomic";
+	}
+}
+
+/* A typedef has its target's facts under its own name (which may make it a lock or an atomic). */
+static void tinfo_typedef(struct layout *l, Dwarf_Die *d, struct tinfo *t)
+{
+	const char *name = die_name(l, d);
+	Dwarf_Die td;
+	struct tinfo *tt;
+
+	t->p = name ? name : "?";
+	if (!die_type(d, &td)) { /* typedef void T */
+		return;
+	}
+	tt = tinfo_get(l, &td);
+	t->size = tt->size;
+	t->has_size = tt->has_size;
+	t->align = tt->align;
+	t->flags = tt->flags & ~(MA_M_CONST | MA_M_VOLATILE);
+	t->flex = tt->flex;
+	t->nr_dims = tt->nr_dims;
+	t->dims = tt->dims;
+	t->sync_kind = tt->sync_kind;
+	t->agg = tt->agg;
+	t->agg_off = tt->agg_off;
+	t->quals = tt->quals;
+	if (name && is_lock_name(name, &t->sync_kind))
+		t->flags |= MA_M_LOCK;
+	else if (name && !(t->flags & (MA_M_ATOMIC | MA_M_POINTER)) && is_atomic_name(name, &t->sync_kind))
+		t->flags |= MA_M_ATOMIC;
+}
+
+/* struct, class and union: built here when defined, so their alignment is known. */
+static void tinfo_aggregate(struct layout *l, Dwarf_Die *d, struct tinfo *t)
+{
+	int tag = t->tag;
+	const char *name = die_name(l, d);
+
+	if (name)
+		t->p = arena__cat(&l->arena, kw(l, tag), name, NULL, NULL);
+	else
+		t->p = tag == DW_TAG_union_type ? "union {...}" : "struct {...}";
+	t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
+	if (t->has_size && !attr_flag(d, DW_AT_declaration)) {
+		struct mstruct *ms = struct_build(l, d, name);
+
+		if (ms) {
+			t->agg = ms;
+			t->align = ms->pub.align;
+			if (ms->pub.nr_sync && name && (is_lock_name(name, &t->sync_kind)))
+				t->flags |= MA_M_LOCK;
+		}
+	} else {
+		t->align = 1;
+	}
+	t->agg_off = dwarf_dieoffset(d);
+	if (name && is_lock_name(name, &t->sync_kind))
+		t->flags |= MA_M_LOCK;
+	else if (name && l->cplusplus && is_atomic_name(name, &t->sync_kind))
+		t->flags |= MA_M_ATOMIC;
+	if (!t->align)
+		t->align = 1;
+}
+
+/* A named enum is spelled by its name, an anonymous one with its enumerators. */
+static void tinfo_enum(struct layout *l, Dwarf_Die *d, struct tinfo *t)
+{
+	t->p = enum_spelling(l, d);
+	t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
+	t->align = base_align(t->size, 0);
+}
+
+/* Arrays: the dimensions, the "[N][M]" suffix and the size (a flexible array has none). */
+static void tinfo_array(struct layout *l, Dwarf_Die *d, struct tinfo *t)
+{
+	Dwarf_Die c, td;
+	struct tinfo *tt = NULL;
+	uint64_t dims[MA_MAX_DIMS];
+	int nd = 0;
+	char sbuf[256];
+	size_t sn = 0;
+	bool flex = false;
+
+	if (dwarf_child(d, &c) == 0) {
+		do {
+			int ct = dwarf_tag(&c);
+			uint64_t cnt = 0, ub;
+			Dwarf_Attribute a;
+			Dwarf_Sword sub;
+
+			if (ct != DW_TAG_subrange_type && ct != DW_TAG_enumeration_type)
+				continue;
+			if (attr_udata(&c, DW_AT_count, &cnt)) {
+			} else if (dwarf_attr(&c, DW_AT_upper_bound, &a) &&
+				   upper_bound(&a, &sub) == 0) {
+				ub = (uint64_t)sub;
+				uint64_t lb = 0;
+
+				attr_udata(&c, DW_AT_lower_bound, &lb);
+				cnt = sub < 0 ? 0 : ub - lb + 1;
+			} else {
+				flex = true;
+			}
+			if (nd < MA_MAX_DIMS)
+				dims[nd++] = cnt;
+			if (sn < sizeof(sbuf) - 24) {
+				if (!cnt && (flex || nd == 1))
+					sn += snprintf(sbuf + sn, sizeof(sbuf) - sn, flex ? "[]" : "[0]");
+				else
+					sn += snprintf(sbuf + sn, sizeof(sbuf) - sn, "[%llu]",
+						       (unsigned long long)cnt);
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	sbuf[sn] = 0;
+	if (die_type(d, &td)) {
+		tt = tinfo_get(l, &td);
+		t->p = tt->p;
+		t->s = arena__cat(&l->arena, sbuf, tt->s, NULL, NULL);
+		t->align = tt->align;
+		t->flags = (tt->flags & (MA_M_ATOMIC | MA_M_LOCK)) | MA_M_ARRAY;
+		t->sync_kind = tt->sync_kind;
+		t->agg = NULL;
+	}
+	uint64_t n = 1;
+
+	for (int i = 0; i < nd; i++)
+		n *= dims[i];
+	t->nr_dims = nd;
+	t->dims = arena__alloc(&l->arena, sizeof(uint64_t) * (nd ? nd : 1));
+	memcpy(t->dims, dims, sizeof(uint64_t) * nd);
+	t->flex = flex || n == 0;
+	if (!attr_udata(d, DW_AT_byte_size, &t->size))
+		t->size = tt && tt->has_size ? n * tt->size : 0;
+	t->has_size = true;
+}
+
+/* Function types: "R" and "(params)R-suffix", for pointers to functions. */
+static void tinfo_subroutine(struct layout *l, Dwarf_Die *d, struct tinfo *t)
+{
+	Dwarf_Die td;
+	struct tinfo *tt;
+	const char *ps = params_spelling(l, d);
+
+	if (die_type(d, &td)) {
+		tt = tinfo_get(l, &td);
+		t->p = tt->p;
+		t->s = arena__cat(&l->arena, ps, tt->s, NULL, NULL);
+	} else {
+		t->p = "void";
+		t->s = ps;
+	}
+	t->align = 1;
+}
+
 static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 {
 	uint64_t key = die_key(l, d);
@@ -462,8 +711,6 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 
 	struct tinfo *t = arena__alloc(&l->arena, sizeof(*t));
 	int tag = dwarf_tag(d);
-	Dwarf_Die td;
-	struct tinfo *tt = NULL;
 	const char *name;
 
 	t->tag = tag;
@@ -475,235 +722,40 @@ static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
 
 	switch (tag) {
 	case DW_TAG_base_type:
-	case DW_TAG_unspecified_type: {
-		uint64_t enc = 0;
-
-		name = dwarf_diename(d);
-		t->p = name ? name : "?";
-		t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
-		attr_udata(d, DW_AT_encoding, &enc);
-		t->align = base_align(t->size, (int)enc);
+	case DW_TAG_unspecified_type:
+		tinfo_base(l, d, t);
 		break;
-	}
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
-	case DW_TAG_ptr_to_member_type: {
-		const char *op = tag == DW_TAG_pointer_type ? "*" : tag == DW_TAG_reference_type ? "&" : "&&";
-
-		if (!attr_udata(d, DW_AT_byte_size, &t->size))
-			t->size = l->addr_size;
-		t->has_size = true;
-		t->align = t->size ? t->size : 8;
-		t->flags = MA_M_POINTER;
-		if (!die_type(d, &td)) {
-			t->p = arena__cat(&l->arena, "void ", op, NULL, NULL);
-			break;
-		}
-		/*
-		 * Named before the pointee is resolved: a member reached again
-		 * through a cycle of pointers (struct A { B *b; }, struct B
-		 * { A *a; }) gets this pointer while it is in progress.
-		 */
-		if (tag != DW_TAG_ptr_to_member_type) {
-			int pt = dwarf_tag(&td);
-			const char *pn = die_name(l, &td);
-
-			if (pn && (pt == DW_TAG_typedef || pt == DW_TAG_base_type))
-				t->p = arena__cat(&l->arena, pn, needs_space(pn) ? " " : "", op, NULL);
-			else if (pn && (pt == DW_TAG_structure_type || pt == DW_TAG_class_type ||
-					pt == DW_TAG_union_type))
-				t->p = arena__cat(&l->arena, kw(l, pt), pn, " ", op);
-		}
-		tt = tinfo_get(l, &td);
-		if (tag == DW_TAG_ptr_to_member_type) {
-			Dwarf_Die cd;
-			Dwarf_Attribute a;
-			const char *cn = "?";
-
-			if (dwarf_attr_integrate(d, DW_AT_containing_type, &a) && dwarf_formref_die(&a, &cd))
-				cn = die_name(l, &cd) ?: "?";
-			t->p = arena__printf(&l->arena, "%s%s(%s::*", tt->p, needs_space(tt->p) ? " " : "", cn);
-			t->s = arena__printf(&l->arena, ")%s", tt->s);
-		} else if (tt->tag == DW_TAG_array_type || tt->tag == DW_TAG_subroutine_type) {
-			t->p = arena__cat(&l->arena, tt->p, needs_space(tt->p) ? " (" : "(", op, NULL);
-			t->s = arena__cat(&l->arena, ")", tt->s, NULL, NULL);
-		} else {
-			t->p = arena__cat(&l->arena, tt->p, needs_space(tt->p) ? " " : "", op, NULL);
-			t->s = tt->s;
-		}
+	case DW_TAG_ptr_to_member_type:
+		tinfo_pointer(l, d, t);
 		break;
-	}
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type:
 	case DW_TAG_atomic_type:
-	case DW_TAG_immutable_type: {
-		const char *q = tag == DW_TAG_const_type ? "const" : tag == DW_TAG_volatile_type ? "volatile"
-			: tag == DW_TAG_restrict_type ? "restrict" : tag == DW_TAG_atomic_type ? "_Atomic" : "const";
-
-		if (!die_type(d, &td)) {
-			t->p = arena__cat(&l->arena, q, " void", NULL, NULL);
-			t->quals = q;
-			break;
-		}
-		tt = tinfo_get(l, &td);
-		*t = *tt;
-		t->tag = tag;
-		t->quals = *tt->quals ? arena__cat(&l->arena, q, " ", tt->quals, NULL) : q;
-		if (tt->flags & MA_M_POINTER && tt->tag != DW_TAG_typedef) {
-			t->p = arena__cat(&l->arena, tt->p, q, " ", NULL);
-		} else {
-			t->p = arena__cat(&l->arena, q, " ", tt->p, NULL);
-		}
-		/* Only the qualified type's own qualifiers; pointers reset them. */
-		if (tag == DW_TAG_const_type)
-			t->flags |= MA_M_CONST;
-		if (tag == DW_TAG_volatile_type)
-			t->flags |= MA_M_VOLATILE;
-		if (tag == DW_TAG_atomic_type) {
-			t->flags |= MA_M_ATOMIC;
-			t->sync_kind = "_Atomic";
-		}
+	case DW_TAG_immutable_type:
+		tinfo_qualified(l, d, t);
 		break;
-	}
-	case DW_TAG_typedef: {
-		name = die_name(l, d);
-		t->p = name ? name : "?";
-		if (!die_type(d, &td)) { /* typedef void T */
-			break;
-		}
-		tt = tinfo_get(l, &td);
-		t->size = tt->size;
-		t->has_size = tt->has_size;
-		t->align = tt->align;
-		t->flags = tt->flags & ~(MA_M_CONST | MA_M_VOLATILE);
-		t->flex = tt->flex;
-		t->nr_dims = tt->nr_dims;
-		t->dims = tt->dims;
-		t->sync_kind = tt->sync_kind;
-		t->agg = tt->agg;
-		t->agg_off = tt->agg_off;
-		t->quals = tt->quals;
-		if (name && is_lock_name(name, &t->sync_kind))
-			t->flags |= MA_M_LOCK;
-		else if (name && !(t->flags & (MA_M_ATOMIC | MA_M_POINTER)) && is_atomic_name(name, &t->sync_kind))
-			t->flags |= MA_M_ATOMIC;
+	case DW_TAG_typedef:
+		tinfo_typedef(l, d, t);
 		break;
-	}
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
-	case DW_TAG_interface_type: {
-		name = die_name(l, d);
-		if (name)
-			t->p = arena__cat(&l->arena, kw(l, tag), name, NULL, NULL);
-		else
-			t->p = tag == DW_TAG_union_type ? "union {...}" : "struct {...}";
-		t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
-		if (t->has_size && !attr_flag(d, DW_AT_declaration)) {
-			struct mstruct *ms = struct_build(l, d, name);
-
-			if (ms) {
-				t->agg = ms;
-				t->align = ms->pub.align;
-				if (ms->pub.nr_sync && name && (is_lock_name(name, &t->sync_kind)))
-					t->flags |= MA_M_LOCK;
-			}
-		} else {
-			t->align = 1;
-		}
-		t->agg_off = dwarf_dieoffset(d);
-		if (name && is_lock_name(name, &t->sync_kind))
-			t->flags |= MA_M_LOCK;
-		else if (name && l->cplusplus && is_atomic_name(name, &t->sync_kind))
-			t->flags |= MA_M_ATOMIC;
-		if (!t->align)
-			t->align = 1;
+	case DW_TAG_interface_type:
+		tinfo_aggregate(l, d, t);
 		break;
-	}
-	case DW_TAG_enumeration_type: {
-		t->p = enum_spelling(l, d);
-		t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
-		t->align = base_align(t->size, 0);
+	case DW_TAG_enumeration_type:
+		tinfo_enum(l, d, t);
 		break;
-	}
-	case DW_TAG_array_type: {
-		Dwarf_Die c;
-		uint64_t dims[MA_MAX_DIMS];
-		int nd = 0;
-		char sbuf[256];
-		size_t sn = 0;
-		bool flex = false;
-
-		if (dwarf_child(d, &c) == 0) {
-			do {
-				int ct = dwarf_tag(&c);
-				uint64_t cnt = 0, ub;
-				Dwarf_Attribute a;
-				Dwarf_Sword sub;
-
-				if (ct != DW_TAG_subrange_type && ct != DW_TAG_enumeration_type)
-					continue;
-				if (attr_udata(&c, DW_AT_count, &cnt)) {
-				} else if (dwarf_attr(&c, DW_AT_upper_bound, &a) &&
-					   upper_bound(&a, &sub) == 0) {
-					ub = (uint64_t)sub;
-					uint64_t lb = 0;
-
-					attr_udata(&c, DW_AT_lower_bound, &lb);
-					cnt = sub < 0 ? 0 : ub - lb + 1;
-				} else {
-					flex = true;
-				}
-				if (nd < MA_MAX_DIMS)
-					dims[nd++] = cnt;
-				if (sn < sizeof(sbuf) - 24) {
-					if (!cnt && (flex || nd == 1))
-						sn += snprintf(sbuf + sn, sizeof(sbuf) - sn, flex ? "[]" : "[0]");
-					else
-						sn += snprintf(sbuf + sn, sizeof(sbuf) - sn, "[%llu]",
-							       (unsigned long long)cnt);
-				}
-			} while (dwarf_siblingof(&c, &c) == 0);
-		}
-		sbuf[sn] = 0;
-		if (die_type(d, &td)) {
-			tt = tinfo_get(l, &td);
-			t->p = tt->p;
-			t->s = arena__cat(&l->arena, sbuf, tt->s, NULL, NULL);
-			t->align = tt->align;
-			t->flags = (tt->flags & (MA_M_ATOMIC | MA_M_LOCK)) | MA_M_ARRAY;
-			t->sync_kind = tt->sync_kind;
-			t->agg = NULL;
-		}
-		uint64_t n = 1;
-
-		for (int i = 0; i < nd; i++)
-			n *= dims[i];
-		t->nr_dims = nd;
-		t->dims = arena__alloc(&l->arena, sizeof(uint64_t) * (nd ? nd : 1));
-		memcpy(t->dims, dims, sizeof(uint64_t) * nd);
-		t->flex = flex || n == 0;
-		if (!attr_udata(d, DW_AT_byte_size, &t->size))
-			t->size = tt && tt->has_size ? n * tt->size : 0;
-		t->has_size = true;
+	case DW_TAG_array_type:
+		tinfo_array(l, d, t);
 		break;
-	}
-	case DW_TAG_subroutine_type: {
-		const char *ps = params_spelling(l, d);
-
-		if (die_type(d, &td)) {
-			tt = tinfo_get(l, &td);
-			t->p = tt->p;
-			t->s = arena__cat(&l->arena, ps, tt->s, NULL, NULL);
-		} else {
-			t->p = "void";
-			t->s = ps;
-		}
-		t->align = 1;
+	case DW_TAG_subroutine_type:
+		tinfo_subroutine(l, d, t);
 		break;
-	}
 	default:
 		name = dwarf_diename(d);
 		t->p = name ? name : "?";
