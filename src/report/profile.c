@@ -59,13 +59,11 @@ static struct json_object *sum_json(const struct profile_hotsum *s, int n, bool 
 	return a;
 }
 
-struct json_object *profile__to_json(const struct profile *p)
+/* The sampled events: what was counted, how often, at which tier. */
+static struct json_object *events_json(const struct profile *p)
 {
-	struct json_object *o = json_object_new_object(), *a, *x;
+	struct json_object *a = json_object_new_array(), *x;
 
-	if (!p)
-		return o;
-	a = json_object_new_array();
 	for (int i = 0; i < p->nr_events; i++) {
 		const struct profile_event *e = &p->events[i];
 
@@ -84,11 +82,14 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "est_events", json_object_new_double(e->est_events));
 		json_object_array_add(a, x);
 	}
-	jadd(o, "events", a);
-	jadd(o, "duration_ns", ju64(p->duration_ns));
-	jadd(o, "threads", json_object_new_int(p->nr_threads));
+	return a;
+}
 
-	a = json_object_new_array();
+/* The code locations the samples fell on, per process, thread and event. */
+static struct json_object *hotspots_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array(), *x;
+
 	for (int i = 0; i < p->nr_hot; i++) {
 		const struct profile_hotspot *h = &p->hot[i];
 
@@ -103,13 +104,14 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "est_events", json_object_new_double(h->est_events));
 		json_object_array_add(a, x);
 	}
-	jadd(o, "hotspots", a);
-	jadd(o, "functions", sum_json(p->funcs, p->nr_funcs, false));
-	jadd(o, "lines", sum_json(p->lines, p->nr_lines, true));
-	if (p->nr_thread_funcs)
-		jadd(o, "thread_functions", sum_json(p->thread_funcs, p->nr_thread_funcs, false));
+	return a;
+}
 
-	a = json_object_new_array();
+/* The sampled call stacks. */
+static struct json_object *stacks_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array(), *x;
+
 	for (int i = 0; i < p->nr_stacks; i++) {
 		const struct profile_stack *s = &p->stacks[i];
 		struct json_object *fr = json_object_new_array();
@@ -128,9 +130,43 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "frames", fr);
 		json_object_array_add(a, x);
 	}
-	jadd(o, "stacks", a);
+	return a;
+}
 
-	x = json_object_new_object();
+/* The code locations that raised page faults. */
+static struct json_object *fault_sites_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < p->nr_sites; i++) {
+		const struct profile_fault_site *s = &p->sites[i];
+		struct json_object *y = json_object_new_object();
+
+		jadd(y, "pid", json_object_new_int(s->pid));
+		jadd(y, "processes", json_object_new_int(s->nr_procs));
+		jadd(y, "kernel_mode", json_object_new_boolean(s->kernel_mode));
+		loc_json(y, &s->loc);
+		jadd(y, "count", ju64(s->count));
+		jadd(y, "samples", ju64(s->samples));
+		jadd(y, "reads", ju64(s->reads));
+		jadd(y, "writes", ju64(s->writes));
+		jadd(y, "rw_unknown", ju64(s->rw_unknown));
+		jadd(y, "instr", ju64(s->instr));
+		if (p->major_measured) {
+			jadd(y, "minor", ju64(s->minor));
+			jadd(y, "major", ju64(s->major));
+		}
+		jadd(y, "region", json_object_new_int(s->region));
+		json_object_array_add(a, y);
+	}
+	return a;
+}
+
+/* Page faults: totals, how they were sampled, the sites and the timeline. */
+static struct json_object *faults_json(const struct profile *p)
+{
+	struct json_object *x = json_object_new_object(), *a;
+
 	jadd(x, "measured", json_object_new_boolean(p->faults_measured));
 	jadd(x, "tier", json_str(tier__name(TIER_SOFTWARE)));
 	if (p->faults_measured) {
@@ -155,29 +191,7 @@ struct json_object *profile__to_json(const struct profile *p)
 			jadd(x, "minor", ju64(p->minor));
 			jadd(x, "major", ju64(p->major));
 		}
-		a = json_object_new_array();
-		for (int i = 0; i < p->nr_sites; i++) {
-			const struct profile_fault_site *s = &p->sites[i];
-			struct json_object *y = json_object_new_object();
-
-			jadd(y, "pid", json_object_new_int(s->pid));
-			jadd(y, "processes", json_object_new_int(s->nr_procs));
-			jadd(y, "kernel_mode", json_object_new_boolean(s->kernel_mode));
-			loc_json(y, &s->loc);
-			jadd(y, "count", ju64(s->count));
-			jadd(y, "samples", ju64(s->samples));
-			jadd(y, "reads", ju64(s->reads));
-			jadd(y, "writes", ju64(s->writes));
-			jadd(y, "rw_unknown", ju64(s->rw_unknown));
-			jadd(y, "instr", ju64(s->instr));
-			if (p->major_measured) {
-				jadd(y, "minor", ju64(s->minor));
-				jadd(y, "major", ju64(s->major));
-			}
-			jadd(y, "region", json_object_new_int(s->region));
-			json_object_array_add(a, y);
-		}
-		jadd(x, "sites", a);
+		jadd(x, "sites", fault_sites_json(p));
 		jadd(x, "bucket_ns", ju64(p->bucket_ns));
 		a = json_object_new_array();
 		for (int i = 0; i < p->nr_buckets; i++)
@@ -190,9 +204,14 @@ struct json_object *profile__to_json(const struct profile *p)
 			jadd(x, "timeline_major", a);
 		}
 	}
-	jadd(o, "page_faults", x);
+	return x;
+}
 
-	a = json_object_new_array();
+/* The mapped regions, with their faults and huge-page state. */
+static struct json_object *regions_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array(), *x;
+
 	for (int i = 0; i < p->nr_regions; i++) {
 		const struct profile_region *r = &p->regions[i];
 
@@ -224,9 +243,14 @@ struct json_object *profile__to_json(const struct profile *p)
 		}
 		json_object_array_add(a, x);
 	}
-	jadd(o, "regions", a);
+	return a;
+}
 
-	x = json_object_new_object();
+/* Transparent huge pages: the mode and khugepaged's work during the run. */
+static struct json_object *thp_json(const struct profile *p)
+{
+	struct json_object *x = json_object_new_object();
+
 	jadd(x, "mode", json_str(p->thp_mode));
 	jadd(x, "defrag", json_str(p->thp_defrag));
 	if (p->thp_measured) {
@@ -240,9 +264,14 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "unwatched_collapse_ok_system", ju64(p->thp_unwatched.collapse_ok));
 		jadd(x, "unwatched_collapse_failed_system", ju64(p->thp_unwatched.collapse_fail));
 	}
-	jadd(o, "thp", x);
+	return x;
+}
 
-	a = json_object_new_array();
+/* Every process of the run. */
+static struct json_object *procs_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array(), *x;
+
 	for (int i = 0; i < p->nr_procs; i++) {
 		const struct profile_proc *pr = &p->procs[i];
 
@@ -256,9 +285,14 @@ struct json_object *profile__to_json(const struct profile *p)
 		jadd(x, "maps", json_object_new_boolean(pr->maps));
 		json_object_array_add(a, x);
 	}
-	jadd(o, "processes", a);
+	return a;
+}
 
-	x = json_object_new_object();
+/* What was lost, per cause. */
+static struct json_object *loss_json(const struct profile *p)
+{
+	struct json_object *x = json_object_new_object();
+
 	/* null, not 0, where the collector that would count the loss did not run */
 	jadd(x, "samples_hot_map_full", p->nr_events ? ju64(p->loss.hot_full) : NULL);
 	jadd(x, "samples_no_stack", p->nr_events ? ju64(p->loss.stack_err) : NULL);
@@ -272,7 +306,29 @@ struct json_object *profile__to_json(const struct profile *p)
 	     p->loss.proc_events_known ? ju64(p->loss.proc_events) : NULL);
 	jadd(x, "processes_not_followed", ju64(p->loss.procs_full));
 	jadd(x, "attach_failures", json_object_new_int(p->loss.attach_failed));
-	jadd(o, "lost", x);
+	return x;
+}
+
+struct json_object *profile__to_json(const struct profile *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!p)
+		return o;
+	jadd(o, "events", events_json(p));
+	jadd(o, "duration_ns", ju64(p->duration_ns));
+	jadd(o, "threads", json_object_new_int(p->nr_threads));
+	jadd(o, "hotspots", hotspots_json(p));
+	jadd(o, "functions", sum_json(p->funcs, p->nr_funcs, false));
+	jadd(o, "lines", sum_json(p->lines, p->nr_lines, true));
+	if (p->nr_thread_funcs)
+		jadd(o, "thread_functions", sum_json(p->thread_funcs, p->nr_thread_funcs, false));
+	jadd(o, "stacks", stacks_json(p));
+	jadd(o, "page_faults", faults_json(p));
+	jadd(o, "regions", regions_json(p));
+	jadd(o, "thp", thp_json(p));
+	jadd(o, "processes", procs_json(p));
+	jadd(o, "lost", loss_json(p));
 	return o;
 }
 
