@@ -11,6 +11,10 @@ struct json_object;
 struct json_object *json_str(const char *s);
 /* A string; JSON null for NULL. */
 struct json_object *json_str_or_null(const char *s);
+/* An unsigned 64-bit number. */
+struct json_object *json_u64(uint64_t v);
+/* Adds v under key k of object o (json_object_object_add, short for the outputs). */
+void json_add(struct json_object *o, const char *k, struct json_object *v);
 /* An address or mask as a "0x..." string (JSON numbers lose 64-bit precision). */
 struct json_object *json_hex(uint64_t v);
 

@@ -5,8 +5,8 @@
  * One pass over every unit's top-level DIEs (and C++ namespaces and class
  * scopes) builds each struct, union and class once per unit; a definition
  * identical to one already seen under the same name is merged.  Type facts
- * (C spelling, size, alignment, atomic/lock) are cached per DIE, so shared
- * types are walked once per unit.  Holes and padding follow pahole's
+ * (C spelling, size, alignment, atomic/lock; layout_types.c) are cached per
+ * DIE, so shared types are walked once per unit.  Holes and padding follow pahole's
  * definitions so that both tools print the same numbers.
  */
 #include "layout/layout.h"
@@ -26,6 +26,7 @@
 #include <gelf.h>
 
 #include "layout/layout_int.h"
+#include "layout/layout_dwarf.h"
 #include "machine/sysinfo.h"
 #include "base/util.h"
 
@@ -118,14 +119,6 @@ void arena__free(struct arena_blk *a)
 
 /* ---- uint64 -> pointer map (open addressing) ---------------------------- */
 
-struct umap {
-	uint64_t *keys; /* key + 1; 0 = empty */
-	void **vals;
-	uint32_t *gens; /* a slot is live only in the current generation */
-	uint32_t gen;
-	size_t cap, n;
-};
-
 static inline uint64_t mix64(uint64_t k)
 {
 	k ^= k >> 33;
@@ -134,12 +127,12 @@ static inline uint64_t mix64(uint64_t k)
 	return k;
 }
 
-static void umap_grow(struct umap *m);
+static void umap__grow(struct umap *m);
 
-static void **umap_slot(struct umap *m, uint64_t key, bool insert)
+void **umap__slot(struct umap *m, uint64_t key, bool insert)
 {
 	if (insert && (m->n + 1) * 2 > m->cap)
-		umap_grow(m);
+		umap__grow(m);
 	if (!m->cap)
 		return NULL;
 
@@ -163,7 +156,7 @@ static void **umap_slot(struct umap *m, uint64_t key, bool insert)
 	}
 }
 
-static void umap_grow(struct umap *m)
+static void umap__grow(struct umap *m)
 {
 	struct umap old = *m;
 
@@ -174,13 +167,13 @@ static void umap_grow(struct umap *m)
 	m->n = 0;
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.keys[i] && old.gens[i] == old.gen)
-			*umap_slot(m, old.keys[i] - 1, true) = old.vals[i];
+			*umap__slot(m, old.keys[i] - 1, true) = old.vals[i];
 	free(old.keys);
 	free(old.vals);
 	free(old.gens);
 }
 
-static void umap_reset(struct umap *m)
+static void umap__reset(struct umap *m)
 {
 	if (++m->gen == 0) { /* wrapped: clear for real */
 		if (m->cap)
@@ -190,7 +183,7 @@ static void umap_reset(struct umap *m)
 	m->n = 0;
 }
 
-static void umap_free(struct umap *m)
+static void umap__free(struct umap *m)
 {
 	free(m->keys);
 	free(m->vals);
@@ -205,514 +198,6 @@ static uint64_t str_hash(const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
-}
-
-/* ---- the layout --------------------------------------------------------- */
-
-struct mstruct {
-	struct ma_struct pub;
-	struct mstruct *hnext; /* same name hash */
-	uint64_t hash;
-	bool listed;
-	bool files_done;
-	Dwarf_Off off;	  /* the type's DIE, for decl_file resolved only once listed */
-	Dwarf_Off *moffs; /* each member's DIE */
-	Dwarf *dbg;	  /* the file they are in (main or dwz alternate) */
-};
-
-/* Facts about one type DIE, cached per unit. */
-struct tinfo {
-	const char *p, *s;  /* declaration = p NAME s */
-	uint64_t size;
-	uint32_t align;
-	uint32_t flags;	    /* MA_M_ATOMIC | MA_M_LOCK | MA_M_POINTER | MA_M_ARRAY | CONST | VOLATILE */
-	bool has_size;
-	bool flex;	    /* array without a count */
-	int tag;
-	int nr_dims;
-	uint64_t *dims;
-	const char *quals;
-	const char *sync_kind;
-	struct mstruct *agg; /* struct/union this type is (typedefs/cv stripped), if built */
-	Dwarf_Off agg_off;   /* its DIE offset, for on-demand builds */
-};
-
-struct layout {
-	Dwfl *dwfl;
-	int fd;
-	struct arena_blk *arena;
-	struct mstruct **v;
-	size_t n, cap;
-	struct umap names;  /* str_hash(name) -> mstruct chain */
-	struct umap types;  /* die key -> tinfo (reset per unit) */
-	struct umap aggs;   /* die key -> mstruct (reset per unit) */
-	struct umap qnames; /* die key -> qualified C++ name (reset per unit) */
-	uint32_t cacheline;
-	int addr_size;
-	bool big_endian;
-	bool cplusplus;	    /* current unit */
-	Dwarf *cur_dbg;
-};
-
-/* DIE offsets of the alternate (dwz) file live in their own space. */
-static inline uint64_t die_key(const struct layout *l, Dwarf_Die *d)
-{
-	uint64_t alt = dwarf_cu_getdwarf(d->cu) != l->cur_dbg ? 1ULL << 62 : 0;
-
-	return dwarf_dieoffset(d) | alt;
-}
-
-static bool attr_udata(Dwarf_Die *d, int at, uint64_t *v)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word w;
-
-	if (!dwarf_attr_integrate(d, at, &a) || dwarf_formudata(&a, &w))
-		return false;
-	*v = w;
-	return true;
-}
-
-static bool attr_flag(Dwarf_Die *d, int at)
-{
-	Dwarf_Attribute a;
-	bool f = false;
-
-	if (!dwarf_attr_integrate(d, at, &a))
-		return false;
-	return dwarf_formflag(&a, &f) == 0 && f;
-}
-
-static bool die_type(Dwarf_Die *d, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_attr_integrate(d, DW_AT_type, &a) && dwarf_formref_die(&a, out);
-}
-
-static const char *kw(struct layout *l, int tag)
-{
-	if (l->cplusplus)
-		return "";
-	switch (tag) {
-	case DW_TAG_union_type: return "union ";
-	case DW_TAG_enumeration_type: return "enum ";
-	default: return "struct ";
-	}
-}
-
-static const char *die_name(struct layout *l, Dwarf_Die *d)
-{
-	if (l->cplusplus) {
-		void **q = umap_slot(&l->qnames, die_key(l, d), false);
-
-		if (q)
-			return *q;
-	}
-	return dwarf_diename(d);
-}
-
-static uint32_t base_align(uint64_t size, int enc)
-{
-	if (enc == DW_ATE_complex_float)
-		size /= 2;
-	if (size > 16)
-		return 16;
-	if (size == 0)
-		return 1;
-	/* Round up to a power of two (e.g. 10-byte long double on i386 is 12/4; x86-64 is 16). */
-	uint32_t a = 1;
-
-	while (a < size)
-		a <<= 1;
-	return a;
-}
-
-static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d);
-static bool is_aggregate_tag(int tag);
-static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *name);
-
-static bool needs_space(const char *p)
-{
-	size_t n = strlen(p);
-
-	return n && p[n - 1] != '*' && p[n - 1] != '(' && p[n - 1] != '&' && p[n - 1] != ' ';
-}
-
-static const char *join_decl(struct layout *l, const char *p, const char *name, const char *s)
-{
-	bool space = needs_space(p) && ((name && *name) || *s == '[');
-
-	return arena__cat(&l->arena, p, space ? " " : "", name, s);
-}
-
-static const char *params_spelling(struct layout *l, Dwarf_Die *fn)
-{
-	Dwarf_Die c;
-	char buf[1024];
-	size_t n = 0;
-	int nr = 0;
-
-	buf[0] = 0;
-	if (dwarf_child(fn, &c) == 0) {
-		do {
-			const char *t;
-
-			if (dwarf_tag(&c) == DW_TAG_formal_parameter) {
-				Dwarf_Die pt;
-				struct tinfo *ti = die_type(&c, &pt) ? tinfo_get(l, &pt) : NULL;
-
-				t = ti ? join_decl(l, ti->p, NULL, ti->s) : "void *";
-			} else if (dwarf_tag(&c) == DW_TAG_unspecified_parameters) {
-				t = "...";
-			} else {
-				continue;
-			}
-			n += snprintf(buf + n, sizeof(buf) - n > 0 ? sizeof(buf) - n : 0, "%s%s",
-				      nr++ ? ", " : "", t);
-			if (n >= sizeof(buf))
-				n = sizeof(buf) - 1;
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	if (!nr && attr_flag(fn, DW_AT_prototyped))
-		return "(void)";
-	return arena__printf(&l->arena, "(%s)", buf);
-}
-
-static const char *enum_spelling(struct layout *l, Dwarf_Die *d)
-{
-	const char *name = die_name(l, d);
-	Dwarf_Die c;
-	char buf[2048];
-	size_t n = 0;
-
-	if (name)
-		return arena__cat(&l->arena, kw(l, DW_TAG_enumeration_type), name, NULL, NULL);
-	n += snprintf(buf, sizeof(buf), "enum {");
-	if (dwarf_child(d, &c) == 0) {
-		int i = 0;
-
-		do {
-			Dwarf_Attribute a;
-			Dwarf_Sword sv;
-
-			if (dwarf_tag(&c) != DW_TAG_enumerator || n >= sizeof(buf) - 64)
-				continue;
-			if (dwarf_attr(&c, DW_AT_const_value, &a) && dwarf_formsdata(&a, &sv) == 0)
-				n += snprintf(buf + n, sizeof(buf) - n, "%s %s = %lld", i++ ? "," : "",
-					      dwarf_diename(&c), (long long)sv);
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	snprintf(buf + n, sizeof(buf) - n, " }");
-	return arena__strdup(&l->arena, buf);
-}
-
-static bool is_lock_name(const char *n, const char **kind)
-{
-	static const char *const locks[] = {
-		"pthread_mutex_t", "pthread_spinlock_t", "pthread_rwlock_t", "pthread_cond_t",
-		"pthread_barrier_t", "sem_t", "std::mutex", "std::recursive_mutex",
-		"std::timed_mutex", "std::recursive_timed_mutex", "std::shared_mutex",
-		"std::shared_timed_mutex", "std::condition_variable", "mtx_t", "cnd_t",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(locks); i++)
-		if (!strcmp(n, locks[i])) {
-			*kind = locks[i];
-			return true;
-		}
-	return false;
-}
-
-static bool is_atomic_name(const char *n, const char **kind)
-{
-	if (!strncmp(n, "std::atomic", 11) || !strncmp(n, "std::__atomic_base<", 19) ||
-	    !strncmp(n, "atomic_", 7)) {
-		*kind = n;
-		return true;
-	}
-	return false;
-}
-
-/* data1/2/4/8 are unsigned here (255 in data1 is 255); only sdata is signed (-1 = no count). */
-static int upper_bound(Dwarf_Attribute *a, Dwarf_Sword *v)
-{
-	Dwarf_Word w;
-	unsigned int form = dwarf_whatform(a);
-
-	if (form == DW_FORM_sdata || form == DW_FORM_implicit_const)
-		return dwarf_formsdata(a, v);
-	if (dwarf_formudata(a, &w))
-		return -1;
-	/* gcc says "no count" with an all-ones upper bound in the unsigned forms */
-	if (w == (Dwarf_Word)-1)
-		*v = -1;
-	else
-		*v = (Dwarf_Sword)w;
-	return 0;
-}
-
-static struct tinfo *tinfo_get(struct layout *l, Dwarf_Die *d)
-{
-	uint64_t key = die_key(l, d);
-	void **slot = umap_slot(&l->types, key, false);
-
-	if (slot && *slot)
-		return *slot;
-
-	struct tinfo *t = arena__alloc(&l->arena, sizeof(*t));
-	int tag = dwarf_tag(d);
-	Dwarf_Die td;
-	struct tinfo *tt = NULL;
-	const char *name;
-
-	t->tag = tag;
-	t->quals = "";
-	/* Insert first: a pointer cycle (struct A { struct A *next; }) ends here. */
-	*umap_slot(&l->types, key, true) = t;
-	t->p = "?";
-	t->s = "";
-
-	switch (tag) {
-	case DW_TAG_base_type:
-	case DW_TAG_unspecified_type: {
-		uint64_t enc = 0;
-
-		name = dwarf_diename(d);
-		t->p = name ? name : "?";
-		t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
-		attr_udata(d, DW_AT_encoding, &enc);
-		t->align = base_align(t->size, (int)enc);
-		break;
-	}
-	case DW_TAG_pointer_type:
-	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type:
-	case DW_TAG_ptr_to_member_type: {
-		const char *op = tag == DW_TAG_pointer_type ? "*" : tag == DW_TAG_reference_type ? "&" : "&&";
-
-		if (!attr_udata(d, DW_AT_byte_size, &t->size))
-			t->size = l->addr_size;
-		t->has_size = true;
-		t->align = t->size ? t->size : 8;
-		t->flags = MA_M_POINTER;
-		if (!die_type(d, &td)) {
-			t->p = arena__cat(&l->arena, "void ", op, NULL, NULL);
-			break;
-		}
-		/*
-		 * Named before the pointee is resolved: a member reached again
-		 * through a cycle of pointers (struct A { B *b; }, struct B
-		 * { A *a; }) gets this pointer while it is in progress.
-		 */
-		if (tag != DW_TAG_ptr_to_member_type) {
-			int pt = dwarf_tag(&td);
-			const char *pn = die_name(l, &td);
-
-			if (pn && (pt == DW_TAG_typedef || pt == DW_TAG_base_type))
-				t->p = arena__cat(&l->arena, pn, needs_space(pn) ? " " : "", op, NULL);
-			else if (pn && (pt == DW_TAG_structure_type || pt == DW_TAG_class_type ||
-					pt == DW_TAG_union_type))
-				t->p = arena__cat(&l->arena, kw(l, pt), pn, " ", op);
-		}
-		tt = tinfo_get(l, &td);
-		if (tag == DW_TAG_ptr_to_member_type) {
-			Dwarf_Die cd;
-			Dwarf_Attribute a;
-			const char *cn = "?";
-
-			if (dwarf_attr_integrate(d, DW_AT_containing_type, &a) && dwarf_formref_die(&a, &cd))
-				cn = die_name(l, &cd) ?: "?";
-			t->p = arena__printf(&l->arena, "%s%s(%s::*", tt->p, needs_space(tt->p) ? " " : "", cn);
-			t->s = arena__printf(&l->arena, ")%s", tt->s);
-		} else if (tt->tag == DW_TAG_array_type || tt->tag == DW_TAG_subroutine_type) {
-			t->p = arena__cat(&l->arena, tt->p, needs_space(tt->p) ? " (" : "(", op, NULL);
-			t->s = arena__cat(&l->arena, ")", tt->s, NULL, NULL);
-		} else {
-			t->p = arena__cat(&l->arena, tt->p, needs_space(tt->p) ? " " : "", op, NULL);
-			t->s = tt->s;
-		}
-		break;
-	}
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-	case DW_TAG_restrict_type:
-	case DW_TAG_atomic_type:
-	case DW_TAG_immutable_type: {
-		const char *q = tag == DW_TAG_const_type ? "const" : tag == DW_TAG_volatile_type ? "volatile"
-			: tag == DW_TAG_restrict_type ? "restrict" : tag == DW_TAG_atomic_type ? "_Atomic" : "const";
-
-		if (!die_type(d, &td)) {
-			t->p = arena__cat(&l->arena, q, " void", NULL, NULL);
-			t->quals = q;
-			break;
-		}
-		tt = tinfo_get(l, &td);
-		*t = *tt;
-		t->tag = tag;
-		t->quals = *tt->quals ? arena__cat(&l->arena, q, " ", tt->quals, NULL) : q;
-		if (tt->flags & MA_M_POINTER && tt->tag != DW_TAG_typedef) {
-			t->p = arena__cat(&l->arena, tt->p, q, " ", NULL);
-		} else {
-			t->p = arena__cat(&l->arena, q, " ", tt->p, NULL);
-		}
-		/* Only the qualified type's own qualifiers; pointers reset them. */
-		if (tag == DW_TAG_const_type)
-			t->flags |= MA_M_CONST;
-		if (tag == DW_TAG_volatile_type)
-			t->flags |= MA_M_VOLATILE;
-		if (tag == DW_TAG_atomic_type) {
-			t->flags |= MA_M_ATOMIC;
-			t->sync_kind = "_Atomic";
-		}
-		break;
-	}
-	case DW_TAG_typedef: {
-		name = die_name(l, d);
-		t->p = name ? name : "?";
-		if (!die_type(d, &td)) { /* typedef void T */
-			break;
-		}
-		tt = tinfo_get(l, &td);
-		t->size = tt->size;
-		t->has_size = tt->has_size;
-		t->align = tt->align;
-		t->flags = tt->flags & ~(MA_M_CONST | MA_M_VOLATILE);
-		t->flex = tt->flex;
-		t->nr_dims = tt->nr_dims;
-		t->dims = tt->dims;
-		t->sync_kind = tt->sync_kind;
-		t->agg = tt->agg;
-		t->agg_off = tt->agg_off;
-		t->quals = tt->quals;
-		if (name && is_lock_name(name, &t->sync_kind))
-			t->flags |= MA_M_LOCK;
-		else if (name && !(t->flags & (MA_M_ATOMIC | MA_M_POINTER)) && is_atomic_name(name, &t->sync_kind))
-			t->flags |= MA_M_ATOMIC;
-		break;
-	}
-	case DW_TAG_structure_type:
-	case DW_TAG_class_type:
-	case DW_TAG_union_type:
-	case DW_TAG_interface_type: {
-		name = die_name(l, d);
-		if (name)
-			t->p = arena__cat(&l->arena, kw(l, tag), name, NULL, NULL);
-		else
-			t->p = tag == DW_TAG_union_type ? "union {...}" : "struct {...}";
-		t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
-		if (t->has_size && !attr_flag(d, DW_AT_declaration)) {
-			struct mstruct *ms = struct_build(l, d, name);
-
-			if (ms) {
-				t->agg = ms;
-				t->align = ms->pub.align;
-				if (ms->pub.nr_sync && name && (is_lock_name(name, &t->sync_kind)))
-					t->flags |= MA_M_LOCK;
-			}
-		} else {
-			t->align = 1;
-		}
-		t->agg_off = dwarf_dieoffset(d);
-		if (name && is_lock_name(name, &t->sync_kind))
-			t->flags |= MA_M_LOCK;
-		else if (name && l->cplusplus && is_atomic_name(name, &t->sync_kind))
-			t->flags |= MA_M_ATOMIC;
-		if (!t->align)
-			t->align = 1;
-		break;
-	}
-	case DW_TAG_enumeration_type: {
-		t->p = enum_spelling(l, d);
-		t->has_size = attr_udata(d, DW_AT_byte_size, &t->size);
-		t->align = base_align(t->size, 0);
-		break;
-	}
-	case DW_TAG_array_type: {
-		Dwarf_Die c;
-		uint64_t dims[MA_MAX_DIMS];
-		int nd = 0;
-		char sbuf[256];
-		size_t sn = 0;
-		bool flex = false;
-
-		if (dwarf_child(d, &c) == 0) {
-			do {
-				int ct = dwarf_tag(&c);
-				uint64_t cnt = 0, ub;
-				Dwarf_Attribute a;
-				Dwarf_Sword sub;
-
-				if (ct != DW_TAG_subrange_type && ct != DW_TAG_enumeration_type)
-					continue;
-				if (attr_udata(&c, DW_AT_count, &cnt)) {
-				} else if (dwarf_attr(&c, DW_AT_upper_bound, &a) &&
-					   upper_bound(&a, &sub) == 0) {
-					ub = (uint64_t)sub;
-					uint64_t lb = 0;
-
-					attr_udata(&c, DW_AT_lower_bound, &lb);
-					cnt = sub < 0 ? 0 : ub - lb + 1;
-				} else {
-					flex = true;
-				}
-				if (nd < MA_MAX_DIMS)
-					dims[nd++] = cnt;
-				if (sn < sizeof(sbuf) - 24) {
-					if (!cnt && (flex || nd == 1))
-						sn += snprintf(sbuf + sn, sizeof(sbuf) - sn, flex ? "[]" : "[0]");
-					else
-						sn += snprintf(sbuf + sn, sizeof(sbuf) - sn, "[%llu]",
-							       (unsigned long long)cnt);
-				}
-			} while (dwarf_siblingof(&c, &c) == 0);
-		}
-		sbuf[sn] = 0;
-		if (die_type(d, &td)) {
-			tt = tinfo_get(l, &td);
-			t->p = tt->p;
-			t->s = arena__cat(&l->arena, sbuf, tt->s, NULL, NULL);
-			t->align = tt->align;
-			t->flags = (tt->flags & (MA_M_ATOMIC | MA_M_LOCK)) | MA_M_ARRAY;
-			t->sync_kind = tt->sync_kind;
-			t->agg = NULL;
-		}
-		uint64_t n = 1;
-
-		for (int i = 0; i < nd; i++)
-			n *= dims[i];
-		t->nr_dims = nd;
-		t->dims = arena__alloc(&l->arena, sizeof(uint64_t) * (nd ? nd : 1));
-		memcpy(t->dims, dims, sizeof(uint64_t) * nd);
-		t->flex = flex || n == 0;
-		if (!attr_udata(d, DW_AT_byte_size, &t->size))
-			t->size = tt && tt->has_size ? n * tt->size : 0;
-		t->has_size = true;
-		break;
-	}
-	case DW_TAG_subroutine_type: {
-		const char *ps = params_spelling(l, d);
-
-		if (die_type(d, &td)) {
-			tt = tinfo_get(l, &td);
-			t->p = tt->p;
-			t->s = arena__cat(&l->arena, ps, tt->s, NULL, NULL);
-		} else {
-			t->p = "void";
-			t->s = ps;
-		}
-		t->align = 1;
-		break;
-	}
-	default:
-		name = dwarf_diename(d);
-		t->p = name ? name : "?";
-		t->align = 1;
-		break;
-	}
-	if (!t->align)
-		t->align = 1;
-	return t;
 }
 
 /* ---- members and statistics ---------------------------------------------- */
@@ -950,10 +435,10 @@ void layout__struct_lines(struct ma_struct *s, uint32_t line)
 				       : 0;
 }
 
-static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *name)
+struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 {
 	uint64_t key = die_key(l, d);
-	void **slot = umap_slot(&l->aggs, key, false);
+	void **slot = umap__slot(&l->aggs, key, false);
 
 	if (slot)
 		return *slot;
@@ -966,7 +451,7 @@ static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *
 	uint64_t align = 0, da = 0;
 	bool packed = false;
 
-	*umap_slot(&l->aggs, key, true) = ms;
+	*umap__slot(&l->aggs, key, true) = ms;
 	s->name = name ? name : NULL;
 	s->anonymous = !name;
 	s->cplusplus = l->cplusplus;
@@ -1014,7 +499,7 @@ static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *
 				ms->moffs = no;
 			}
 			m = &s->members[s->nr_members++];
-			ti = tinfo_get(l, &td);
+			ti = tinfo__get(l, &td);
 			m->name = ct == DW_TAG_member ? dwarf_diename(&c) : NULL;
 			m->size = ti->size;
 			m->align = ti->align;
@@ -1046,7 +531,7 @@ static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *
 				m->flags |= MA_M_VIRTUAL_BASE;
 			if (ct == DW_TAG_inheritance) {
 				m->flags |= MA_M_BASE;
-				m->type_name = join_decl(l, ti->p, NULL, ti->s);
+				m->type_name = decl__join(l, ti->p, NULL, ti->s);
 				m->decl = m->type_name;
 			} else if (ti->agg && ti->agg->pub.anonymous && !ti->agg->listed &&
 				   is_aggregate_tag(dwarf_tag(&td))) {
@@ -1073,13 +558,13 @@ static struct mstruct *struct_build(struct layout *l, Dwarf_Die *d, const char *
 					packed = true;
 			}
 			if (ct == DW_TAG_member && !(m->flags & MA_M_BASE)) {
-				m->type_name = join_decl(l, ti->p, NULL, ti->s);
+				m->type_name = decl__join(l, ti->p, NULL, ti->s);
 				if (m->bit_size)
 					m->decl = arena__printf(&l->arena, "%s%s%s:%u", ti->p,
-								needs_space(ti->p) && m->name ? " " : "",
+								decl__needs_space(ti->p) && m->name ? " " : "",
 								m->name ? m->name : "", m->bit_size);
 				else
-					m->decl = join_decl(l, ti->p, m->name, ti->s);
+					m->decl = decl__join(l, ti->p, m->name, ti->s);
 			}
 			if (!(m->flags & MA_M_VIRTUAL_BASE) && m->align > align)
 				align = m->align;
@@ -1161,7 +646,7 @@ static void list_struct(struct layout *l, struct mstruct *ms)
 	if (ms->listed || !s->name)
 		return;
 	h = str_hash(s->name);
-	slot = umap_slot(&l->names, h, true);
+	slot = umap__slot(&l->names, h, true);
 	for (struct mstruct *o = *slot; o; o = o->hnext) {
 		if (!strcmp(o->pub.name, s->name) && members_equal(&o->pub, s)) {
 			o->pub.duplicates++;
@@ -1186,11 +671,6 @@ static void list_struct(struct layout *l, struct mstruct *ms)
 		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
 	}
 	l->v[l->n++] = ms;
-}
-
-static bool is_aggregate_tag(int tag)
-{
-	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type;
 }
 
 /* C++: record the qualified name of every type declared in a namespace or class. */
@@ -1220,7 +700,7 @@ static void collect_qnames(struct layout *l, Dwarf_Die *parent, const char *pref
 		const char *q = prefix ? arena__printf(&l->arena, "%s::%s", prefix, n) : n;
 
 		if (prefix)
-			*umap_slot(&l->qnames, die_key(l, &c), true) = (void *)q;
+			*umap__slot(&l->qnames, die_key(l, &c), true) = (void *)q;
 		if (is_aggregate_tag(tag) && dwarf_haschildren(&c))
 			collect_qnames(l, &c, q, depth + 1);
 	} while (dwarf_siblingof(&c, &c) == 0);
@@ -1247,7 +727,7 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 
 				if (!attr_udata(&c, DW_AT_byte_size, &sz))
 					continue;
-				struct tinfo *t = tinfo_get(l, &c);
+				struct tinfo *t = tinfo__get(l, &c);
 
 				if (t->agg) {
 					t->agg->pub.name = n;
@@ -1263,7 +743,7 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 			if (!n || !die_type(&c, &td) || !is_aggregate_tag(dwarf_tag(&td)) ||
 			    dwarf_diename(&td) || attr_flag(&td, DW_AT_declaration))
 				continue;
-			struct tinfo *t = tinfo_get(l, &td);
+			struct tinfo *t = tinfo__get(l, &td);
 
 			if (t->agg && !t->agg->listed) {
 				t->agg->pub.name = n;
@@ -1303,9 +783,9 @@ static int layout_walk(struct layout *l, Dwarf *dbg)
 
 		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile)
 			top = &subdie;
-		umap_reset(&l->types);
-		umap_reset(&l->aggs);
-		umap_reset(&l->qnames);
+		umap__reset(&l->types);
+		umap__reset(&l->aggs);
+		umap__reset(&l->qnames);
 		l->cplusplus = lang_is_cplusplus(dwarf_srclang(top));
 		{
 			uint8_t as = 0;
@@ -1399,9 +879,9 @@ int layout__load(const char *path, struct layout **out)
 		err = -ENODATA;
 		goto out_free;
 	}
-	umap_free(&l->types);
-	umap_free(&l->aggs);
-	umap_free(&l->qnames);
+	umap__free(&l->types);
+	umap__free(&l->aggs);
+	umap__free(&l->qnames);
 	*out = l;
 	return 0;
 out_free:
@@ -1415,10 +895,10 @@ void layout__free(struct layout *l)
 		return;
 	if (l->dwfl)
 		dwfl_end(l->dwfl);
-	umap_free(&l->types);
-	umap_free(&l->aggs);
-	umap_free(&l->qnames);
-	umap_free(&l->names);
+	umap__free(&l->types);
+	umap__free(&l->aggs);
+	umap__free(&l->qnames);
+	umap__free(&l->names);
 	free(l->v);
 	arena__free(l->arena);
 	free(l);
@@ -1460,7 +940,7 @@ static const char *strip_kw(const char *name)
 const struct ma_struct *layout__find_struct(const struct layout *l, const char *name)
 {
 	const char *n = strip_kw(name);
-	void **slot = umap_slot((struct umap *)&l->names, str_hash(n), false);
+	void **slot = umap__slot((struct umap *)&l->names, str_hash(n), false);
 
 	for (struct mstruct *o = slot ? *slot : NULL; o; o = o->hnext)
 		if (!strcmp(o->pub.name, n)) {

@@ -11,6 +11,7 @@
 
 #include "layout/layout.h"
 #include "layout/layout_int.h"
+#include "base/json.h"
 
 #define COMMENT_COL 57 /* where pahole starts the offset/size comment */
 
@@ -339,74 +340,64 @@ void ma_struct__print_text(const struct ma_struct *s, uint32_t line,
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void jadd(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-static struct json_object *ju(uint64_t v)
-{
-	return json_object_new_uint64(v);
-}
-
 static struct json_object *member_to_json(const struct ma_member *m)
 {
 	struct json_object *o = json_object_new_object();
 
-	jadd(o, "name", m->name ? json_object_new_string(m->name) : NULL);
-	jadd(o, "type", json_object_new_string(m->type_name ? m->type_name : "?"));
-	jadd(o, "declaration", json_object_new_string(m->decl ? m->decl : "?"));
-	jadd(o, "offset_bytes", ju(m->offset));
-	jadd(o, "size_bytes", ju(m->size));
-	jadd(o, "alignment_bytes", ju(m->align));
+	json_add(o, "name", m->name ? json_object_new_string(m->name) : NULL);
+	json_add(o, "type", json_object_new_string(m->type_name ? m->type_name : "?"));
+	json_add(o, "declaration", json_object_new_string(m->decl ? m->decl : "?"));
+	json_add(o, "offset_bytes", json_u64(m->offset));
+	json_add(o, "size_bytes", json_u64(m->size));
+	json_add(o, "alignment_bytes", json_u64(m->align));
 	if (m->declared_align)
-		jadd(o, "declared_alignment_bytes", ju(m->declared_align));
+		json_add(o, "declared_alignment_bytes", json_u64(m->declared_align));
 	if (m->bit_size) {
-		jadd(o, "bit_size", ju(m->bit_size));
-		jadd(o, "bit_offset", ju(m->bit_offset));
+		json_add(o, "bit_size", json_u64(m->bit_size));
+		json_add(o, "bit_offset", json_u64(m->bit_offset));
 	}
-	jadd(o, "hole_bytes", json_object_new_int64(m->hole));
+	json_add(o, "hole_bytes", json_object_new_int64(m->hole));
 	if (m->bit_hole)
-		jadd(o, "bit_hole_bits", ju(m->bit_hole));
+		json_add(o, "bit_hole_bits", json_u64(m->bit_hole));
 	if (m->nr_dims) {
 		struct json_object *d = json_object_new_array();
 
 		for (int i = 0; i < m->nr_dims; i++)
-			json_object_array_add(d, ju(m->dims[i]));
-		jadd(o, "array_dims", d);
+			json_object_array_add(d, json_u64(m->dims[i]));
+		json_add(o, "array_dims", d);
 	}
 	if (m->qualifiers && *m->qualifiers)
-		jadd(o, "qualifiers", json_object_new_string(m->qualifiers));
-	jadd(o, "cacheline_first", ju(m->first_line));
-	jadd(o, "cacheline_last", ju(m->last_line));
-	jadd(o, "straddles_cacheline", json_object_new_boolean(!!(m->flags & MA_M_STRADDLES)));
+		json_add(o, "qualifiers", json_object_new_string(m->qualifiers));
+	json_add(o, "cacheline_first", json_u64(m->first_line));
+	json_add(o, "cacheline_last", json_u64(m->last_line));
+	json_add(o, "straddles_cacheline", json_object_new_boolean(!!(m->flags & MA_M_STRADDLES)));
 	if (m->flags & MA_M_ATOMIC)
-		jadd(o, "atomic", json_object_new_boolean(1));
+		json_add(o, "atomic", json_object_new_boolean(1));
 	if (m->flags & MA_M_LOCK)
-		jadd(o, "lock", json_object_new_boolean(1));
+		json_add(o, "lock", json_object_new_boolean(1));
 	if (m->sync_kind)
-		jadd(o, "sync_kind", json_object_new_string(m->sync_kind));
+		json_add(o, "sync_kind", json_object_new_string(m->sync_kind));
 	if (m->flags & MA_M_BASE)
-		jadd(o, "base_class", json_object_new_boolean(1));
+		json_add(o, "base_class", json_object_new_boolean(1));
 	if (m->flags & MA_M_VIRTUAL_BASE)
-		jadd(o, "virtual_base", json_object_new_boolean(1));
+		json_add(o, "virtual_base", json_object_new_boolean(1));
 	if (m->flags & MA_M_FLEX)
-		jadd(o, "flexible_array", json_object_new_boolean(1));
+		json_add(o, "flexible_array", json_object_new_boolean(1));
 	if (m->flags & MA_M_POINTER)
-		jadd(o, "pointer", json_object_new_boolean(1));
+		json_add(o, "pointer", json_object_new_boolean(1));
 	if (m->decl_file) {
-		jadd(o, "decl_file", json_object_new_string(m->decl_file));
-		jadd(o, "decl_line", ju(m->decl_line));
+		json_add(o, "decl_file", json_object_new_string(m->decl_file));
+		json_add(o, "decl_line", json_u64(m->decl_line));
 	}
 	int64_t pad = layout__member_struct_padding(m);
 
 	if (pad > 0)
-		jadd(o, "type_padding_bytes", json_object_new_int64(pad));
+		json_add(o, "type_padding_bytes", json_object_new_int64(pad));
 	if ((m->flags & MA_M_ANON) && m->nested) {
 		struct json_object *n = ma_struct__to_json(m->nested);
 
-		jadd(o, "anonymous", json_object_new_boolean(1));
-		jadd(o, "nested", n);
+		json_add(o, "anonymous", json_object_new_boolean(1));
+		json_add(o, "nested", n);
 	}
 	return o;
 }
@@ -418,40 +409,40 @@ struct json_object *ma_struct__to_json(const struct ma_struct *s)
 	struct json_object *fs = json_object_new_array();
 	struct json_object *st = json_object_new_array();
 
-	jadd(o, "name", s->name ? json_object_new_string(s->name) : NULL);
-	jadd(o, "kind", json_object_new_string(ma_kind__name(s->kind)));
+	json_add(o, "name", s->name ? json_object_new_string(s->name) : NULL);
+	json_add(o, "kind", json_object_new_string(ma_kind__name(s->kind)));
 	if (s->anonymous)
-		jadd(o, "anonymous", json_object_new_boolean(1));
+		json_add(o, "anonymous", json_object_new_boolean(1));
 	if (s->decl_file) {
-		jadd(o, "decl_file", json_object_new_string(s->decl_file));
-		jadd(o, "decl_line", ju(s->decl_line));
+		json_add(o, "decl_file", json_object_new_string(s->decl_file));
+		json_add(o, "decl_line", json_u64(s->decl_line));
 	}
-	jadd(o, "size_bytes", ju(s->size));
-	jadd(o, "alignment_bytes", ju(s->align));
+	json_add(o, "size_bytes", json_u64(s->size));
+	json_add(o, "alignment_bytes", json_u64(s->align));
 	if (s->declared_align)
-		jadd(o, "declared_alignment_bytes", ju(s->declared_align));
+		json_add(o, "declared_alignment_bytes", json_u64(s->declared_align));
 	if (s->packed)
-		jadd(o, "packed", json_object_new_boolean(1));
-	jadd(o, "nr_members", json_object_new_int(s->nr_members));
-	jadd(o, "sum_members_bytes", ju(s->sum_members));
-	jadd(o, "sum_bitfield_members_bits", ju(s->sum_bit_members));
-	jadd(o, "holes", json_object_new_int(s->nr_holes));
-	jadd(o, "sum_holes_bytes", ju(s->sum_holes));
-	jadd(o, "bit_holes", json_object_new_int(s->nr_bit_holes));
-	jadd(o, "sum_bit_holes_bits", ju(s->sum_bit_holes));
-	jadd(o, "padding_bytes", json_object_new_int64(s->padding));
-	jadd(o, "bit_padding_bits", ju(s->bit_padding));
-	jadd(o, "nested_paddings", json_object_new_int(s->nr_paddings));
-	jadd(o, "sum_nested_paddings_bytes", ju(s->sum_paddings));
-	jadd(o, "forced_alignments", json_object_new_int(s->nr_forced_alignments));
-	jadd(o, "cacheline_size_bytes", ju(s->cacheline));
-	jadd(o, "cachelines", ju(s->cachelines));
-	jadd(o, "last_cacheline_bytes", ju(s->last_cacheline));
-	jadd(o, "line_aligned", json_object_new_boolean(s->line_aligned));
-	jadd(o, "max_lines_spanned", ju(s->max_lines_spanned));
-	jadd(o, "array_period_elements", ju(s->array_period));
-	jadd(o, "array_straddling_elements", ju(s->array_straddling));
-	jadd(o, "duplicates_merged", json_object_new_int(s->duplicates));
+		json_add(o, "packed", json_object_new_boolean(1));
+	json_add(o, "nr_members", json_object_new_int(s->nr_members));
+	json_add(o, "sum_members_bytes", json_u64(s->sum_members));
+	json_add(o, "sum_bitfield_members_bits", json_u64(s->sum_bit_members));
+	json_add(o, "holes", json_object_new_int(s->nr_holes));
+	json_add(o, "sum_holes_bytes", json_u64(s->sum_holes));
+	json_add(o, "bit_holes", json_object_new_int(s->nr_bit_holes));
+	json_add(o, "sum_bit_holes_bits", json_u64(s->sum_bit_holes));
+	json_add(o, "padding_bytes", json_object_new_int64(s->padding));
+	json_add(o, "bit_padding_bits", json_u64(s->bit_padding));
+	json_add(o, "nested_paddings", json_object_new_int(s->nr_paddings));
+	json_add(o, "sum_nested_paddings_bytes", json_u64(s->sum_paddings));
+	json_add(o, "forced_alignments", json_object_new_int(s->nr_forced_alignments));
+	json_add(o, "cacheline_size_bytes", json_u64(s->cacheline));
+	json_add(o, "cachelines", json_u64(s->cachelines));
+	json_add(o, "last_cacheline_bytes", json_u64(s->last_cacheline));
+	json_add(o, "line_aligned", json_object_new_boolean(s->line_aligned));
+	json_add(o, "max_lines_spanned", json_u64(s->max_lines_spanned));
+	json_add(o, "array_period_elements", json_u64(s->array_period));
+	json_add(o, "array_straddling_elements", json_u64(s->array_straddling));
+	json_add(o, "duplicates_merged", json_object_new_int(s->duplicates));
 	for (int i = 0; i < s->nr_members; i++) {
 		const struct ma_member *m = &s->members[i];
 
@@ -461,9 +452,9 @@ struct json_object *ma_struct__to_json(const struct ma_struct *s)
 		if (m->flags & (MA_M_ATOMIC | MA_M_LOCK) && m->name)
 			json_object_array_add(fs, json_object_new_string(m->name));
 	}
-	jadd(o, "straddling_members", st);
-	jadd(o, "sync_members", fs);
-	jadd(o, "sync_shared_lines", json_object_new_int(s->nr_sync_shared_lines));
-	jadd(o, "members", ms);
+	json_add(o, "straddling_members", st);
+	json_add(o, "sync_members", fs);
+	json_add(o, "sync_shared_lines", json_object_new_int(s->nr_sync_shared_lines));
+	json_add(o, "members", ms);
 	return o;
 }

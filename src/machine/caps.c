@@ -55,6 +55,24 @@ static int perf_open(struct perf_event_attr *attr, pid_t pid)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * Opens attr on this task, disabled and for user space only, and closes it
+ * again: whether the event can be had.  0 or -errno.
+ */
+static int probe_open(struct perf_event_attr *attr)
+{
+	int fd;
+
+	attr->disabled = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	fd = perf_open(attr, 0);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 int caps__effective(uint64_t *eff)
 {
 	char *s = read_file("/proc/self/status", NULL), *p;
@@ -110,24 +128,20 @@ bool caps__event(const char *name, struct cap *cp)
 	}
 	for (int i = 0; i < n; i++) {
 		struct perf_event_attr attr = ev[i].attr;
-		int fd;
+		int err;
 
 		attr.size = sizeof(attr);
-		attr.disabled = 1;
-		attr.exclude_kernel = 1;
-		attr.exclude_hv = 1;
-		fd = perf_open(&attr, 0);
-		if (fd >= 0) {
-			close(fd);
+		err = probe_open(&attr);
+		if (!err) {
 			OK(c, "%s", ev[i].encoding);
 			return true;
 		}
 		if (!first_err) {
-			first_err = -fd;
+			first_err = -err;
 			first_attr = attr;
 		}
-		if (fd == -EACCES || fd == -EPERM)
-			perm_err = -fd;
+		if (err == -EACCES || err == -EPERM)
+			perm_err = -err;
 		snprintf(tried + strlen(tried), sizeof(tried) - strlen(tried), "%s%s",
 			 i ? ", " : "tried ", ev[i].encoding);
 	}
@@ -181,19 +195,14 @@ bool caps__precise(struct cap *cp)
 
 		for (int i = 0; i < n; i++) {
 			struct perf_event_attr attr = ev[i].attr;
-			int fd;
+			int err = probe_open(&attr);
 
-			attr.disabled = 1;
-			attr.exclude_kernel = 1;
-			attr.exclude_hv = 1;
-			fd = perf_open(&attr, 0);
-			if (fd >= 0) {
-				close(fd);
+			if (!err) {
 				OK(c, "%s: %s", amd ? "ibs" : "pebs", ev[i].encoding);
 				return true;
 			}
 			if (!first_err) {
-				first_err = -fd;
+				first_err = -err;
 				first_attr = attr;
 			}
 		}

@@ -13,25 +13,15 @@
 
 #define TOP_TEXT 10 /* rows of each table in the text output */
 
-static void jadd(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-static struct json_object *ju64(uint64_t v)
-{
-	return json_object_new_uint64(v);
-}
-
 static void loc_json(struct json_object *o, const struct profile_loc *l)
 {
-	jadd(o, "ip", json_hex(l->ip));
-	jadd(o, "module", json_str(l->module));
-	jadd(o, "function", json_str(l->function));
+	json_add(o, "ip", json_hex(l->ip));
+	json_add(o, "module", json_str(l->module));
+	json_add(o, "function", json_str(l->function));
 	if (l->inlined_from[0])
-		jadd(o, "inlined_from", json_str(l->inlined_from));
-	jadd(o, "file", json_str(l->file));
-	jadd(o, "line", json_object_new_int(l->line));
+		json_add(o, "inlined_from", json_str(l->inlined_from));
+	json_add(o, "file", json_str(l->file));
+	json_add(o, "line", json_object_new_int(l->line));
 }
 
 static struct json_object *sum_json(const struct profile_hotsum *s, int n, bool lines)
@@ -42,237 +32,300 @@ static struct json_object *sum_json(const struct profile_hotsum *s, int n, bool 
 		struct json_object *o = json_object_new_object();
 
 		if (s[i].tid)
-			jadd(o, "tid", json_object_new_int(s[i].tid));
-		jadd(o, "event", json_object_new_int(s[i].ev));
-		jadd(o, "module", json_str(s[i].module));
-		jadd(o, "function", json_str(s[i].function));
+			json_add(o, "tid", json_object_new_int(s[i].tid));
+		json_add(o, "event", json_object_new_int(s[i].ev));
+		json_add(o, "module", json_str(s[i].module));
+		json_add(o, "function", json_str(s[i].function));
 		if (lines && s[i].inlined_from[0])
-			jadd(o, "inlined_from", json_str(s[i].inlined_from));
-		jadd(o, "file", json_str(s[i].file));
-		jadd(o, "line", json_object_new_int(s[i].line));
-		jadd(o, "samples", ju64(s[i].samples));
-		jadd(o, "kernel_samples", ju64(s[i].kernel_samples));
-		jadd(o, "est_events", json_object_new_double(s[i].est_events));
-		jadd(o, "share", json_object_new_double(s[i].share));
+			json_add(o, "inlined_from", json_str(s[i].inlined_from));
+		json_add(o, "file", json_str(s[i].file));
+		json_add(o, "line", json_object_new_int(s[i].line));
+		json_add(o, "samples", json_u64(s[i].samples));
+		json_add(o, "kernel_samples", json_u64(s[i].kernel_samples));
+		json_add(o, "est_events", json_object_new_double(s[i].est_events));
+		json_add(o, "share", json_object_new_double(s[i].share));
 		json_object_array_add(a, o);
 	}
 	return a;
 }
 
-struct json_object *profile__to_json(const struct profile *p)
+/* The sampled events: what was counted, how often, at which tier. */
+static struct json_object *events_json(const struct profile *p)
 {
-	struct json_object *o = json_object_new_object(), *a, *x;
+	struct json_object *a = json_object_new_array(), *x;
 
-	if (!p)
-		return o;
-	a = json_object_new_array();
 	for (int i = 0; i < p->nr_events; i++) {
 		const struct profile_event *e = &p->events[i];
 
 		x = json_object_new_object();
-		jadd(x, "name", json_str(e->name));
-		jadd(x, "encoding", json_str(e->encoding));
-		jadd(x, "unit", json_str(e->unit));
-		jadd(x, "tier", json_str(tier__name(e->tier)));
-		jadd(x, "precise", json_object_new_boolean(e->precise));
-		jadd(x, "freq_hz", ju64(e->freq_hz));
+		json_add(x, "name", json_str(e->name));
+		json_add(x, "encoding", json_str(e->encoding));
+		json_add(x, "unit", json_str(e->unit));
+		json_add(x, "tier", json_str(tier__name(e->tier)));
+		json_add(x, "precise", json_object_new_boolean(e->precise));
+		json_add(x, "freq_hz", json_u64(e->freq_hz));
 		if (!e->freq)
-			jadd(x, "period", ju64(e->period));
-		jadd(x, "cpus", json_object_new_int(e->nr_cpus));
-		jadd(x, "samples", ju64(e->samples));
-		jadd(x, "kernel_samples", ju64(e->kernel_samples));
-		jadd(x, "est_events", json_object_new_double(e->est_events));
+			json_add(x, "period", json_u64(e->period));
+		json_add(x, "cpus", json_object_new_int(e->nr_cpus));
+		json_add(x, "samples", json_u64(e->samples));
+		json_add(x, "kernel_samples", json_u64(e->kernel_samples));
+		json_add(x, "est_events", json_object_new_double(e->est_events));
 		json_object_array_add(a, x);
 	}
-	jadd(o, "events", a);
-	jadd(o, "duration_ns", ju64(p->duration_ns));
-	jadd(o, "threads", json_object_new_int(p->nr_threads));
+	return a;
+}
 
-	a = json_object_new_array();
+/* The code locations the samples fell on, per process, thread and event. */
+static struct json_object *hotspots_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array(), *x;
+
 	for (int i = 0; i < p->nr_hot; i++) {
 		const struct profile_hotspot *h = &p->hot[i];
 
 		x = json_object_new_object();
-		jadd(x, "pid", json_object_new_int(h->pid));
-		jadd(x, "tid", json_object_new_int(h->tid));
-		jadd(x, "event", json_object_new_int(h->ev));
+		json_add(x, "pid", json_object_new_int(h->pid));
+		json_add(x, "tid", json_object_new_int(h->tid));
+		json_add(x, "event", json_object_new_int(h->ev));
 		loc_json(x, &h->loc);
-		jadd(x, "charged_ip", json_hex(h->charged_ip));
-		jadd(x, "samples", ju64(h->samples));
-		jadd(x, "kernel_samples", ju64(h->kernel_samples));
-		jadd(x, "est_events", json_object_new_double(h->est_events));
+		json_add(x, "charged_ip", json_hex(h->charged_ip));
+		json_add(x, "samples", json_u64(h->samples));
+		json_add(x, "kernel_samples", json_u64(h->kernel_samples));
+		json_add(x, "est_events", json_object_new_double(h->est_events));
 		json_object_array_add(a, x);
 	}
-	jadd(o, "hotspots", a);
-	jadd(o, "functions", sum_json(p->funcs, p->nr_funcs, false));
-	jadd(o, "lines", sum_json(p->lines, p->nr_lines, true));
-	if (p->nr_thread_funcs)
-		jadd(o, "thread_functions", sum_json(p->thread_funcs, p->nr_thread_funcs, false));
+	return a;
+}
 
-	a = json_object_new_array();
+/* The sampled call stacks. */
+static struct json_object *stacks_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array(), *x;
+
 	for (int i = 0; i < p->nr_stacks; i++) {
 		const struct profile_stack *s = &p->stacks[i];
 		struct json_object *fr = json_object_new_array();
 
 		x = json_object_new_object();
-		jadd(x, "pid", json_object_new_int(s->pid));
-		jadd(x, "event", json_object_new_int(s->ev));
-		jadd(x, "samples", ju64(s->samples));
-		jadd(x, "est_events", json_object_new_double(s->est_events));
+		json_add(x, "pid", json_object_new_int(s->pid));
+		json_add(x, "event", json_object_new_int(s->ev));
+		json_add(x, "samples", json_u64(s->samples));
+		json_add(x, "est_events", json_object_new_double(s->est_events));
 		for (int f = 0; f < s->nr_frames; f++) {
 			struct json_object *y = json_object_new_object();
 
 			loc_json(y, &s->frames[f]);
 			json_object_array_add(fr, y);
 		}
-		jadd(x, "frames", fr);
+		json_add(x, "frames", fr);
 		json_object_array_add(a, x);
 	}
-	jadd(o, "stacks", a);
+	return a;
+}
 
-	x = json_object_new_object();
-	jadd(x, "measured", json_object_new_boolean(p->faults_measured));
-	jadd(x, "tier", json_str(tier__name(TIER_SOFTWARE)));
-	if (p->faults_measured) {
-		jadd(x, "total", ju64(p->faults));
-		jadd(x, "exact", json_object_new_boolean(p->faults_exact));
-		jadd(x, "sample_hz", json_object_new_int((int)p->fault_hz));
-		jadd(x, "samples", ju64(p->fault_samples));
-		jadd(x, "max_period", ju64(p->fault_max_period));
-		jadd(x, "estimated", ju64(p->fault_est));
-		jadd(x, "sampled_periods", ju64(p->fault_periods));
-		/* the event's windows: one for the whole run unless faults stormed */
-		jadd(x, "windows", json_object_new_int(p->fault_windows));
-		jadd(x, "open_ms", json_object_new_double(p->fault_open_ns / 1e6));
-		jadd(x, "between_windows", ju64(p->fault_gap_faults));
-		jadd(x, "processes_unread", json_object_new_int(p->fault_gap_lost));
-		jadd(x, "user_mode", ju64(p->faults_user));
-		jadd(x, "kernel_mode", ju64(p->faults_kernel));
-		jadd(x, "reads", ju64(p->reads));
-		jadd(x, "writes", ju64(p->writes));
-		jadd(x, "rw_unknown", ju64(p->rw_unknown));
+/* The code locations that raised page faults. */
+static struct json_object *fault_sites_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < p->nr_sites; i++) {
+		const struct profile_fault_site *s = &p->sites[i];
+		struct json_object *y = json_object_new_object();
+
+		json_add(y, "pid", json_object_new_int(s->pid));
+		json_add(y, "processes", json_object_new_int(s->nr_procs));
+		json_add(y, "kernel_mode", json_object_new_boolean(s->kernel_mode));
+		loc_json(y, &s->loc);
+		json_add(y, "count", json_u64(s->count));
+		json_add(y, "samples", json_u64(s->samples));
+		json_add(y, "reads", json_u64(s->reads));
+		json_add(y, "writes", json_u64(s->writes));
+		json_add(y, "rw_unknown", json_u64(s->rw_unknown));
+		json_add(y, "instr", json_u64(s->instr));
 		if (p->major_measured) {
-			jadd(x, "minor", ju64(p->minor));
-			jadd(x, "major", ju64(p->major));
+			json_add(y, "minor", json_u64(s->minor));
+			json_add(y, "major", json_u64(s->major));
 		}
-		a = json_object_new_array();
-		for (int i = 0; i < p->nr_sites; i++) {
-			const struct profile_fault_site *s = &p->sites[i];
-			struct json_object *y = json_object_new_object();
+		json_add(y, "region", json_object_new_int(s->region));
+		json_object_array_add(a, y);
+	}
+	return a;
+}
 
-			jadd(y, "pid", json_object_new_int(s->pid));
-			jadd(y, "processes", json_object_new_int(s->nr_procs));
-			jadd(y, "kernel_mode", json_object_new_boolean(s->kernel_mode));
-			loc_json(y, &s->loc);
-			jadd(y, "count", ju64(s->count));
-			jadd(y, "samples", ju64(s->samples));
-			jadd(y, "reads", ju64(s->reads));
-			jadd(y, "writes", ju64(s->writes));
-			jadd(y, "rw_unknown", ju64(s->rw_unknown));
-			jadd(y, "instr", ju64(s->instr));
-			if (p->major_measured) {
-				jadd(y, "minor", ju64(s->minor));
-				jadd(y, "major", ju64(s->major));
-			}
-			jadd(y, "region", json_object_new_int(s->region));
-			json_object_array_add(a, y);
+/* Page faults: totals, how they were sampled, the sites and the timeline. */
+static struct json_object *faults_json(const struct profile *p)
+{
+	struct json_object *x = json_object_new_object(), *a;
+
+	json_add(x, "measured", json_object_new_boolean(p->faults_measured));
+	json_add(x, "tier", json_str(tier__name(TIER_SOFTWARE)));
+	if (p->faults_measured) {
+		json_add(x, "total", json_u64(p->faults));
+		json_add(x, "exact", json_object_new_boolean(p->faults_exact));
+		json_add(x, "sample_hz", json_object_new_int((int)p->fault_hz));
+		json_add(x, "samples", json_u64(p->fault_samples));
+		json_add(x, "max_period", json_u64(p->fault_max_period));
+		json_add(x, "estimated", json_u64(p->fault_est));
+		json_add(x, "sampled_periods", json_u64(p->fault_periods));
+		/* the event's windows: one for the whole run unless faults stormed */
+		json_add(x, "windows", json_object_new_int(p->fault_windows));
+		json_add(x, "open_ms", json_object_new_double(p->fault_open_ns / 1e6));
+		json_add(x, "between_windows", json_u64(p->fault_gap_faults));
+		json_add(x, "processes_unread", json_object_new_int(p->fault_gap_lost));
+		json_add(x, "user_mode", json_u64(p->faults_user));
+		json_add(x, "kernel_mode", json_u64(p->faults_kernel));
+		json_add(x, "reads", json_u64(p->reads));
+		json_add(x, "writes", json_u64(p->writes));
+		json_add(x, "rw_unknown", json_u64(p->rw_unknown));
+		if (p->major_measured) {
+			json_add(x, "minor", json_u64(p->minor));
+			json_add(x, "major", json_u64(p->major));
 		}
-		jadd(x, "sites", a);
-		jadd(x, "bucket_ns", ju64(p->bucket_ns));
+		json_add(x, "sites", fault_sites_json(p));
+		json_add(x, "bucket_ns", json_u64(p->bucket_ns));
 		a = json_object_new_array();
 		for (int i = 0; i < p->nr_buckets; i++)
-			json_object_array_add(a, ju64(p->timeline[i].faults));
-		jadd(x, "timeline", a);
+			json_object_array_add(a, json_u64(p->timeline[i].faults));
+		json_add(x, "timeline", a);
 		if (p->major_measured) {
 			a = json_object_new_array();
 			for (int i = 0; i < p->nr_buckets; i++)
-				json_object_array_add(a, ju64(p->timeline[i].major));
-			jadd(x, "timeline_major", a);
+				json_object_array_add(a, json_u64(p->timeline[i].major));
+			json_add(x, "timeline_major", a);
 		}
 	}
-	jadd(o, "page_faults", x);
+	return x;
+}
 
-	a = json_object_new_array();
+/* The mapped regions, with their faults and huge-page state. */
+static struct json_object *regions_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array(), *x;
+
 	for (int i = 0; i < p->nr_regions; i++) {
 		const struct profile_region *r = &p->regions[i];
 
 		x = json_object_new_object();
-		jadd(x, "pid", json_object_new_int(r->pid));
-		jadd(x, "start", json_hex(r->start));
-		jadd(x, "end", json_hex(r->end));
-		jadd(x, "size", ju64(r->size));
-		jadd(x, "kind", json_str(profile__region_kind_name(r->kind)));
-		jadd(x, "perms", json_str(r->perms));
-		jadd(x, "path", json_str(r->path));
-		jadd(x, "at_exit", json_object_new_boolean(r->at_exit));
+		json_add(x, "pid", json_object_new_int(r->pid));
+		json_add(x, "start", json_hex(r->start));
+		json_add(x, "end", json_hex(r->end));
+		json_add(x, "size", json_u64(r->size));
+		json_add(x, "kind", json_str(profile__region_kind_name(r->kind)));
+		json_add(x, "perms", json_str(r->perms));
+		json_add(x, "path", json_str(r->path));
+		json_add(x, "at_exit", json_object_new_boolean(r->at_exit));
 		if (p->faults_measured) {
-			jadd(x, "faults", ju64(r->faults));
-			jadd(x, "writes", ju64(r->writes));
+			json_add(x, "faults", json_u64(r->faults));
+			json_add(x, "writes", json_u64(r->writes));
 			if (p->major_measured)
-				jadd(x, "major", ju64(r->major));
-			jadd(x, "pages_faulted", ju64(r->pages_faulted));
+				json_add(x, "major", json_u64(r->major));
+			json_add(x, "pages_faulted", json_u64(r->pages_faulted));
 		}
-		jadd(x, "aligned_2m", json_object_new_boolean(r->aligned_2m));
-		jadd(x, "large", json_object_new_boolean(r->large));
+		json_add(x, "aligned_2m", json_object_new_boolean(r->aligned_2m));
+		json_add(x, "large", json_object_new_boolean(r->large));
 		if (r->has_smaps) {
-			jadd(x, "rss", ju64(r->rss));
-			jadd(x, "anon_huge", ju64(r->anon_huge));
+			json_add(x, "rss", json_u64(r->rss));
+			json_add(x, "anon_huge", json_u64(r->anon_huge));
 			if (r->thp_eligible >= 0)
-				jadd(x, "thp_eligible", json_object_new_boolean(r->thp_eligible));
-			jadd(x, "madv_hugepage", json_object_new_boolean(r->madv_hugepage));
-			jadd(x, "madv_nohugepage", json_object_new_boolean(r->madv_nohugepage));
+				json_add(x, "thp_eligible",
+					 json_object_new_boolean(r->thp_eligible));
+			json_add(x, "madv_hugepage", json_object_new_boolean(r->madv_hugepage));
+			json_add(x, "madv_nohugepage", json_object_new_boolean(r->madv_nohugepage));
 		}
 		json_object_array_add(a, x);
 	}
-	jadd(o, "regions", a);
+	return a;
+}
 
-	x = json_object_new_object();
-	jadd(x, "mode", json_str(p->thp_mode));
-	jadd(x, "defrag", json_str(p->thp_defrag));
+/* Transparent huge pages: the mode and khugepaged's work during the run. */
+static struct json_object *thp_json(const struct profile *p)
+{
+	struct json_object *x = json_object_new_object();
+
+	json_add(x, "mode", json_str(p->thp_mode));
+	json_add(x, "defrag", json_str(p->thp_defrag));
 	if (p->thp_measured) {
-		jadd(x, "khugepaged_scan_pmd", ju64(p->thp.scan_pmd));
-		jadd(x, "collapse_ok", ju64(p->thp.collapse_ok));
-		jadd(x, "collapse_failed", ju64(p->thp.collapse_fail));
-		jadd(x, "watched_from_s", json_object_new_double(p->thp_watch_from_ns / 1e9));
+		json_add(x, "khugepaged_scan_pmd", json_u64(p->thp.scan_pmd));
+		json_add(x, "collapse_ok", json_u64(p->thp.collapse_ok));
+		json_add(x, "collapse_failed", json_u64(p->thp.collapse_fail));
+		json_add(x, "watched_from_s", json_object_new_double(p->thp_watch_from_ns / 1e9));
 	}
 	if (p->thp_unwatched_known) {
 		/* anywhere on the system, while the programs were not attached */
-		jadd(x, "unwatched_collapse_ok_system", ju64(p->thp_unwatched.collapse_ok));
-		jadd(x, "unwatched_collapse_failed_system", ju64(p->thp_unwatched.collapse_fail));
+		json_add(x, "unwatched_collapse_ok_system", json_u64(p->thp_unwatched.collapse_ok));
+		json_add(x, "unwatched_collapse_failed_system",
+			 json_u64(p->thp_unwatched.collapse_fail));
 	}
-	jadd(o, "thp", x);
+	return x;
+}
 
-	a = json_object_new_array();
+/* Every process of the run. */
+static struct json_object *procs_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array(), *x;
+
 	for (int i = 0; i < p->nr_procs; i++) {
 		const struct profile_proc *pr = &p->procs[i];
 
 		x = json_object_new_object();
-		jadd(x, "pid", json_object_new_int(pr->pid));
-		jadd(x, "parent", json_object_new_int(pr->parent));
-		jadd(x, "comm", json_str(pr->comm));
-		jadd(x, "exe", pr->exe[0] ? json_str(pr->exe) : NULL);
-		jadd(x, "execed", json_object_new_boolean(pr->execed));
-		jadd(x, "exited", json_object_new_boolean(pr->exited));
-		jadd(x, "maps", json_object_new_boolean(pr->maps));
+		json_add(x, "pid", json_object_new_int(pr->pid));
+		json_add(x, "parent", json_object_new_int(pr->parent));
+		json_add(x, "comm", json_str(pr->comm));
+		json_add(x, "exe", pr->exe[0] ? json_str(pr->exe) : NULL);
+		json_add(x, "execed", json_object_new_boolean(pr->execed));
+		json_add(x, "exited", json_object_new_boolean(pr->exited));
+		json_add(x, "maps", json_object_new_boolean(pr->maps));
 		json_object_array_add(a, x);
 	}
-	jadd(o, "processes", a);
+	return a;
+}
 
-	x = json_object_new_object();
+/* What was lost, per cause. */
+static struct json_object *loss_json(const struct profile *p)
+{
+	struct json_object *x = json_object_new_object();
+
 	/* null, not 0, where the collector that would count the loss did not run */
-	jadd(x, "samples_hot_map_full", p->nr_events ? ju64(p->loss.hot_full) : NULL);
-	jadd(x, "samples_no_stack", p->nr_events ? ju64(p->loss.stack_err) : NULL);
-	jadd(x, "samples_stack_map_full", p->nr_events ? ju64(p->loss.stack_full) : NULL);
-	jadd(x, "samples_unresolved", p->nr_events ? ju64(p->loss.unresolved) : NULL);
-	jadd(x, "samples_register_ring_full", p->loss.regs_known ? ju64(p->loss.regs_lost) : NULL);
-	jadd(x, "faults_site_map_full", p->faults_measured ? ju64(p->loss.site_full) : NULL);
-	jadd(x, "faults_address_map_full", p->faults_measured ? ju64(p->loss.page_full) : NULL);
-	jadd(x, "faults_after_timeline", p->faults_measured ? ju64(p->loss.timeline_late) : NULL);
-	jadd(x, "process_events_lost",
-	     p->loss.proc_events_known ? ju64(p->loss.proc_events) : NULL);
-	jadd(x, "processes_not_followed", ju64(p->loss.procs_full));
-	jadd(x, "attach_failures", json_object_new_int(p->loss.attach_failed));
-	jadd(o, "lost", x);
+	json_add(x, "samples_hot_map_full", p->nr_events ? json_u64(p->loss.hot_full) : NULL);
+	json_add(x, "samples_no_stack", p->nr_events ? json_u64(p->loss.stack_err) : NULL);
+	json_add(x, "samples_stack_map_full", p->nr_events ? json_u64(p->loss.stack_full) : NULL);
+	json_add(x, "samples_unresolved", p->nr_events ? json_u64(p->loss.unresolved) : NULL);
+	json_add(x, "samples_register_ring_full",
+		 p->loss.regs_known ? json_u64(p->loss.regs_lost) : NULL);
+	json_add(x, "faults_site_map_full",
+		 p->faults_measured ? json_u64(p->loss.site_full) : NULL);
+	json_add(x, "faults_address_map_full",
+		 p->faults_measured ? json_u64(p->loss.page_full) : NULL);
+	json_add(x, "faults_after_timeline",
+		 p->faults_measured ? json_u64(p->loss.timeline_late) : NULL);
+	json_add(x, "process_events_lost",
+		 p->loss.proc_events_known ? json_u64(p->loss.proc_events) : NULL);
+	json_add(x, "processes_not_followed", json_u64(p->loss.procs_full));
+	json_add(x, "attach_failures", json_object_new_int(p->loss.attach_failed));
+	return x;
+}
+
+struct json_object *profile__to_json(const struct profile *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!p)
+		return o;
+	json_add(o, "events", events_json(p));
+	json_add(o, "duration_ns", json_u64(p->duration_ns));
+	json_add(o, "threads", json_object_new_int(p->nr_threads));
+	json_add(o, "hotspots", hotspots_json(p));
+	json_add(o, "functions", sum_json(p->funcs, p->nr_funcs, false));
+	json_add(o, "lines", sum_json(p->lines, p->nr_lines, true));
+	if (p->nr_thread_funcs)
+		json_add(o, "thread_functions",
+			 sum_json(p->thread_funcs, p->nr_thread_funcs, false));
+	json_add(o, "stacks", stacks_json(p));
+	json_add(o, "page_faults", faults_json(p));
+	json_add(o, "regions", regions_json(p));
+	json_add(o, "thp", thp_json(p));
+	json_add(o, "processes", procs_json(p));
+	json_add(o, "lost", loss_json(p));
 	return o;
 }
 
