@@ -236,28 +236,23 @@ static const char *const tier_keys[TIER__COUNT] = {
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
 /* The fields of a check: available (unless WITH_AVAILABLE is false), reason, errno, hint, detail. */
 static struct json_object *cap_fill(struct json_object *o, const struct cap *c, bool with_available)
 {
 	if (with_available)
-		add(o, "available", json_object_new_boolean(c->ok));
+		json_add(o, "available", json_object_new_boolean(c->ok));
 	if (!c->ok) {
-		add(o, "reason", json_str_or_null(c->reason[0] ? c->reason : "unknown"));
+		json_add(o, "reason", json_str_or_null(c->reason[0] ? c->reason : "unknown"));
 		if (c->err) {
 			const char *n = strerrorname_np(c->err);
 
-			add(o, "errno", json_str_or_null(n ? n : "unknown"));
+			json_add(o, "errno", json_str_or_null(n ? n : "unknown"));
 		}
 		if (c->hint[0])
-			add(o, "hint", json_str_or_null(c->hint));
+			json_add(o, "hint", json_str_or_null(c->hint));
 	}
 	if (c->detail[0])
-		add(o, "detail", json_str_or_null(c->detail));
+		json_add(o, "detail", json_str_or_null(c->detail));
 	return o;
 }
 
@@ -270,25 +265,25 @@ static struct json_object *probe_json(const struct probe *p)
 {
 	struct json_object *root = json_object_new_object(), *o, *e, *a;
 
-	add(root, "schema_version", json_object_new_int(PROBE_SCHEMA_VERSION));
-	add(root, "memadvise_version", json_str_or_null(MA_VERSION));
+	json_add(root, "schema_version", json_object_new_int(PROBE_SCHEMA_VERSION));
+	json_add(root, "memadvise_version", json_str_or_null(MA_VERSION));
 
 	o = json_object_new_object();
-	add(o, "kernel", json_str_or_null(p->uts.release));
-	add(o, "arch", json_str_or_null(p->uts.machine));
-	add(o, "cpu_vendor", json_str_or_null(p->vendor));
-	add(o, "cpu_family", json_object_new_int(p->family));
-	add(o, "cpu_model", json_object_new_int(p->model));
-	add(o, "cpu_name", json_str_or_null(p->cpu_name));
-	add(o, "nr_cpus", json_object_new_int(p->nr_cpus));
-	add(o, "hypervisor", json_object_new_boolean(p->hypervisor));
-	add(root, "host", o);
+	json_add(o, "kernel", json_str_or_null(p->uts.release));
+	json_add(o, "arch", json_str_or_null(p->uts.machine));
+	json_add(o, "cpu_vendor", json_str_or_null(p->vendor));
+	json_add(o, "cpu_family", json_object_new_int(p->family));
+	json_add(o, "cpu_model", json_object_new_int(p->model));
+	json_add(o, "cpu_name", json_str_or_null(p->cpu_name));
+	json_add(o, "nr_cpus", json_object_new_int(p->nr_cpus));
+	json_add(o, "hypervisor", json_object_new_boolean(p->hypervisor));
+	json_add(root, "host", o);
 
 	o = json_object_new_object();
-	add(o, "hardware", json_object_new_boolean(p->hw_pmu.ok));
+	json_add(o, "hardware", json_object_new_boolean(p->hw_pmu.ok));
 	cap_fill(o, &p->hw_pmu, false);
-	add(o, "libpfm_pmu", p->libpfm_pmu ? json_str_or_null(p->libpfm_pmu) : NULL);
-	add(o, "sysfs_cpu_pmu", json_object_new_boolean(pmu__hw_exposed()));
+	json_add(o, "libpfm_pmu", p->libpfm_pmu ? json_str_or_null(p->libpfm_pmu) : NULL);
+	json_add(o, "sysfs_cpu_pmu", json_object_new_boolean(pmu__hw_exposed()));
 	a = json_object_new_array();
 	{
 		char buf[256], *save = NULL, *tok;
@@ -297,107 +292,107 @@ static struct json_object *probe_json(const struct probe *p)
 		for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 			json_object_array_add(a, json_str_or_null(tok));
 	}
-	add(o, "sysfs_pmus", a);
-	add(root, "pmu", o);
+	json_add(o, "sysfs_pmus", a);
+	json_add(root, "pmu", o);
 
 	e = json_object_new_object();
 	for (int i = 0; i < NR_EVENTS && pmu__generic_names[i]; i++) {
 		const struct cap *c = &p->events[i];
 
 		o = cap_json(c);
-		add(o, "kind", json_str_or_null(event_is_hw(i) ? "hardware" : "software"));
+		json_add(o, "kind", json_str_or_null(event_is_hw(i) ? "hardware" : "software"));
 		if (c->ok) {
 			json_object_object_del(o, "detail");
-			add(o, "encoding", json_str_or_null(c->detail));
+			json_add(o, "encoding", json_str_or_null(c->detail));
 		}
-		add(o, "description", json_str_or_null(pmu__describe(pmu__generic_names[i])));
-		add(e, pmu__generic_names[i], o);
+		json_add(o, "description", json_str_or_null(pmu__describe(pmu__generic_names[i])));
+		json_add(e, pmu__generic_names[i], o);
 	}
-	add(root, "events", e);
+	json_add(root, "events", e);
 
 	o = cap_json(&p->precise);
-	add(o, "kind", p->precise.ok ? json_str_or_null(!strncmp(p->precise.detail, "ibs", 3) ? "ibs" : "pebs")
+	json_add(o, "kind", p->precise.ok ? json_str_or_null(!strncmp(p->precise.detail, "ibs", 3) ? "ibs" : "pebs")
 				     : NULL);
-	add(root, "precise_sampling", o);
-	add(root, "bpf", cap_json(&p->bpf));
-	add(root, "btf", cap_json(&p->btf));
-	add(root, "uprobes", cap_json(&p->uprobes));
+	json_add(root, "precise_sampling", o);
+	json_add(root, "bpf", cap_json(&p->bpf));
+	json_add(root, "btf", cap_json(&p->btf));
+	json_add(root, "uprobes", cap_json(&p->uprobes));
 	e = json_object_new_object();
 	for (int i = 0; i < p->nr_tps; i++) {
 		char name[128];
 
 		snprintf(name, sizeof(name), "%s:%s", p->tps[i].sys, p->tps[i].name ? p->tps[i].name : "*");
 		o = cap_json(&p->tps[i].cap);
-		add(o, "name", json_str_or_null(name));
-		add(e, p->tps[i].key, o);
+		json_add(o, "name", json_str_or_null(name));
+		json_add(e, p->tps[i].key, o);
 	}
-	add(root, "tracepoints", e);
-	add(root, "tracefs", caps__tracefs() ? json_str_or_null(caps__tracefs()) : NULL);
-	add(root, "watchpoints", cap_json(&p->watchpoints));
-	add(root, "kprobes", cap_json(&p->kprobes));
-	add(root, "fentry", cap_json(&p->fentry));
+	json_add(root, "tracepoints", e);
+	json_add(root, "tracefs", caps__tracefs() ? json_str_or_null(caps__tracefs()) : NULL);
+	json_add(root, "watchpoints", cap_json(&p->watchpoints));
+	json_add(root, "kprobes", cap_json(&p->kprobes));
+	json_add(root, "fentry", cap_json(&p->fentry));
 	o = cap_json(&p->tick);
-	add(o, "hz", p->tick.ok ? json_object_new_int((int)p->tick_hz) : NULL);
-	add(root, "tick_sampling", o);
+	json_add(o, "hz", p->tick.ok ? json_object_new_int((int)p->tick_hz) : NULL);
+	json_add(root, "tick_sampling", o);
 
 	o = json_object_new_object();
-	add(o, "root", json_object_new_boolean(p->euid == 0));
-	add(o, "euid", json_object_new_int((int)p->euid));
-	add(o, "sudo_user", json_str_or_null(p->sudo_user));
-	add(o, "perf_event_paranoid", p->paranoid_ok ? json_object_new_int(p->paranoid) : NULL);
+	json_add(o, "root", json_object_new_boolean(p->euid == 0));
+	json_add(o, "euid", json_object_new_int((int)p->euid));
+	json_add(o, "sudo_user", json_str_or_null(p->sudo_user));
+	json_add(o, "perf_event_paranoid", p->paranoid_ok ? json_object_new_int(p->paranoid) : NULL);
 	e = json_object_new_object();
 	if (p->cap_ok) {
-		add(e, "cap_perfmon", json_object_new_boolean(has_cap(p, MA_CAP_PERFMON)));
-		add(e, "cap_bpf", json_object_new_boolean(has_cap(p, MA_CAP_BPF)));
-		add(e, "cap_sys_admin", json_object_new_boolean(has_cap(p, MA_CAP_SYS_ADMIN)));
-		add(e, "cap_sys_ptrace", json_object_new_boolean(has_cap(p, MA_CAP_SYS_PTRACE)));
-		add(e, "cap_sys_resource", json_object_new_boolean(has_cap(p, MA_CAP_SYS_RESOURCE)));
+		json_add(e, "cap_perfmon", json_object_new_boolean(has_cap(p, MA_CAP_PERFMON)));
+		json_add(e, "cap_bpf", json_object_new_boolean(has_cap(p, MA_CAP_BPF)));
+		json_add(e, "cap_sys_admin", json_object_new_boolean(has_cap(p, MA_CAP_SYS_ADMIN)));
+		json_add(e, "cap_sys_ptrace", json_object_new_boolean(has_cap(p, MA_CAP_SYS_PTRACE)));
+		json_add(e, "cap_sys_resource", json_object_new_boolean(has_cap(p, MA_CAP_SYS_RESOURCE)));
 	}
-	add(o, "capabilities", e);
-	add(root, "privileges", o);
+	json_add(o, "capabilities", e);
+	json_add(root, "privileges", o);
 
 	o = json_object_new_object();
-	add(o, "enabled", p->thp_err ? NULL : json_str_or_null(p->thp));
-	add(o, "defrag", p->thp_defrag[0] ? json_str_or_null(p->thp_defrag) : NULL);
+	json_add(o, "enabled", p->thp_err ? NULL : json_str_or_null(p->thp));
+	json_add(o, "defrag", p->thp_defrag[0] ? json_str_or_null(p->thp_defrag) : NULL);
 	if (p->thp_err)
-		add(o, "reason", json_str_or_null("cannot read /sys/kernel/mm/transparent_hugepage/enabled"));
-	add(root, "thp", o);
+		json_add(o, "reason", json_str_or_null("cannot read /sys/kernel/mm/transparent_hugepage/enabled"));
+	json_add(root, "thp", o);
 
 	a = json_object_new_array();
 	for (int i = 0; i < p->nr_caches; i++) {
 		const struct cache_level *c = &p->caches[i];
 
 		o = json_object_new_object();
-		add(o, "level", json_object_new_int(c->level));
-		add(o, "type", json_str_or_null(c->type));
-		add(o, "size", json_object_new_int64((int64_t)c->size));
-		add(o, "line", json_object_new_int(c->line));
-		add(o, "ways", c->ways ? json_object_new_int(c->ways) : NULL);
-		add(o, "sets", c->sets ? json_object_new_int(c->sets) : NULL);
-		add(o, "shared_cpus", json_str_or_null(c->shared_cpus));
+		json_add(o, "level", json_object_new_int(c->level));
+		json_add(o, "type", json_str_or_null(c->type));
+		json_add(o, "size", json_object_new_int64((int64_t)c->size));
+		json_add(o, "line", json_object_new_int(c->line));
+		json_add(o, "ways", c->ways ? json_object_new_int(c->ways) : NULL);
+		json_add(o, "sets", c->sets ? json_object_new_int(c->sets) : NULL);
+		json_add(o, "shared_cpus", json_str_or_null(c->shared_cpus));
 		json_object_array_add(a, o);
 	}
-	add(root, "caches", a);
+	json_add(root, "caches", a);
 
 	o = json_object_new_object();
 	e = cap_json(&p->valgrind);
 	if (p->valgrind.ok) {
 		json_object_object_del(e, "detail");
-		add(e, "version", json_str_or_null(p->valgrind.detail));
+		json_add(e, "version", json_str_or_null(p->valgrind.detail));
 	}
-	add(o, "valgrind", e);
+	json_add(o, "valgrind", e);
 	e = cap_json(&p->pahole);
 	if (p->pahole.ok) {
 		json_object_object_del(e, "detail");
-		add(e, "version", json_str_or_null(p->pahole.detail));
+		json_add(e, "version", json_str_or_null(p->pahole.detail));
 	}
-	add(o, "pahole", e);
-	add(root, "tools", o);
+	json_add(o, "pahole", e);
+	json_add(root, "tools", o);
 
 	o = json_object_new_object();
 	for (int t = 0; t < TIER__COUNT; t++)
-		add(o, tier_keys[t], json_object_new_boolean(tier_ok(p, t)));
-	add(root, "tiers", o);
+		json_add(o, tier_keys[t], json_object_new_boolean(tier_ok(p, t)));
+	json_add(root, "tiers", o);
 	return root;
 }
 
