@@ -226,6 +226,7 @@ static int profile_finish(void *state, struct report *r)
 	struct profile *p;
 	uint64_t stats[PROF_ST__COUNT];
 	uint64_t t[7];
+	struct prof_maps maps;
 
 	if (!st)
 		return -ENODEV;
@@ -260,18 +261,19 @@ static int profile_finish(void *state, struct report *r)
 	p->duration_ns = st->t0 ? st->t_end - st->t0 : 0;
 	t[0] = now_ns();
 	if (st->skel) {
+		prof_maps__of_skel(&maps, st->skel);
 		prof_read_stats(st, stats);
-		prof_finish_hot(st, p, sym);
+		prof_finish_hot(st, &maps, p, sym);
 	}
 	t[1] = now_ns();
 	if (st->skel)
-		prof_finish_stacks(st, p, sym);
+		prof_finish_stacks(st, &maps, p, sym);
 	t[2] = now_ns();
 	/* regions and their THP state come from /proc: also without BPF */
 	prof_finish_regions(st, p);
 	t[3] = now_ns();
 	if (st->skel)
-		prof_finish_faults(st, p, sym, stats);
+		prof_finish_faults(st, &maps, p, sym, stats);
 	else
 		prof_sort_array(p->regions, p->nr_regions, sizeof(*p->regions), prof_cmp_region_faults);
 	t[4] = now_ns();

@@ -308,9 +308,27 @@ bool prof_fw_provide(void *ctx, struct provided_count *out);
 
 /* readout.c */
 /*
+ * A map that finish reads: the BPF map itself (FD), or its contents recorded
+ * as the map holds them, N keys and N values laid out per bpf/profile.h (an
+ * array map's keys are its indexes), so that the read-out also runs on
+ * recorded contents without BPF.
+ */
+struct prof_map {
+	int fd;			/* the map; < 0: KEYS and VALS */
+	const void *keys, *vals;
+	int n;
+};
+
+/* The profile object's maps that finish reads. */
+struct prof_maps {
+	struct prof_map hot, stack_counts, stacks, fault_sites, fault_chunks, timeline;
+};
+
+/*
  * Reads a whole hash map in batches of 4096 (one syscall each, instead of two
  * per entry: 100k fault pages took 0.3 s the slow way); falls back to
- * get_next_key + lookup where batches are not supported.
+ * get_next_key + lookup where batches are not supported.  Recorded contents
+ * (struct prof_map) are read from REC_KEYS and REC_VALS.
  */
 struct map_iter {
 	int fd;
@@ -320,25 +338,39 @@ struct map_iter {
 	bool started, done, slow;
 	__u64 cursor;
 	char prev[64];
+	const char *rec_keys, *rec_vals;
 };
 
 void prof_map_iter_init(struct map_iter *it, int fd, size_t ksz, size_t vsz);
 bool prof_map_iter_next(struct map_iter *it, void *key, void *val);
+/* prof_map_iter_init() on a map or on recorded contents. */
+void prof_map_iter_open(struct map_iter *it, const struct prof_map *m, size_t ksz, size_t vsz);
+/* The value of KEY in M into VAL: 0, or -ENOENT (as bpf_map_lookup_elem). */
+int prof_map_lookup(const struct prof_map *m, size_t ksz, size_t vsz, const void *key, void *val);
+void prof_maps__of_skel(struct prof_maps *m, struct profile_bpf *skel);
 /* qsort that accepts an empty (NULL) array. */
 void prof_sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 void prof_read_stats(struct prof_state *st, uint64_t *out);
 enum sym_detail prof_hot_detail(int rank, uint64_t samples, uint64_t total);
 enum sym_detail prof_site_detail(int rank, uint64_t faults, uint64_t total);
 bool prof_charge_prev(bool precise, uint64_t kernel_samples, uint64_t samples);
-void prof_finish_hot(struct prof_state *st, struct profile *p, struct symbolizer *sym);
-void prof_finish_stacks(struct prof_state *st, struct profile *p, struct symbolizer *sym);
+/*
+ * The read-out (finish): the maps M into P.  They use of ST the events
+ * (nr_evs, evs), the processes and their snapshots (prof_maps_for), the
+ * fault windows and the run's times; none of them needs BPF.
+ */
+void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+		     struct symbolizer *sym);
+void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+			struct symbolizer *sym);
 void prof_finish_regions(struct prof_state *st, struct profile *p);
 
 /* sites.c */
 int prof_cmp_region_faults(const void *a, const void *b);
 void prof_apportion(uint64_t **v, int n, uint64_t from, uint64_t to);
-void prof_finish_faults(struct prof_state *st, struct profile *p, struct symbolizer *sym,
-			const uint64_t *stats);
+/* STATS: the stats map's counts summed over the CPUs (prof_read_stats). */
+void prof_finish_faults(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+			struct symbolizer *sym, const uint64_t *stats);
 
 /* warm.c */
 void prof_warm_symbols(struct prof_state *st);

@@ -61,6 +61,14 @@ void prof_map_iter_init(struct map_iter *it, int fd, size_t ksz, size_t vsz)
 
 bool prof_map_iter_next(struct map_iter *it, void *key, void *val)
 {
+	if (it->rec_keys) {
+		if (it->i == it->n)
+			return false;
+		memcpy(key, it->rec_keys + it->i * it->ksz, it->ksz);
+		memcpy(val, it->rec_vals + it->i * it->vsz, it->vsz);
+		it->i++;
+		return true;
+	}
 	while (it->i == it->n) {
 		__u32 count = MAP_BATCH;
 		__u64 out = 0;
@@ -103,6 +111,46 @@ end:
 	it->done = true;
 	it->n = it->i = 0;
 	return false;
+}
+
+void prof_map_iter_open(struct map_iter *it, const struct prof_map *m, size_t ksz, size_t vsz)
+{
+	if (m->fd >= 0) {
+		prof_map_iter_init(it, m->fd, ksz, vsz);
+		return;
+	}
+	memset(it, 0, sizeof(*it));
+	it->fd = -1;
+	it->ksz = ksz;
+	it->vsz = vsz;
+	it->n = m->n > 0 ? (__u32)m->n : 0;
+	it->rec_keys = m->keys ? m->keys : "";
+	it->rec_vals = m->vals;
+}
+
+int prof_map_lookup(const struct prof_map *m, size_t ksz, size_t vsz, const void *key, void *val)
+{
+	const char *k = m->keys, *v = m->vals;
+
+	if (m->fd >= 0)
+		return bpf_map_lookup_elem(m->fd, key, val);
+	for (int i = 0; i < m->n; i++)
+		if (!memcmp(k + i * ksz, key, ksz)) {
+			memcpy(val, v + i * vsz, vsz);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+void prof_maps__of_skel(struct prof_maps *m, struct profile_bpf *skel)
+{
+	memset(m, 0, sizeof(*m));
+	m->hot.fd = bpf_map__fd(skel->maps.hot);
+	m->stack_counts.fd = bpf_map__fd(skel->maps.stack_counts);
+	m->stacks.fd = bpf_map__fd(skel->maps.stacks);
+	m->fault_sites.fd = bpf_map__fd(skel->maps.fault_sites);
+	m->fault_chunks.fd = bpf_map__fd(skel->maps.fault_chunks);
+	m->timeline.fd = bpf_map__fd(skel->maps.timeline);
 }
 
 /* qsort that accepts an empty (NULL) array. */
@@ -204,9 +252,9 @@ bool prof_charge_prev(bool precise, uint64_t kernel_samples, uint64_t samples)
 	return !precise && kernel_samples * 2 <= samples;
 }
 
-void prof_finish_hot(struct prof_state *st, struct profile *p, struct symbolizer *sym)
+void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+		     struct symbolizer *sym)
 {
-	int fd = bpf_map__fd(st->skel->maps.hot);
 	struct prof_hot_key k;
 	struct prof_hot_val v;
 	struct map_iter it;
@@ -216,7 +264,7 @@ void prof_finish_hot(struct prof_state *st, struct profile *p, struct symbolizer
 
 	for (int i = 0; i < st->nr_evs; i++)
 		p->events[p->nr_events++] = st->evs[i].info;
-	prof_map_iter_init(&it, fd, sizeof(k), sizeof(v));
+	prof_map_iter_open(&it, &m->hot, sizeof(k), sizeof(v));
 	while (prof_map_iter_next(&it, &k, &v)) {
 		struct profile_hotspot *h;
 
@@ -310,10 +358,9 @@ void prof_finish_hot(struct prof_state *st, struct profile *p, struct symbolizer
 	}
 }
 
-void prof_finish_stacks(struct prof_state *st, struct profile *p, struct symbolizer *sym)
+void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+			struct symbolizer *sym)
 {
-	int fd = bpf_map__fd(st->skel->maps.stack_counts);
-	int sfd = bpf_map__fd(st->skel->maps.stacks);
 	struct prof_stack_key k;
 	struct prof_stack_key *keys = NULL;
 	struct profile_stack *all = NULL;
@@ -322,7 +369,7 @@ void prof_finish_stacks(struct prof_state *st, struct profile *p, struct symboli
 	struct prof_hot_val v;
 	struct map_iter it;
 
-	prof_map_iter_init(&it, fd, sizeof(k), sizeof(v));
+	prof_map_iter_open(&it, &m->stack_counts, sizeof(k), sizeof(v));
 	while (prof_map_iter_next(&it, &k, &v)) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -362,7 +409,7 @@ void prof_finish_stacks(struct prof_state *st, struct profile *p, struct symboli
 
 		memcpy(s, &all[i], offsetof(struct profile_stack, frames));
 		s->nr_frames = 0;
-		if (bpf_map_lookup_elem(sfd, &id, ips))
+		if (prof_map_lookup(&m->stacks, sizeof(id), sizeof(ips), &id, ips))
 			continue;
 		for (int f = 0; f < PROF_STACK_DEPTH && ips[f] && s->nr_frames < PROFILE_MAX_FRAMES; f++)
 			symbolizer__resolve(sym, prof_maps_for(st, s->pid, ips[f]), ips[f], f > 0,

@@ -296,20 +296,19 @@ static void fw_gaps_to_sites(struct prof_state *st, struct profile *p, uint64_t 
 	free(idx);
 }
 
-void prof_finish_faults(struct prof_state *st, struct profile *p, struct symbolizer *sym,
-			  const uint64_t *stats)
+/*
+ * The fault-site map into P's sites, with the counts of the stats map; the
+ * last faulting address of each site (it names the site's region) is
+ * returned, by site.
+ */
+static uint64_t *read_sites(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+			    const uint64_t *stats)
 {
-	int fd = bpf_map__fd(st->skel->maps.fault_sites);
 	struct prof_fault_site_key k;
 	struct prof_fault_val fv;
-	struct prof_chunk_key ck;
-	struct prof_chunk_val cv;
 	struct map_iter it;
 	uint64_t *site_addr = NULL;
-	uint64_t over[2] = { stats[PROF_ST_SITE_FULL], stats[PROF_ST_SITE_FULL_KERNEL] };
-	int cap = 0, last = -1;
-	uint64_t win, unplaced = 0;
-	bool rescale;
+	int cap = 0;
 
 	p->faults_measured = st->faults_ok;
 	p->major_measured = st->major_ok;
@@ -322,7 +321,7 @@ void prof_finish_faults(struct prof_state *st, struct profile *p, struct symboli
 	p->rw_unknown = p->faults_user + p->faults_kernel;
 	p->major = stats[PROF_ST_FAULTS_MAJOR];
 
-	prof_map_iter_init(&it, fd, sizeof(k), sizeof(fv));
+	prof_map_iter_open(&it, &m->fault_sites, sizeof(k), sizeof(fv));
 	while (prof_map_iter_next(&it, &k, &fv)) {
 		struct profile_fault_site *s;
 
@@ -348,13 +347,66 @@ void prof_finish_faults(struct prof_state *st, struct profile *p, struct symboli
 		s->region = -1;
 		site_addr[p->nr_sites++] = fv.last_addr;
 	}
+	return site_addr;
+}
+
+/*
+ * The sites' periods (and OVER, the faults of sites that found the map full)
+ * rescaled to TO faults, then the gaps' faults added to them.
+ */
+static void scale_sites(struct prof_state *st, struct profile *p, uint64_t over[2], uint64_t to)
+{
+	/* the sites (and the faults of sites that found the map full) */
+	uint64_t **v = xcalloc(p->nr_sites + 2, sizeof(*v));
+	uint64_t *periods = xcalloc(p->nr_sites + 1, sizeof(*periods)); /* before the rescale */
+	int n = 0;
+
+	for (int i = 0; i < p->nr_sites; i++) {
+		periods[i] = p->sites[i].count;
+		v[n++] = &p->sites[i].count;
+	}
+	v[n++] = &over[0];
+	v[n++] = &over[1];
+	prof_apportion(v, n, p->fault_periods, to);
+	free(v);
+	fw_gaps_to_sites(st, p, over);
+	p->faults_user = over[0];
+	p->faults_kernel = over[1];
+	for (int i = 0; i < p->nr_sites; i++) {
+		struct profile_fault_site *f = &p->sites[i];
+
+		/* the instruction fetches are a part of the periods: the same part of the count */
+		f->instr = periods[i] ? (uint64_t)(((unsigned __int128)f->instr * f->count +
+						   periods[i] / 2) / periods[i]) : 0;
+		if (f->count < f->major)
+			f->count = f->major;
+		f->minor = f->count - f->major;
+		if (f->kernel_mode)
+			p->faults_kernel += f->count;
+		else
+			p->faults_user += f->count;
+	}
+	free(periods);
+}
+
+/*
+ * The run's fault count: the page-faults event's over its windows (*WIN),
+ * the processes' own counts between them; the sites scaled to it.  Returns
+ * whether the sampled periods were scaled (they are not the count).
+ */
+static bool count_faults(struct prof_state *st, struct profile *p, uint64_t over[2],
+			 uint64_t *win)
+{
+	uint64_t unplaced = 0;
+	bool rescale;
+
 	p->fault_periods = p->faults_user + p->faults_kernel;
 	/* the event's own count is exact; without it, the samples' estimate */
 	prof_fw_final(st);
-	if (!prof_fw_window_count(st, &win))
-		win = p->fault_periods;
+	if (!prof_fw_window_count(st, win))
+		*win = p->fault_periods;
 	/* and between its windows, the processes' own counts */
-	p->faults = win + st->fw.gap_faults;
+	p->faults = *win + st->fw.gap_faults;
 	p->fault_windows = st->fw.nr;
 	p->fault_gap_faults = st->fw.gap_faults;
 	p->fault_open_ns = st->fw.open_ns + (st->fw.open ? st->t_end - st->fw.t_open : 0);
@@ -366,103 +418,87 @@ void prof_finish_faults(struct prof_state *st, struct profile *p, struct symboli
 	if (p->faults != p->fault_periods)
 		p->faults_exact = false; /* samples throttled or lost, or faults between windows */
 	rescale = p->fault_periods && (p->faults != p->fault_periods || st->fw.nr_gaps);
-	if (rescale) {
-		/* the sites (and the faults of sites that found the map full) */
-		uint64_t **v = xcalloc(p->nr_sites + 2, sizeof(*v));
-		uint64_t *periods = xcalloc(p->nr_sites + 1, sizeof(*periods)); /* before the rescale */
-		int n = 0;
-
-		for (int i = 0; i < p->nr_sites; i++) {
-			periods[i] = p->sites[i].count;
-			v[n++] = &p->sites[i].count;
-		}
-		v[n++] = &over[0];
-		v[n++] = &over[1];
-		prof_apportion(v, n, p->fault_periods, win + unplaced);
-		free(v);
-		fw_gaps_to_sites(st, p, over);
-		p->faults_user = over[0];
-		p->faults_kernel = over[1];
-		for (int i = 0; i < p->nr_sites; i++) {
-			struct profile_fault_site *f = &p->sites[i];
-
-			/* the instruction fetches are a part of the periods: the same part of the count */
-			f->instr = periods[i] ? (uint64_t)(((unsigned __int128)f->instr * f->count +
-							   periods[i] / 2) / periods[i]) : 0;
-			if (f->count < f->major)
-				f->count = f->major;
-			f->minor = f->count - f->major;
-			if (f->kernel_mode)
-				p->faults_kernel += f->count;
-			else
-				p->faults_user += f->count;
-		}
-		free(periods);
-	}
+	if (rescale)
+		scale_sites(st, p, over, *win + unplaced);
 	p->fault_est = p->faults_user + p->faults_kernel;
 	p->rw_unknown = over[0] + over[1];
+	return rescale;
+}
 
-	/* lines for the sites that matter (>= 0.2 % of the faults and 50 faults) */
-	{
-		int *order = xcalloc(p->nr_sites ? p->nr_sites : 1, sizeof(int));
+/* Lines for the sites that matter (>= 0.2 % of the faults and 50 faults); reads and writes. */
+static void resolve_sites(struct prof_state *st, struct profile *p, struct symbolizer *sym)
+{
+	int *order = xcalloc(p->nr_sites ? p->nr_sites : 1, sizeof(int));
 
-		for (int i = 0; i < p->nr_sites; i++)
-			order[i] = i;
-		sort_sites = p->sites;
-		prof_sort_array(order, p->nr_sites, sizeof(int), cmp_site_idx);
-		for (int r = 0; r < p->nr_sites; r++) {
-			struct profile_fault_site *s = &p->sites[order[r]];
-			uint64_t ip = s->loc.ip;
-			enum sym_detail d = prof_site_detail(r, s->count, p->fault_est);
+	for (int i = 0; i < p->nr_sites; i++)
+		order[i] = i;
+	sort_sites = p->sites;
+	prof_sort_array(order, p->nr_sites, sizeof(int), cmp_site_idx);
+	for (int r = 0; r < p->nr_sites; r++) {
+		struct profile_fault_site *s = &p->sites[order[r]];
+		uint64_t ip = s->loc.ip;
+		enum sym_detail d = prof_site_detail(r, s->count, p->fault_est);
 
-			symbolizer__resolve(sym, prof_maps_for(st, s->pid, ip), ip, s->kernel_mode, d,
-					    &s->loc);
-			s->loc.ip = ip;
-			site_rw(st, sym, s);
-			p->reads += s->reads;
-			p->writes += s->writes;
-			p->rw_unknown += s->rw_unknown;
-		}
-		free(order);
+		symbolizer__resolve(sym, prof_maps_for(st, s->pid, ip), ip, s->kernel_mode, d,
+				    &s->loc);
+		s->loc.ip = ip;
+		site_rw(st, sym, s);
+		p->reads += s->reads;
+		p->writes += s->writes;
+		p->rw_unknown += s->rw_unknown;
 	}
+	free(order);
+}
 
-	/*
-	 * Chunks -> regions: each page that faulted counts for the region holding
-	 * it; a chunk's fault counts go to its regions in proportion to their
-	 * pages (exact for a chunk inside one region, the usual case).
-	 */
-	fd = bpf_map__fd(st->skel->maps.fault_chunks);
-	prof_map_iter_init(&it, fd, sizeof(ck), sizeof(cv));
+/* The regions' minor faults scaled to the windows' count WIN (and the gaps' unplaced). */
+static void scale_regions(struct prof_state *st, struct profile *p, uint64_t win)
+{
+	/* the minor parts, to the windows' count: major faults are each a sample */
+	uint64_t *minor = xcalloc(p->nr_regions, sizeof(*minor)), **v, sum = 0;
+	uint64_t unplaced_chunks = 0;
+
+	for (int g = 0; g < st->fw.nr_gaps; g++)
+		if (!st->fw.gaps[g].last.n[1])
+			unplaced_chunks += st->fw.gaps[g].faults;
+	v = xcalloc(p->nr_regions, sizeof(*v));
+	for (int i = 0; i < p->nr_regions; i++) {
+		const struct profile_region *rg = &p->regions[i];
+
+		minor[i] = rg->faults > rg->major ? rg->faults - rg->major : 0;
+		sum += minor[i];
+		v[i] = &minor[i];
+	}
+	if (sum)
+		prof_apportion(v, p->nr_regions, sum,
+			       (uint64_t)(((unsigned __int128)sum * (win + unplaced_chunks) +
+					   p->fault_periods / 2) / p->fault_periods));
+	for (int i = 0; i < p->nr_regions; i++)
+		p->regions[i].faults = minor[i] + p->regions[i].major;
+	free(v);
+	free(minor);
+}
+
+/*
+ * Chunks -> regions: each page that faulted counts for the region holding
+ * it; a chunk's fault counts go to its regions in proportion to their
+ * pages (exact for a chunk inside one region, the usual case).
+ */
+static void fault_regions(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+			  bool rescale, uint64_t win)
+{
+	struct prof_chunk_key ck;
+	struct prof_chunk_val cv;
+	struct map_iter it;
+	int last = -1;
+
+	prof_map_iter_open(&it, &m->fault_chunks, sizeof(ck), sizeof(cv));
 	while (prof_map_iter_next(&it, &ck, &cv)) {
 		const uint64_t cnt[2] = { cv.faults, cv.major };
 
 		chunk_to_regions(p, &ck, &cv, cnt, &last, true);
 	}
-	if (rescale && p->nr_regions) {
-		/* the minor parts, to the windows' count: major faults are each a sample */
-		uint64_t *minor = xcalloc(p->nr_regions, sizeof(*minor)), **v, sum = 0;
-		uint64_t unplaced_chunks = 0;
-
-		for (int g = 0; g < st->fw.nr_gaps; g++)
-			if (!st->fw.gaps[g].last.n[1])
-				unplaced_chunks += st->fw.gaps[g].faults;
-		v = xcalloc(p->nr_regions, sizeof(*v));
-		for (int i = 0; i < p->nr_regions; i++) {
-			const struct profile_region *rg = &p->regions[i];
-
-			minor[i] = rg->faults > rg->major ? rg->faults - rg->major : 0;
-			sum += minor[i];
-			v[i] = &minor[i];
-		}
-		if (sum)
-			prof_apportion(v, p->nr_regions, sum,
-				  (uint64_t)(((unsigned __int128)sum * (win + unplaced_chunks) +
-					      p->fault_periods / 2) / p->fault_periods));
-		for (int i = 0; i < p->nr_regions; i++)
-			p->regions[i].faults = minor[i] + p->regions[i].major;
-		free(v);
-		free(minor);
-	}
+	if (rescale && p->nr_regions)
+		scale_regions(st, p, win);
 	/* the faults between windows, as the chunks of each window's last part */
 	for (int g = 0; g < st->fw.nr_gaps && p->nr_regions; g++) {
 		struct fault_gap *gap = &st->fw.gaps[g];
@@ -475,10 +511,68 @@ void prof_finish_faults(struct prof_state *st, struct profile *p, struct symboli
 			const uint64_t cnt[2] = { e[i].periods, 0 };
 
 			memcpy(&ck, e[i].k, sizeof(ck));
-			if (e[i].periods && !bpf_map_lookup_elem(fd, &ck, &cv))
+			if (e[i].periods &&
+			    !prof_map_lookup(&m->fault_chunks, sizeof(ck), sizeof(cv), &ck, &cv))
 				chunk_to_regions(p, &ck, &cv, cnt, &last, false);
 		}
 	}
+}
+
+/* The timeline: the windows' buckets (scaled to WIN when RESCALE) and the gaps'. */
+static void read_timeline(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+			  bool rescale, uint64_t win)
+{
+	/* faults before started() were bucketed from the t0 set at open */
+	uint64_t dur = (st->t_end > st->t_open ? st->t_end - st->t_open : 0);
+	int n = (int)(dur / BUCKET_NS) + 2;
+	uint64_t sum = 0;
+
+	if (n > NR_BUCKETS)
+		n = NR_BUCKETS;
+	p->bucket_ns = BUCKET_NS;
+	p->timeline = xcalloc(n, sizeof(*p->timeline));
+	for (__u32 i = 0; i < (__u32)n; i++) {
+		struct prof_bucket b;
+
+		if (prof_map_lookup(&m->timeline, sizeof(i), sizeof(b), &i, &b))
+			continue;
+		p->timeline[i].faults = b.faults;
+		p->timeline[i].major = b.major;
+		sum += b.faults;
+		if (b.faults || b.major)
+			p->nr_buckets = (int)i + 1;
+	}
+	if (rescale && p->nr_buckets) {
+		/* the windows' buckets to the windows' count ... */
+		uint64_t **v = xcalloc(p->nr_buckets, sizeof(*v));
+
+		for (int i = 0; i < p->nr_buckets; i++)
+			v[i] = &p->timeline[i].faults;
+		prof_apportion(v, p->nr_buckets, sum,
+			       (uint64_t)(((unsigned __int128)sum * win +
+					   p->fault_periods / 2) / p->fault_periods));
+		free(v);
+	}
+	/* ... and the gaps' as they were counted */
+	for (int i = 0; st->fw.buckets && i < n; i++) {
+		p->timeline[i].faults += st->fw.buckets[i];
+		if (st->fw.buckets[i] && i >= p->nr_buckets)
+			p->nr_buckets = i + 1;
+	}
+}
+
+void prof_finish_faults(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+			struct symbolizer *sym, const uint64_t *stats)
+{
+	uint64_t *site_addr;
+	uint64_t over[2] = { stats[PROF_ST_SITE_FULL], stats[PROF_ST_SITE_FULL_KERNEL] };
+	uint64_t win;
+	bool rescale;
+
+	site_addr = read_sites(st, m, p, stats);
+	rescale = count_faults(st, p, over, &win);
+	resolve_sites(st, p, sym);
+	fault_regions(st, m, p, rescale, win);
 	/* sort regions by faults, then name each site's region */
 	prof_sort_array(p->regions, p->nr_regions, sizeof(*p->regions), prof_cmp_region_faults);
 	for (int i = 0; i < p->nr_sites; i++) {
@@ -489,46 +583,5 @@ void prof_finish_faults(struct prof_state *st, struct profile *p, struct symboli
 	merge_sites(p);
 	prof_sort_array(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site);
 	free(site_addr);
-
-	/* timeline */
-	{
-		int tfd = bpf_map__fd(st->skel->maps.timeline);
-		/* faults before started() were bucketed from the t0 set at open */
-		uint64_t dur = (st->t_end > st->t_open ? st->t_end - st->t_open : 0);
-		int n = (int)(dur / BUCKET_NS) + 2;
-		uint64_t sum = 0;
-
-		if (n > NR_BUCKETS)
-			n = NR_BUCKETS;
-		p->bucket_ns = BUCKET_NS;
-		p->timeline = xcalloc(n, sizeof(*p->timeline));
-		for (__u32 i = 0; i < (__u32)n; i++) {
-			struct prof_bucket b;
-
-			if (bpf_map_lookup_elem(tfd, &i, &b))
-				continue;
-			p->timeline[i].faults = b.faults;
-			p->timeline[i].major = b.major;
-			sum += b.faults;
-			if (b.faults || b.major)
-				p->nr_buckets = (int)i + 1;
-		}
-		if (rescale && p->nr_buckets) {
-			/* the windows' buckets to the windows' count ... */
-			uint64_t **v = xcalloc(p->nr_buckets, sizeof(*v));
-
-			for (int i = 0; i < p->nr_buckets; i++)
-				v[i] = &p->timeline[i].faults;
-			prof_apportion(v, p->nr_buckets, sum,
-				  (uint64_t)(((unsigned __int128)sum * win +
-					      p->fault_periods / 2) / p->fault_periods));
-			free(v);
-		}
-		/* ... and the gaps' as they were counted */
-		for (int i = 0; st->fw.buckets && i < n; i++) {
-			p->timeline[i].faults += st->fw.buckets[i];
-			if (st->fw.buckets[i] && i >= p->nr_buckets)
-				p->nr_buckets = i + 1;
-		}
-	}
+	read_timeline(st, m, p, rescale, win);
 }
