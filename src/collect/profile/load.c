@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The BPF objects: bpf/profile.bpf.c opened and loaded ahead on a thread
+ * (profile__preload), and in a virtual machine the tick sampler
+ * (bpf/tick.bpf.c, profile__tick_plan) loaded on a thread as the target runs.
+ */
+#include "collect/profile/internal.h"
+#include "collect/profile/profiler.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "base/util.h"
+#include "machine/pmu.h"
+#include "machine/sysinfo.h"
+
+#include "profile.skel.h"
+#include "tick.skel.h"
+
+/* ---- the BPF object, loaded ahead on a thread ---------------------------- */
+
+static struct {
+	pthread_t thread;
+	bool running;
+	bool held;		/* joined, res not taken yet */
+	struct skel_load res;
+} preload;
+
+/* Waits for the preload, whose result stays for prof_skel_take(); NULL: none started. */
+static const struct skel_load *preload_wait(void)
+{
+	if (preload.running) {
+		pthread_join(preload.thread, NULL);
+		preload.running = false;
+		preload.held = true;
+	}
+	return preload.held ? &preload.res : NULL;
+}
+
+static void skel_load(struct skel_load *l)
+{
+	uint64_t t = now_ns();
+
+	memset(l, 0, sizeof(*l));
+	l->skel = profile_bpf__open();
+	l->open_ns = now_ns() - t;
+	if (!l->skel) {
+		l->err = -errno;
+		return;
+	}
+	l->opened = true;
+	l->skel->rodata->bucket_ns = BUCKET_NS;
+	l->skel->rodata->nr_buckets = NR_BUCKETS;
+	bpf_map__set_max_entries(l->skel->maps.timeline, NR_BUCKETS);
+	/*
+	 * Without a hardware PMU the one sampling event is cpu-clock, slot 0:
+	 * the other three programs would be verified for nothing (about a
+	 * third of the load).
+	 */
+	if (!pmu__hw_exposed()) {
+		bpf_program__set_autoload(l->skel->progs.on_sample1, false);
+		bpf_program__set_autoload(l->skel->progs.on_sample2, false);
+		bpf_program__set_autoload(l->skel->progs.on_sample3, false);
+	}
+	t = now_ns();
+	l->err = profile_bpf__load(l->skel);
+	l->load_ns = now_ns() - t;
+	if (l->err) {
+		profile_bpf__destroy(l->skel);
+		l->skel = NULL;
+	}
+}
+
+/*
+ * libbpf reads the kernel's BTF (5-6 MB) into two fresh buffers: 2800 page
+ * faults, a third of a load.  The profile object needs no BTF (see
+ * profile.bpf.c), but the tick and khugepaged objects, loaded later by
+ * other threads, do.  This thread's malloc arena gets a region advised for
+ * transparent huge pages first; once the thread ends, glibc hands its arena
+ * to the next thread that needs one, whose buffers then reuse the region: a
+ * few 2 MiB faults instead (the tick sampler was ready after a median of
+ * 16 ms over 8 runs, against 20 ms without).  Big blocks come from the
+ * arena, not from mmap, while the thresholds are raised; a no-op where THP
+ * is off.
+ */
+#define PRELOAD_ARENA (16 << 20)
+
+static void prepare_arena(void)
+{
+	char *p;
+	uintptr_t a, e;
+
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	p = malloc(PRELOAD_ARENA);
+	if (!p)
+		return;
+	a = ((uintptr_t)p + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1);
+	e = ((uintptr_t)p + PRELOAD_ARENA) & ~(uintptr_t)((2 << 20) - 1);
+	if (e > a)
+		madvise((void *)a, e - a, MADV_HUGEPAGE);
+	free(p);
+}
+
+static void *preload_main(void *arg)
+{
+	(void)arg;
+	prepare_arena();
+	skel_load(&preload.res);
+	return NULL;
+}
+
+void profile__preload(void)
+{
+	if (preload.running || preload.held)
+		return;
+	preload.running = !pthread_create(&preload.thread, NULL, preload_main, NULL);
+}
+
+/* The preloaded object when there is one, else loaded now. */
+void prof_skel_take(struct skel_load *l)
+{
+	if (!preload.running && !preload.held) {
+		skel_load(l);
+		return;
+	}
+	preload_wait();
+	preload.held = false;
+	*l = preload.res;
+	memset(&preload.res, 0, sizeof(preload.res));
+}
+
+void profile__preload_discard(void)
+{
+	struct skel_load l;
+
+	if (!preload.running && !preload.held)
+		return;
+	prof_skel_take(&l);
+	if (l.skel)
+		profile_bpf__destroy(l.skel);
+}
+
+/* ---- the tick sampler, in a virtual machine ------------------------------- */
+
+static struct {
+	bool decided;
+	unsigned int hz;
+	char why[160];
+} tick_plan;
+
+unsigned int profile__tick_plan(const struct run_ctx *ctx, char *why, size_t len)
+{
+	const struct skel_load *l;
+	char nohz[64];
+
+	if (!ctx->sample || ctx->freq_hz || sysinfo__hypervisor() <= 0 || pmu__hw_exposed())
+		return 0; /* cpu-clock asked for, or cheap, or hardware events sample */
+	if (!tick_plan.decided) {
+		tick_plan.decided = true;
+		sysinfo__nohz_full(nohz, sizeof(nohz));
+		l = preload_wait();
+		if (!l) {
+			profile__preload();
+			l = preload_wait();
+		}
+		tick_plan.hz = sysinfo__kernel_hz();
+#if !defined(__x86_64__)
+		snprintf(tick_plan.why, sizeof(tick_plan.why), "not on x86-64");
+#else
+		if (sysinfo__cpu_flag("fred") > 0)
+			snprintf(tick_plan.why, sizeof(tick_plan.why),
+				 "FRED entry: a tick cannot tell user from kernel mode");
+#endif
+		else if (nohz[0])
+			snprintf(tick_plan.why, sizeof(tick_plan.why),
+				 "CPUs %s run without a tick (nohz_full)", nohz);
+		else if (access("/sys/kernel/btf/vmlinux", R_OK))
+			snprintf(tick_plan.why, sizeof(tick_plan.why), "no kernel BTF");
+		else if (!tick_plan.hz)
+			snprintf(tick_plan.why, sizeof(tick_plan.why),
+				 "the tick rate is unknown (no /boot/config-RELEASE or /proc/config.gz)");
+		else if (!l || !l->skel)
+			snprintf(tick_plan.why, sizeof(tick_plan.why), "the BPF object did not load");
+		if (tick_plan.why[0])
+			tick_plan.hz = 0;
+	}
+	if (why && len)
+		snprintf(why, len, "%s", tick_plan.why);
+	return tick_plan.hz;
+}
+
+static void *tick_main(void *arg)
+{
+	struct tick_load *t = arg;
+	uint64_t t0 = now_ns();
+	struct bpf_map *maps[6];
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+
+	t->skel = tick_bpf__open();
+	if (!t->skel) {
+		t->err = -errno;
+		t->what = "open its BPF object";
+		goto out;
+	}
+	maps[0] = t->skel->maps.procs;
+	maps[1] = t->skel->maps.hot;
+	maps[2] = t->skel->maps.stacks;
+	maps[3] = t->skel->maps.stack_counts;
+	maps[4] = t->skel->maps.regs_ring;
+	maps[5] = t->skel->maps.stats;
+	for (int i = 0; i < 6; i++) {
+		t->err = bpf_map__reuse_fd(maps[i], t->fds[i]);
+		if (t->err) {
+			t->what = "share the profile's maps";
+			goto out;
+		}
+	}
+	t->skel->rodata->tick_ns = 1000000000ULL / t->hz;
+	t->skel->rodata->regs_out = t->regs_out;
+	t->err = tick_bpf__load(t->skel);
+	if (t->err) {
+		t->what = "load its BPF object";
+		goto out;
+	}
+	t->err = bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.find_tick_fn), &run);
+	if (t->err) {
+		t->err = -errno;
+		t->what = "look up the tick's timer function";
+		goto out;
+	}
+	if (!t->skel->bss->tick_fn) {
+		t->err = -ENOENT;
+		t->what = "find tick_nohz_handler or tick_sched_timer in the kernel's symbols";
+		goto out;
+	}
+	t->link = bpf_program__attach(t->skel->progs.on_tick);
+	if (!t->link) {
+		t->err = -errno;
+		t->what = "attach to hrtimer_expire_entry";
+	}
+out:
+	t->ns = now_ns() - t0;
+	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+void prof_tick_start(struct prof_state *st)
+{
+	struct tick_load *t = &st->tick;
+
+	t->started = true;
+	t->fds[0] = bpf_map__fd(st->skel->maps.procs);
+	t->fds[1] = bpf_map__fd(st->skel->maps.hot);
+	t->fds[2] = bpf_map__fd(st->skel->maps.stacks);
+	t->fds[3] = bpf_map__fd(st->skel->maps.stack_counts);
+	t->fds[4] = bpf_map__fd(st->skel->maps.regs_ring);
+	t->fds[5] = bpf_map__fd(st->skel->maps.stats);
+	t->running = !pthread_create(&t->thread, NULL, tick_main, t);
+	if (!t->running) {
+		t->err = -EAGAIN;
+		t->what = "start its loading thread";
+		t->done = true;
+	}
+}
+
+/*
+ * Once the tick sampler is attached: the cpu-clock events go off (their
+ * inherited copies in every thread and child too), then the tick counts.
+ * TARGET_RUNS false: the target is gone, the switch is not made.
+ */
+void prof_tick_switch(struct prof_state *st, bool target_runs)
+{
+	struct tick_load *t = &st->tick;
+	struct ev_slot *s = &st->evs[0];
+
+	if (!t->running || !__atomic_load_n(&t->done, __ATOMIC_ACQUIRE))
+		return;
+	pthread_join(t->thread, NULL);
+	t->running = false;
+	pr_debug("profile: tick sampler ready after %.1f ms%s%s", t->ns / 1e6,
+		 t->err ? ": failed to " : "", t->err ? t->what : "");
+	if (t->err || !target_runs)
+		return;
+	for (int i = 0; s->fds && i < s->nr; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	t->skel->bss->live = 1;
+	t->live = true;
+	t->t_live = now_ns();
+	if (st->shared) {
+		snprintf(st->shared->regs_event, sizeof(st->shared->regs_event), "tick");
+		st->shared->regs_period_ns = 1000000000ULL / t->hz;
+	}
+}
+
+void prof_tick_destroy(struct tick_load *t)
+{
+	if (t->running) {
+		pthread_join(t->thread, NULL);
+		t->running = false;
+	}
+	bpf_link__destroy(t->link);
+	tick_bpf__destroy(t->skel);
+}
