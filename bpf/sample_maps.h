@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The maps that profile.bpf.c's sampling programs and tick.bpf.c's tick
+ * The maps that sampler.bpf.c's sampling programs and tick.bpf.c's tick
  * program both write (user space hands profile's to tick by fd, which needs
  * them defined alike), and the register record they both fill.  BPF side
- * only: included after bpf_helpers.h and profile.h.
+ * only: included after bpf_helpers.h and sampler.h.
  */
 #ifndef __MA_BPF_SAMPLE_MAPS_H
 #define __MA_BPF_SAMPLE_MAPS_H

@@ -3,7 +3,7 @@
  * khugepaged and MADV_COLLAPSE activity on the target's address spaces, for
  * 'memadvise run'.  It runs in khugepaged's context, so the target is known
  * by its mm: the mm's owner task (CONFIG_MEMCG) gives the tgid, which must
- * be in profile.bpf.c's process set (the map is shared).  This object
+ * be in sampler.bpf.c's process set (the map is shared).  This object
  * needs the kernel's BTF (typed tracepoints, CO-RE reads); user space loads
  * it while the target already runs, off the start-up path.
  */
@@ -12,11 +12,11 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-#include "profile.h"
+#include "sampler.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/* profile.bpf.c's 'procs', reused by user space before load. */
+/* sampler.bpf.c's 'procs', reused by user space before load. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);

@@ -8,10 +8,10 @@
  * (hrtimer_expire_entry for the tick's own hrtimer, in the interrupted
  * task's context) and costs no interrupt.
  *
- * For a task of the target it does what profile.bpf.c's sampling programs
+ * For a task of the target it does what sampler.bpf.c's sampling programs
  * do with a cpu-clock sample: counts the user ip and the user stack, and
  * for the sw-addr collector writes the user registers to 'regs_ring'.
- * Those maps are profile.bpf.c's, shared by user space before load.
+ * Those maps are sampler.bpf.c's, shared by user space before load.
  *
  * The tick does not say whether it interrupted user or kernel mode.  The
  * task's user registers do, on x86-64 without FRED: an interrupt from user
@@ -30,7 +30,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-#include "profile.h"
+#include "sampler.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -43,7 +43,7 @@ __u32 live = 0;
 /* The tick's hrtimer function, which find_tick_fn looks up. */
 __u64 tick_fn = 0;
 
-/* profile.bpf.c's maps, reused by user space before load. */
+/* sampler.bpf.c's maps, reused by user space before load. */
 #include "sample_maps.h"
 
 /* Whether TASK (of TGID) is the target's; adds a new child to 'procs'. */

@@ -21,7 +21,7 @@
 #include "cli/common.h"
 #include "base/log.h"
 #include "machine/pmu.h"
-#include "collect/profile/profiler.h"
+#include "collect/sampling/sampler.h"
 #include "model/report.h"
 #include "machine/sysinfo.h"
 #include "base/json.h"
@@ -48,7 +48,7 @@ struct probe {
 	struct cap hw_pmu, precise;
 	struct cap events[NR_EVENTS];
 	struct cap bpf, btf, uprobes, watchpoints, kprobes, fentry;
-	struct cap tick;	/* the scheduler tick samples 'run' (profile__tick_plan) */
+	struct cap tick;	/* the scheduler tick samples 'run' (sampler__tick_plan) */
 	unsigned int tick_hz;
 	struct tp_check *tps;
 	int nr_tps;
@@ -137,7 +137,7 @@ static void probe_tick(struct probe *p)
 	struct run_ctx ctx = { .sample = true };
 	char why[160] = "";
 
-	p->tick_hz = profile__tick_plan(&ctx, why, sizeof(why));
+	p->tick_hz = sampler__tick_plan(&ctx, why, sizeof(why));
 	p->tick.ok = p->tick_hz > 0;
 	if (p->tick.ok) {
 		snprintf(p->tick.detail, sizeof(p->tick.detail),
@@ -152,7 +152,7 @@ static void probe_tick(struct probe *p)
 		snprintf(p->tick.reason, sizeof(p->tick.reason), "%s: cpu-clock samples at %u Hz",
 			 why[0] ? why : "unknown", addrsample__default_hz());
 	}
-	profile__preload_discard();
+	sampler__preload_discard();
 }
 
 static void collect(struct probe *p)

@@ -10,7 +10,6 @@
 /* Exit statuses of memadvise's own commands (diff/grep style). */
 enum {
 	MA_EXIT_OK = 0,
-	MA_EXIT_FINDINGS = 1, /* budget exceeded, or findings at/above --fail-on */
 	MA_EXIT_ERROR = 2,    /* usage, runtime or environment error */
 };
 

@@ -43,7 +43,7 @@ struct watch_proposal {
  * sample instead of one for each collector.  In a virtual machine a timer
  * interrupt costs 20-35 us (two exits to the hypervisor): at 3000 a second
  * that was 6-10 % of the target's time, and there the scheduler tick
- * samples for both instead (regs_* below, profile__tick_plan()).
+ * samples for both instead (regs_* below, sampler__tick_plan()).
  */
 struct run_shared {
 	int sw_fds[1024];	/* the event's fds (per CPU, then per thread with -p) */
@@ -54,7 +54,7 @@ struct run_shared {
 	provided_count_fn fault_count;
 	void *fault_count_ctx;
 	/*
-	 * Where the scheduler tick samples (profile__tick_plan()): the sw-addr
+	 * Where the scheduler tick samples (sampler__tick_plan()): the sw-addr
 	 * collector opens no sampling event, only its side-band records, and
 	 * sets regs_sink; the profile's programs write the user-mode samples
 	 * with their registers to a BPF ring, which regs_drain() empties into
@@ -102,7 +102,7 @@ struct run_ctx {
 	char *const *argv;	/* the command (NULL when attached) */
 	unsigned int freq_hz;	/* sampling frequency asked for (-F), 0 = collector default */
 	bool sample;		/* sampling allowed (not --no-sample) */
-	bool all_faults;	/* --all-faults: no fault windows (see profiler.c) */
+	bool all_faults;	/* --all-faults: no fault windows (see collect/sampling/faults.c) */
 	uint64_t duration_ns;	/* -d, 0 = until exit */
 	const char *const *watch;	/* --watch expressions (kept, not copied) */
 	int nr_watch;

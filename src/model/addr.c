@@ -9,7 +9,7 @@ bool addr_ip__strided(const struct addr_ip *ip)
 	       ip->stride_monotonic >= 0.8;
 }
 
-void addr_profile__free(struct addr_profile *p)
+void addr_profile__free(struct addr_report *p)
 {
 	if (!p)
 		return;

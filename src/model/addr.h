@@ -109,7 +109,7 @@ struct addr_line {
 	bool false_sharing;	/* writers touched different bytes */
 };
 
-struct addr_profile {
+struct addr_report {
 	enum tier tier;		/* TIER_SW_ADDR */
 	char event[48];
 	uint64_t period_ns;
@@ -131,6 +131,6 @@ struct addr_profile {
 	int nr_shared;
 };
 
-void addr_profile__free(struct addr_profile *p);
+void addr_profile__free(struct addr_report *p);
 
 #endif

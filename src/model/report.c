@@ -11,7 +11,7 @@
 
 #include <json-c/json.h>
 
-#include "model/profile.h"
+#include "model/sampling.h"
 #include "model/addr.h"
 #include "model/findings.h"
 #include "model/sim.h"
@@ -46,7 +46,7 @@ void report__free(struct report *r)
 	free(r->counters);
 	free(r->metrics);
 	free(r->prov);
-	profile__free(r->profile);
+	sampling__free(r->sampling);
 	findings__free(r->findings);
 	addr_profile__free(r->addr);
 	sim_report__free(r->sim);

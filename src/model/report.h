@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The report model: one immutable snapshot of what was measured about one
- * target, read by every output (text, JSON, SARIF), by the rules engine, by
- * 'check' and 'top'.  Producers fill it; emitters only read it.
+ * target, read by every output (text, JSON, SARIF) and by the rules
+ * engine.  Producers fill it; emitters only read it.
  *
  * Every number carries the tier that produced it (see enum tier) and a
  * counter that did not count is marked so, never reported as 0.
@@ -78,11 +78,11 @@ struct target_info {
 	char layout_exe[256];
 };
 
-struct profile;	      /* sampling results (profile.h) */
-struct findings;      /* rule findings (rules.h) */
-struct addr_profile;  /* data-address sampling, tier sw-addr (addrsample.h) */
-struct watch_report;  /* hardware watchpoints, tier watchpoint (watch.h) */
-struct sim_report;    /* cachegrind, tier simulation (sim.h) */
+struct sampling;	      /* sampling results (model/sampling.h) */
+struct findings;      /* rule findings (model/findings.h) */
+struct addr_report;  /* data-address sampling, tier sw-addr (model/addr.h) */
+struct watch_report;  /* hardware watchpoints, tier watchpoint (model/watch.h) */
+struct sim_report;    /* cachegrind, tier simulation (model/sim.h) */
 
 struct report {
 	int schema_version;
@@ -97,9 +97,9 @@ struct report {
 	struct provenance *prov;
 	int nr_prov;
 
-	struct profile *profile;   /* NULL when nothing was sampled */
+	struct sampling *sampling;  /* NULL when nothing was sampled */
 	struct findings *findings; /* NULL when rules did not run */
-	struct addr_profile *addr; /* NULL unless data addresses were sampled */
+	struct addr_report *addr; /* NULL unless data addresses were sampled */
 	struct watch_report *watch; /* NULL unless watchpoints were placed */
 	struct sim_report *sim;	   /* NULL unless run under --sim */
 };

@@ -42,7 +42,7 @@ static void mask_ranges(uint64_t m, char *buf, size_t len)
 	}
 }
 
-struct json_object *addr_profile__to_json(const struct addr_profile *p)
+struct json_object *addr_profile__to_json(const struct addr_report *p)
 {
 	struct json_object *o = json_object_new_object(), *a, *s;
 
@@ -197,7 +197,7 @@ struct json_object *addr_profile__to_json(const struct addr_profile *p)
 	return o;
 }
 
-void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide)
+void addr_profile__print_text(const struct addr_report *p, FILE *f, bool wide)
 {
 	int shown = 0, width = wide ? 200 : 80;
 	char b1[32], b2[32];

@@ -12,7 +12,7 @@
 
 #include "model/addr.h"
 #include "model/findings.h"
-#include "model/profile.h"
+#include "model/sampling.h"
 #include "model/report.h"
 #include "model/sim.h"
 #include "model/watch.h"
@@ -24,11 +24,11 @@ struct json_object *report__to_json(const struct report *r);
 /* Writes the report as configured: JSON or text, to path or stdout. 0 or -errno. */
 int report__emit(const struct report *r, const char *path, bool json, bool pretty, bool wide);
 
-struct json_object *profile__to_json(const struct profile *p);
-void profile__print_text(const struct profile *p, FILE *f, bool wide);
+struct json_object *sampling__to_json(const struct sampling *p);
+void sampling__print_text(const struct sampling *p, FILE *f, bool wide);
 
-struct json_object *addr_profile__to_json(const struct addr_profile *p);
-void addr_profile__print_text(const struct addr_profile *p, FILE *f, bool wide);
+struct json_object *addr_profile__to_json(const struct addr_report *p);
+void addr_profile__print_text(const struct addr_report *p, FILE *f, bool wide);
 
 struct json_object *watch_report__to_json(const struct watch_report *w);
 void watch_report__print_text(const struct watch_report *w, FILE *f, bool wide);

@@ -11,7 +11,7 @@
 
 #include "model/addr.h"
 #include "model/findings.h"
-#include "model/profile.h"
+#include "model/sampling.h"
 #include "model/report.h"
 #include "model/sim.h"
 #include "model/watch.h"
@@ -116,8 +116,8 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 			fprintf(f, "%s\n", line);
 		}
 	}
-	if (r->profile)
-		profile__print_text(r->profile, f, wide);
+	if (r->sampling)
+		sampling__print_text(r->sampling, f, wide);
 	if (r->sim)
 		sim_report__print_text(r->sim, f, wide);
 	if (r->addr)
@@ -226,8 +226,8 @@ struct json_object *report__to_json(const struct report *r)
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "provenance", arr);
-	if (r->profile)
-		json_object_object_add(o, "profile", profile__to_json(r->profile));
+	if (r->sampling)
+		json_object_object_add(o, "profile", sampling__to_json(r->sampling));
 	if (r->findings)
 		json_object_object_add(o, "findings", findings__to_json(r->findings));
 	if (r->addr)

@@ -82,7 +82,7 @@ static bool insn_has(const struct addr_ip *ip, const char *what)
  * "heap", "stack", "anon" or "file PATH" for the mapping most of an IP's
  * addresses fell in, among the mappings of A.
  */
-static void region_label(const struct addr_profile *a, const struct addr_ip *ip, char *buf,
+static void region_label(const struct addr_report *a, const struct addr_ip *ip, char *buf,
 			 size_t len)
 {
 	const char *n = ip->top_region;
@@ -121,7 +121,7 @@ static void region_label(const struct addr_profile *a, const struct addr_ip *ip,
 }
 
 /* Size of the mapping an IP's addresses mostly fell in (anonymous ones have no name). */
-static double region_size_named(const struct addr_profile *a, const char *name)
+static double region_size_named(const struct addr_report *a, const char *name)
 {
 	bool anon = !name[0] || !strcmp(name, "anon");
 	uint64_t best_samples = 0;
@@ -141,7 +141,7 @@ static double region_size_named(const struct addr_profile *a, const char *name)
 }
 
 /* The IP with most samples on a line describes it: stride, footprint, kind of access. */
-static void addr_describe_line(struct binder *b, const struct addr_profile *a,
+static void addr_describe_line(struct binder *b, const struct addr_report *a,
 			       const struct addr_ip *ip, int idx)
 {
 	struct factbase *fb = b->fb;
@@ -182,7 +182,7 @@ static void addr_describe_line(struct binder *b, const struct addr_profile *a,
 }
 
 /* The line of a decoded access: its samples, share and footprint.  Its entity or -1. */
-static int addr_bind_line(struct binder *b, const struct addr_profile *a,
+static int addr_bind_line(struct binder *b, const struct addr_report *a,
 			  const struct addr_ip *ip, double to_samples)
 {
 	struct factbase *fb = b->fb;
@@ -219,7 +219,7 @@ static int addr_bind_line(struct binder *b, const struct addr_profile *a,
 }
 
 /* The member MI of SB a decoded access hit: its samples, and where it is accessed. */
-static void addr_bind_member(struct binder *b, const struct addr_profile *a,
+static void addr_bind_member(struct binder *b, const struct addr_report *a,
 			     const struct addr_ip *ip, struct sbind *sb, int mi)
 {
 	struct factbase *fb = b->fb;
@@ -252,7 +252,7 @@ static void addr_bind_member(struct binder *b, const struct addr_profile *a,
 }
 
 /* The struct and member a decoded access works on; IDX is its line's entity (or -1). */
-static void addr_bind_struct(struct binder *b, const struct addr_profile *a,
+static void addr_bind_struct(struct binder *b, const struct addr_report *a,
 			     const struct addr_ip *ip, int idx)
 {
 	struct factbase *fb = b->fb;
@@ -281,7 +281,7 @@ static void addr_bind_struct(struct binder *b, const struct addr_profile *a,
 }
 
 /* Hot lines whose sampled instructions access no memory: nothing to see there. */
-static void addr_clear_memless_lines(struct binder *b, const struct addr_profile *a,
+static void addr_clear_memless_lines(struct binder *b, const struct addr_report *a,
 				     double to_samples)
 {
 	struct factbase *fb = b->fb;
@@ -319,7 +319,7 @@ static void addr_clear_memless_lines(struct binder *b, const struct addr_profile
 }
 
 /* Lines written by two or more threads, and the members they hold. */
-static void addr_bind_shared_lines(struct binder *b, const struct addr_profile *a,
+static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a,
 				   double to_samples)
 {
 	struct factbase *fb = b->fb;
@@ -369,7 +369,7 @@ static void addr_bind_shared_lines(struct binder *b, const struct addr_profile *
  * were (two anonymous arrays, say), only IPs whose addresses fell
  * mostly in this very mapping.  The one with most samples, or NULL.
  */
-static const struct addr_ip *addr_region_hottest(const struct addr_profile *a,
+static const struct addr_ip *addr_region_hottest(const struct addr_report *a,
 						 const struct entity *e)
 {
 	const struct addr_ip *best = NULL;
@@ -401,7 +401,7 @@ static const struct addr_ip *addr_region_hottest(const struct addr_profile *a,
 }
 
 /* Regions: the data-address samples that fell in each, and its hottest access. */
-static void addr_bind_regions(struct binder *b, const struct addr_profile *a)
+static void addr_bind_regions(struct binder *b, const struct addr_report *a)
 {
 	struct factbase *fb = b->fb;
 
@@ -441,7 +441,7 @@ static void addr_bind_regions(struct binder *b, const struct addr_profile *a)
  * Recounts SB's samples per member within that function and drops the
  * members under 2 % of them.
  */
-static void addr_keep_hot_members(struct binder *b, const struct addr_profile *a,
+static void addr_keep_hot_members(struct binder *b, const struct addr_report *a,
 				  struct sbind *sb)
 {
 	double base = sb->addr_samples;
@@ -485,7 +485,7 @@ static void addr_keep_hot_members(struct binder *b, const struct addr_profile *a
  * the accesses hit (in declaration order), and its hot/cold split and
  * hot-first declarations.
  */
-static void addr_describe_struct(struct binder *b, const struct addr_profile *a,
+static void addr_describe_struct(struct binder *b, const struct addr_report *a,
 				 struct sbind *sb)
 {
 	struct entity *e = &b->fb->ents[sb->ent];
@@ -513,7 +513,7 @@ static void addr_describe_struct(struct binder *b, const struct addr_profile *a,
 }
 
 /* Struct facts from what was attributed. */
-static void addr_bind_structs(struct binder *b, const struct addr_profile *a)
+static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 {
 	struct factbase *fb = b->fb;
 	enum tier t = a->tier;
@@ -552,7 +552,7 @@ static void addr_bind_structs(struct binder *b, const struct addr_profile *a)
 
 void bind__addr(struct binder *b)
 {
-	const struct addr_profile *a = b->r->addr;
+	const struct addr_report *a = b->r->addr;
 	struct factbase *fb = b->fb;
 	enum tier t;
 	double to_samples;

@@ -3,7 +3,7 @@
  * Inside the binder: the state one binding of a snapshot keeps, and the
  * steps each file binds, called in this order by bind__sections():
  *   bind_layout.c   layout of the program (struct, member entities)
- *   bind_profile.c  sampled profile: hot lines and functions, faults,
+ *   bind_sampling.c sampled results: hot lines and functions, faults,
  *                   regions with their huge-page state
  *   bind_addr.c     data addresses: line facts, and struct and member
  *                   facts through the types the sampled function works
@@ -71,7 +71,7 @@ char *sbind__split_decl(const struct sbind *sb);
 char *binder__hot_decl(struct binder *b, const struct sbind *sb);
 void bind__struct_heat(struct binder *b);
 
-void bind__profile(struct binder *b);
+void bind__sampling(struct binder *b);
 void bind__addr(struct binder *b);
 void bind__sim(struct binder *b);
 void bind__watch(struct binder *b);

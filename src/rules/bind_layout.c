@@ -13,7 +13,7 @@
 #include "layout/layout.h"
 #include "machine/sysinfo.h"
 #include "model/addr.h"
-#include "model/profile.h"
+#include "model/sampling.h"
 #include "symbols/codetypes.h"
 #include "base/util.h"
 
@@ -268,7 +268,7 @@ int binder__member_entity(struct binder *b, struct sbind *sb, int mi)
 void bind__struct_heat(struct binder *b)
 {
 	struct factbase *fb = b->fb;
-	const struct profile *p = b->r->profile;
+	const struct sampling *p = b->r->sampling;
 	bool addr = fb->have[EV_ADDR];
 	double addr_total = addr ? (double)b->r->addr->decoded : 0;
 	double to_samples = 1, hot_samples[32];

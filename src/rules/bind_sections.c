@@ -82,7 +82,7 @@ void bind__sections(const struct rules_input *in, struct factbase *fb)
 	if (!factbase__get(fb, -1, "machine.line_size", &v, NULL) && v > 0)
 		b.line = (uint32_t)v;
 	bind__layout(&b);
-	bind__profile(&b);
+	bind__sampling(&b);
 	bind__addr(&b);
 	bind__struct_heat(&b);
 	/* nothing sampled: every struct, for rules on static layout alone */

@@ -29,7 +29,7 @@ struct cache_entry {
 	uint64_t rel;
 	bool return_addr;
 	bool lines;		/* line and inline information was looked up */
-	struct profile_loc loc;	/* ip filled per lookup */
+	struct sampling_loc loc;	/* ip filled per lookup */
 };
 
 struct space {
@@ -631,7 +631,7 @@ static void caller_of(Dwarf_Die *inst, char *out, size_t len)
 }
 
 /* Inlined frames: the innermost scope names the function, the next one the caller. */
-static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct profile_loc *loc)
+static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct sampling_loc *loc)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
@@ -696,7 +696,7 @@ bool symbolizer__dwarf_wanted(struct symbolizer *s, Dwfl_Module *mod)
 }
 
 int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
-			bool return_addr, enum sym_detail detail, struct profile_loc *loc)
+			bool return_addr, enum sym_detail detail, struct sampling_loc *loc)
 {
 	bool lines;
 	uint64_t addr = return_addr && ip ? ip - 1 : ip;
@@ -802,7 +802,7 @@ int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t
 {
 	Dwfl *dwfl = symbolizer__dwfl(s, maps);
 	Dwfl_Module *mod = dwfl && ip ? dwfl_addrmodule(dwfl, ip) : NULL;
-	struct profile_loc loc;
+	struct sampling_loc loc;
 	const char *name;
 	Dwarf_Addr start, bias = 0;
 	GElf_Off off;

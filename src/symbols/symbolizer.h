@@ -15,7 +15,7 @@
 
 #include "model/site.h"
 #include "symbols/procmaps.h"
-#include "model/profile.h"
+#include "model/sampling.h"
 
 struct symbolizer;
 
@@ -41,7 +41,7 @@ enum sym_detail {
  * a mapped module (LOC may still lack a line), -ENOENT otherwise.
  */
 int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
-			bool return_addr, enum sym_detail detail, struct profile_loc *loc);
+			bool return_addr, enum sym_detail detail, struct sampling_loc *loc);
 /* A demangled C++ name, simplified to "ns::Class::method" (see symbolizer.c). */
 void symbolizer__simplify_cxx(const char *demangled, char *out, size_t len);
 /* NAME as the report prints it: a C++ (_Z) name demangled and simplified. */

@@ -10,7 +10,7 @@
 
 #include "harness.h"
 #include "model/addr.h"
-#include "model/profile.h"
+#include "model/sampling.h"
 #include "model/report.h"
 #include "rules/facts.h"
 #include "rules/rules.h"
@@ -60,7 +60,7 @@ static struct factbase *bind(const struct report *r, const struct rules_layouts 
 	return fb;
 }
 
-static void hotsum(struct profile_hotsum *h, const char *fn, const char *file, int line,
+static void hotsum(struct sampling_hotsum *h, const char *fn, const char *file, int line,
 		   uint64_t samples, double share)
 {
 	memset(h, 0, sizeof(*h));
@@ -76,8 +76,8 @@ static void hotsum(struct profile_hotsum *h, const char *fn, const char *file, i
  * line under the 0.5 % the binder keeps, a hot function (a GCC clone),
  * 5000 page faults at the hot line in a large anonymous region.
  */
-static void fill_profile(struct report *r, struct profile *p, struct profile_hotsum hs[3],
-			 struct profile_fault_site *site, struct profile_region *g)
+static void fill_profile(struct report *r, struct sampling *p, struct sampling_hotsum hs[3],
+			 struct sampling_fault_site *site, struct sampling_region *g)
 {
 	memset(p, 0, sizeof(*p));
 	p->nr_events = 1;
@@ -119,16 +119,16 @@ static void fill_profile(struct report *r, struct profile *p, struct profile_hot
 
 	memset(r, 0, sizeof(*r));
 	r->target.wall_ns = 1000000000ULL;
-	r->profile = p;
+	r->sampling = p;
 }
 
 void test_bind__profile(void)
 {
 	struct report r;
-	struct profile p;
-	struct profile_hotsum hs[3];
-	struct profile_fault_site site;
-	struct profile_region g;
+	struct sampling p;
+	struct sampling_hotsum hs[3];
+	struct sampling_fault_site site;
+	struct sampling_region g;
 	struct factbase *fb;
 	int line, fn, reg = -1;
 
@@ -197,11 +197,11 @@ static void addr_ip(struct addr_ip *ip, const char *fn, int line, const char *te
 void test_bind__addr(void)
 {
 	struct report r;
-	struct profile p;
-	struct profile_hotsum hs[3];
-	struct profile_fault_site site;
-	struct profile_region g;
-	struct addr_profile a = { .tier = TIER_SW_ADDR, .period_ns = 2000000 };
+	struct sampling p;
+	struct sampling_hotsum hs[3];
+	struct sampling_fault_site site;
+	struct sampling_region g;
+	struct addr_report a = { .tier = TIER_SW_ADDR, .period_ns = 2000000 };
 	struct addr_ip ips[3];
 	struct addr_region heap = { .start = 0x1000000, .end = 0x5000000, .kind = MAPK_HEAP,
 				    .name = "[heap]", .samples = 800 };

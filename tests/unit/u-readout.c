@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The profile's read-out (collect/profile/readout.c, sites.c) on recorded map
- * contents: keys and values laid out as bpf/profile.h has them, read into a
- * struct profile without BPF.  The addresses sampled are in no mapping, so
+ * contents: keys and values laid out as bpf/sampler.h has them, read into a
+ * struct sampling without BPF.  The addresses sampled are in no mapping, so
  * they resolve to "[unknown]" and the numbers alone are checked.
  */
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 
 #include "harness.h"
 #include "base/util.h"
-#include "collect/profile/internal.h"
-#include "model/profile.h"
+#include "collect/sampling/internal.h"
+#include "model/sampling.h"
 #include "symbols/procmaps.h"
 #include "symbols/symbolizer.h"
 
@@ -74,7 +74,7 @@ void test_readout__hot_spots(void)
 	};
 	struct prof_state *st = state_new(false);
 	struct symbolizer *sym = symbolizer__new();
-	struct profile *p = xcalloc(1, sizeof(*p));
+	struct sampling *p = xcalloc(1, sizeof(*p));
 	struct prof_maps m;
 
 	maps_empty(&m);
@@ -101,7 +101,7 @@ void test_readout__hot_spots(void)
 	ASSERT_EQ(p->nr_lines, 1, "summary by line");
 	ASSERT_EQ(p->nr_threads, 2, "threads counted");
 	ASSERT_EQ(p->nr_thread_funcs, 0, "no per-thread rows: the same hottest function");
-	profile__free(p);
+	sampling__free(p);
 	symbolizer__free(sym);
 	state_free(st);
 }
@@ -122,7 +122,7 @@ void test_readout__stacks(void)
 	__u64 ips[2][PROF_STACK_DEPTH] = { { 0x10, 0x20 }, { 0x30 } };
 	struct prof_state *st = state_new(false);
 	struct symbolizer *sym = symbolizer__new();
-	struct profile *p = xcalloc(1, sizeof(*p));
+	struct sampling *p = xcalloc(1, sizeof(*p));
 	struct prof_maps m;
 
 	maps_empty(&m);
@@ -139,7 +139,7 @@ void test_readout__stacks(void)
 		ASSERT_EQ(p->stacks[1].pid, PID, "its process");
 		ASSERT_STREQ(p->stacks[1].frames[0].module, "[unknown]", "frame resolved");
 	}
-	profile__free(p);
+	sampling__free(p);
 	symbolizer__free(sym);
 	state_free(st);
 }
@@ -149,7 +149,7 @@ void test_readout__stacks(void)
  * regions, the timeline's buckets 0 and 2: 50 faults sampled, with periods.
  * EVENT_COUNT > 0: the page-faults event counted that many in its window.
  */
-static struct profile *faults_readout(uint64_t event_count)
+static struct sampling *faults_readout(uint64_t event_count)
 {
 	static const struct prof_fault_site_key site_keys[] = {
 		{ .tgid = PID, .kernel = 0, .ip = 0x1000 },
@@ -174,7 +174,7 @@ static struct profile *faults_readout(uint64_t event_count)
 	uint64_t stats[PROF_ST__COUNT] = { 0 };
 	struct prof_state *st = state_new(true);
 	struct symbolizer *sym = symbolizer__new();
-	struct profile *p = xcalloc(1, sizeof(*p));
+	struct sampling *p = xcalloc(1, sizeof(*p));
 	struct prof_maps m;
 
 	stats[PROF_ST_FAULT_SAMPLES] = 5;
@@ -198,7 +198,7 @@ static struct profile *faults_readout(uint64_t event_count)
 
 void test_readout__faults_sampled(void)
 {
-	struct profile *p = faults_readout(0);
+	struct sampling *p = faults_readout(0);
 
 	ASSERT_FALSE(p->faults_measured, "no page-faults event count");
 	ASSERT_EQ(p->faults, 50, "without the event's count: the periods");
@@ -238,13 +238,13 @@ void test_readout__faults_sampled(void)
 		ASSERT_EQ(p->timeline[1].faults, 0, "bucket 1");
 		ASSERT_EQ(p->timeline[2].faults, 30, "bucket 2");
 	}
-	profile__free(p);
+	sampling__free(p);
 }
 
 void test_readout__faults_scaled(void)
 {
 	/* the event counted twice the periods: everything doubles */
-	struct profile *p = faults_readout(100);
+	struct sampling *p = faults_readout(100);
 
 	ASSERT_TRUE(p->faults_measured, "the event's count");
 	ASSERT_EQ(p->faults, 100, "the count, not the periods");
@@ -267,5 +267,5 @@ void test_readout__faults_scaled(void)
 		ASSERT_EQ(p->timeline[0].faults, 40, "bucket 0 scaled");
 		ASSERT_EQ(p->timeline[2].faults, 60, "bucket 2 scaled");
 	}
-	profile__free(p);
+	sampling__free(p);
 }

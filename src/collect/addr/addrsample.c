@@ -23,7 +23,7 @@
 #include "collect/evring.h"
 #include "base/log.h"
 #include "collect/maprecs.h"
-#include "collect/profile/profiler.h"
+#include "collect/sampling/sampler.h"
 #include "symbols/symbolizer.h"
 #include "machine/sysinfo.h"
 #include "base/u64map.h"
@@ -35,7 +35,7 @@
  * sample with exits to the hypervisor: 20-50 us a sample on our nested KVM
  * guests (in-process, perf record alone pays the same), 1-2.5 % of a
  * workload's time at 500 Hz.  So a guest samples on the scheduler tick
- * (profile__tick_plan) and uses this lower rate only where the tick cannot
+ * (sampler__tick_plan) and uses this lower rate only where the tick cannot
  * serve.  Bare metal pays 1-2 us and gets the denser rate.
  */
 #define AS_DEFAULT_HZ 1000
@@ -124,7 +124,7 @@ struct addrsample {
 	int l1_sets;
 	size_t page_size;
 
-	struct addr_profile tot; /* counters only */
+	struct addr_report tot; /* counters only */
 
 	struct ip_agg *ips;
 	size_t nr_ips, cap_ips;
@@ -960,9 +960,9 @@ static void region_classes(const struct addrsample *as, uint32_t *cls)
 	u64map__free(&m);
 }
 
-struct addr_profile *addrsample__finish(struct addrsample *as)
+struct addr_report *addrsample__finish(struct addrsample *as)
 {
-	struct addr_profile *p = xcalloc(1, sizeof(*p));
+	struct addr_report *p = xcalloc(1, sizeof(*p));
 	uint32_t *cls = xcalloc(as->nr_regions + 1, sizeof(*cls));
 	uint64_t *tally = xcalloc(as->nr_regions + 1, sizeof(*tally));
 	uint32_t *cnt = xcalloc(as->nr_regions + 1, sizeof(*cnt));
@@ -1162,7 +1162,7 @@ static bool as_wanted(const struct run_ctx *ctx)
 static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
 {
 	char why[160] = "", no_tick[160] = "";
-	unsigned int tick_hz = profile__tick_plan(ctx, no_tick, sizeof(no_tick));
+	unsigned int tick_hz = sampler__tick_plan(ctx, no_tick, sizeof(no_tick));
 	struct addrsample *as = addrsample__open(ctx->pid, tick_hz ? tick_hz : ctx->freq_hz,
 						 !ctx->attached, tick_hz && ctx->shared, why,
 						 sizeof(why));
@@ -1182,7 +1182,7 @@ static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
 		ctx->shared->side_ring = as->ring;
 	}
 	if (as->sideband_only) {
-		/* the profile's programs sample, on the tick (see profile__tick_plan) */
+		/* the profile's programs sample, on the tick (see sampler__tick_plan) */
 		ctx->shared->regs_sink = addrsample__sink;
 		ctx->shared->regs_sink_ctx = as;
 		return 0;
@@ -1215,7 +1215,7 @@ static void as_at_exit(void *state, pid_t pid)
 
 static int as_finish(void *state, struct report *r)
 {
-	struct addr_profile *p = addrsample__finish(state);
+	struct addr_report *p = addrsample__finish(state);
 
 	if (p->lost)
 		report__add_provenance(r, "sw_addr", "%" PRIu64 " records lost from the data-address "

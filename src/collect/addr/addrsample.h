@@ -65,7 +65,7 @@ int addrsample__poll(struct addrsample *as);
 /* The target is still mapped (stopped at exit): drain and read what is left. */
 void addrsample__at_exit(struct addrsample *as);
 /* Drains, aggregates and symbolises; the caller owns the result. */
-struct addr_profile *addrsample__finish(struct addrsample *as);
+struct addr_report *addrsample__finish(struct addrsample *as);
 void addrsample__close(struct addrsample *as);
 
 extern const struct collector collector_addrsample;

@@ -23,8 +23,8 @@
 #include "collect/event.h"
 #include "collect/evring.h"
 #include "base/log.h"
-#include "model/profile.h"
-#include "collect/profile/profiler.h"
+#include "model/sampling.h"
+#include "collect/sampling/sampler.h"
 #include "model/report.h"
 #include "collect/run/run.h"
 #include "collect/sim.h"
@@ -38,7 +38,7 @@
  */
 static const struct collector *const collectors[] = {
 	&collector_addrsample,
-	&collector_profile,
+	&collector_sampler,
 	&collector_watch,
 	NULL,
 };
@@ -127,8 +127,8 @@ static void choose_layout_exe(struct report *r)
 
 	if (launched[0] && realpath(launched, real))
 		launched = real;
-	if (!r->profile ||
-	    !profile__hot_exe(r->profile, launched, exe, sizeof(exe), &samples, &procs, &total) ||
+	if (!r->sampling ||
+	    !sampling__hot_exe(r->sampling, launched, exe, sizeof(exe), &samples, &procs, &total) ||
 	    !strcmp(exe, launched))
 		return;
 	snprintf(r->target.layout_exe, sizeof(r->target.layout_exe), "%s", exe);
@@ -420,7 +420,7 @@ int run__launch(struct run **runp, const struct run_opts *o, struct report *r)
 	primer_start(&run->primer, !o->no_sample && !o->sim, !o->events);
 	/* the BPF object loads while the rules, the counters and the target are prepared */
 	if (!o->no_sample && !o->sim)
-		profile__preload();
+		sampler__preload();
 	return 0;
 }
 
@@ -651,7 +651,7 @@ void run__free(struct run *run)
 	for (size_t i = 0; collectors[i]; i++)
 		if (run->active[i] && collectors[i]->destroy)
 			collectors[i]->destroy(run->state[i]);
-	profile__preload_discard();
+	sampler__preload_discard();
 	primer_stop(&run->primer);
 	run__phase("collectors closed");
 	target__destroy(run->t);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The "profile" collector (see profiler.h).  Life cycle, as driven by 'run':
- *   open     load bpf/profile.bpf.c sized and configured, put the target's
+ *   open     load bpf/sampler.bpf.c sized and configured, put the target's
  *            pid in the process set, open the sampling and fault events on
  *            the target (per task, inherited) and attach the programs, open
  *            the side-band ring (failures are counted, never fatal)
@@ -10,10 +10,10 @@
  *            target's tasks) and refresh the memory maps of live processes
  *            every 100 ms; load the khugepaged programs when it is time
  *   at_exit  /proc/PID/smaps of the stopped target: regions + THP state
- *   finish   read every map once, symbolise, build struct profile
+ *   finish   read every map once, symbolise, build struct sampling
  */
-#include "collect/profile/profiler.h"
-#include "collect/profile/internal.h"
+#include "collect/sampling/sampler.h"
+#include "collect/sampling/internal.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -32,17 +32,17 @@
 #include "machine/sysinfo.h"
 #include "model/report.h"
 
-#include "profile.skel.h"
+#include "sampler.skel.h"
 #include "thp.skel.h"
 #include "tick.skel.h"
 
 /* --no-sample means counting only: no sampling and no tracing. */
-static bool profile_wanted(const struct run_ctx *ctx)
+static bool sampler_wanted(const struct run_ctx *ctx)
 {
 	return ctx->sample;
 }
 
-static int profile_open(void **state, const struct run_ctx *ctx, struct report *r)
+static int sampler_open(void **state, const struct run_ctx *ctx, struct report *r)
 {
 	struct prof_state *st = xcalloc(1, sizeof(*st));
 	__u32 tgid = (__u32)ctx->pid;
@@ -99,7 +99,7 @@ static int profile_open(void **state, const struct run_ctx *ctx, struct report *
 	return 0;
 }
 
-static void profile_started(void *state)
+static void sampler_started(void *state)
 {
 	struct prof_state *st = state;
 	struct proc *p;
@@ -130,7 +130,7 @@ static void profile_started(void *state)
 }
 
 
-static int profile_poll(void *state)
+static int sampler_poll(void *state)
 {
 	struct prof_state *st = state;
 	uint64_t now;
@@ -163,7 +163,7 @@ static int profile_poll(void *state)
 	return 0;
 }
 
-static void profile_at_exit(void *state, pid_t pid)
+static void sampler_at_exit(void *state, pid_t pid)
 {
 	struct prof_state *st = state;
 	struct proc *p;
@@ -186,11 +186,11 @@ static void profile_at_exit(void *state, pid_t pid)
 }
 
 /* Where the hot spots came from, when the tick was to sample them. */
-static void tick_provenance(struct prof_state *st, struct profile *p, struct report *r,
+static void tick_provenance(struct prof_state *st, struct sampling *p, struct report *r,
 			    const uint64_t *stats)
 {
 	struct tick_load *t = &st->tick;
-	struct profile_event *e = p->nr_events ? &p->events[0] : NULL;
+	struct sampling_event *e = p->nr_events ? &p->events[0] : NULL;
 
 	if (t->live) {
 		if (e) {
@@ -219,11 +219,11 @@ static void tick_provenance(struct prof_state *st, struct profile *p, struct rep
 				       "was full", p->loss.regs_lost);
 }
 
-static int profile_finish(void *state, struct report *r)
+static int sampler_finish(void *state, struct report *r)
 {
 	struct prof_state *st = state;
 	struct symbolizer *sym;
-	struct profile *p;
+	struct sampling *p;
 	uint64_t stats[PROF_ST__COUNT];
 	uint64_t t[7];
 	struct prof_maps maps;
@@ -310,7 +310,7 @@ static int profile_finish(void *state, struct report *r)
 	}
 	p->procs = xcalloc(st->nr_procs, sizeof(*p->procs));
 	for (int i = 0; i < st->nr_procs; i++) {
-		struct profile_proc *pp = &p->procs[p->nr_procs++];
+		struct sampler_proc *pp = &p->procs[p->nr_procs++];
 
 		pp->pid = st->procs[i].pid;
 		pp->parent = st->procs[i].parent;
@@ -364,13 +364,13 @@ static int profile_finish(void *state, struct report *r)
 	if (st->fw.reopen_failed)
 		report__add_provenance(r, "page_faults", "the page-faults event failed to open again %d times: faults counted from /proc/PID/stat to the end, unsampled",
 				       st->fw.reopen_failed);
-	if (r->profile)
-		profile__free(r->profile);
-	r->profile = p;
+	if (r->sampling)
+		sampling__free(r->sampling);
+	r->sampling = p;
 	return 0;
 }
 
-static void profile_destroy(void *state)
+static void sampler_destroy(void *state)
 {
 	struct prof_state *st = state;
 
@@ -391,7 +391,7 @@ static void profile_destroy(void *state)
 	prof_tick_destroy(&st->tick);
 	if (st->side)
 		evring__close(st->side);
-	profile_bpf__destroy(st->skel);
+	sampler_bpf__destroy(st->skel);
 	symbolizer__free(st->sym); /* before the snapshots it refers to */
 	for (int i = 0; i < st->nr_procs; i++) {
 		for (int s = 0; s < st->procs[i].nr_snaps; s++)
@@ -403,13 +403,13 @@ static void profile_destroy(void *state)
 	free(st);
 }
 
-const struct collector collector_profile = {
+const struct collector collector_sampler = {
 	.name = "profile",
-	.wanted = profile_wanted,
-	.open = profile_open,
-	.started = profile_started,
-	.poll = profile_poll,
-	.at_exit = profile_at_exit,
-	.finish = profile_finish,
-	.destroy = profile_destroy,
+	.wanted = sampler_wanted,
+	.open = sampler_open,
+	.started = sampler_started,
+	.poll = sampler_poll,
+	.at_exit = sampler_at_exit,
+	.finish = sampler_finish,
+	.destroy = sampler_destroy,
 };

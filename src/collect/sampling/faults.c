@@ -4,7 +4,7 @@
  * page-faults event is open only in windows, and the faults between them
  * are counted from the processes' own counters.
  */
-#include "collect/profile/internal.h"
+#include "collect/sampling/internal.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -21,7 +21,7 @@
 #include "base/log.h"
 #include "base/util.h"
 
-#include "profile.skel.h"
+#include "sampler.skel.h"
 
 /*
  * The faults of process PID (all its threads, alive or gone): its own

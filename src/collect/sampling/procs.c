@@ -5,7 +5,7 @@
  * side-band records (fork, exit, comm, mmap2), and which snapshot an
  * address is looked up in.
  */
-#include "collect/profile/internal.h"
+#include "collect/sampling/internal.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -19,7 +19,7 @@
 #include "model/report.h"
 #include "collect/evring.h"
 
-#include "profile.skel.h"
+#include "sampler.skel.h"
 
 /* The process's name from /proc (a launched program's, once it has exec'd). */
 void prof_proc_read_comm(struct proc *p)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The BPF objects: bpf/profile.bpf.c opened and loaded ahead on a thread
- * (profile__preload), and in a virtual machine the tick sampler
- * (bpf/tick.bpf.c, profile__tick_plan) loaded on a thread as the target runs.
+ * The BPF objects: bpf/sampler.bpf.c opened and loaded ahead on a thread
+ * (sampler__preload), and in a virtual machine the tick sampler
+ * (bpf/tick.bpf.c, sampler__tick_plan) loaded on a thread as the target runs.
  */
-#include "collect/profile/internal.h"
-#include "collect/profile/profiler.h"
+#include "collect/sampling/internal.h"
+#include "collect/sampling/sampler.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -24,7 +24,7 @@
 #include "machine/pmu.h"
 #include "machine/sysinfo.h"
 
-#include "profile.skel.h"
+#include "sampler.skel.h"
 #include "tick.skel.h"
 
 /* ---- the BPF object, loaded ahead on a thread ---------------------------- */
@@ -52,7 +52,7 @@ static void skel_load(struct skel_load *l)
 	uint64_t t = now_ns();
 
 	memset(l, 0, sizeof(*l));
-	l->skel = profile_bpf__open();
+	l->skel = sampler_bpf__open();
 	l->open_ns = now_ns() - t;
 	if (!l->skel) {
 		l->err = -errno;
@@ -73,10 +73,10 @@ static void skel_load(struct skel_load *l)
 		bpf_program__set_autoload(l->skel->progs.on_sample3, false);
 	}
 	t = now_ns();
-	l->err = profile_bpf__load(l->skel);
+	l->err = sampler_bpf__load(l->skel);
 	l->load_ns = now_ns() - t;
 	if (l->err) {
-		profile_bpf__destroy(l->skel);
+		sampler_bpf__destroy(l->skel);
 		l->skel = NULL;
 	}
 }
@@ -84,7 +84,7 @@ static void skel_load(struct skel_load *l)
 /*
  * libbpf reads the kernel's BTF (5-6 MB) into two fresh buffers: 2800 page
  * faults, a third of a load.  The profile object needs no BTF (see
- * profile.bpf.c), but the tick and khugepaged objects, loaded later by
+ * sampler.bpf.c), but the tick and khugepaged objects, loaded later by
  * other threads, do.  This thread's malloc arena gets a region advised for
  * transparent huge pages first; once the thread ends, glibc hands its arena
  * to the next thread that needs one, whose buffers then reuse the region: a
@@ -120,7 +120,7 @@ static void *preload_main(void *arg)
 	return NULL;
 }
 
-void profile__preload(void)
+void sampler__preload(void)
 {
 	if (preload.running || preload.held)
 		return;
@@ -140,7 +140,7 @@ void prof_skel_take(struct skel_load *l)
 	memset(&preload.res, 0, sizeof(preload.res));
 }
 
-void profile__preload_discard(void)
+void sampler__preload_discard(void)
 {
 	struct skel_load l;
 
@@ -148,7 +148,7 @@ void profile__preload_discard(void)
 		return;
 	prof_skel_take(&l);
 	if (l.skel)
-		profile_bpf__destroy(l.skel);
+		sampler_bpf__destroy(l.skel);
 }
 
 /* ---- the tick sampler, in a virtual machine ------------------------------- */
@@ -159,7 +159,7 @@ static struct {
 	char why[160];
 } tick_plan;
 
-unsigned int profile__tick_plan(const struct run_ctx *ctx, char *why, size_t len)
+unsigned int sampler__tick_plan(const struct run_ctx *ctx, char *why, size_t len)
 {
 	const struct skel_load *l;
 	char nohz[64];
@@ -171,7 +171,7 @@ unsigned int profile__tick_plan(const struct run_ctx *ctx, char *why, size_t len
 		sysinfo__nohz_full(nohz, sizeof(nohz));
 		l = preload_wait();
 		if (!l) {
-			profile__preload();
+			sampler__preload();
 			l = preload_wait();
 		}
 		tick_plan.hz = sysinfo__kernel_hz();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* struct profile: text and JSON emitters, and freeing. */
-#include "model/profile.h"
+/* struct sampling: text and JSON emitters, and freeing. */
+#include "model/sampling.h"
 
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -9,7 +9,7 @@
 
 #include "base/util.h"
 
-const char *profile__region_kind_name(enum profile_region_kind k)
+const char *sampling__region_kind_name(enum sampling_region_kind k)
 {
 	switch (k) {
 	case REGION_HEAP: return "heap";
@@ -21,7 +21,7 @@ const char *profile__region_kind_name(enum profile_region_kind k)
 	return "other";
 }
 
-void profile__free(struct profile *p)
+void sampling__free(struct sampling *p)
 {
 	if (!p)
 		return;
@@ -39,7 +39,7 @@ void profile__free(struct profile *p)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-bool profile__hot_exe(const struct profile *p, const char *prefer, char *exe, size_t len,
+bool sampling__hot_exe(const struct sampling *p, const char *prefer, char *exe, size_t len,
 		      uint64_t *samples, int *procs, uint64_t *total)
 {
 	struct { const char *exe; uint64_t samples; int procs; } *e;
@@ -52,8 +52,8 @@ bool profile__hot_exe(const struct profile *p, const char *prefer, char *exe, si
 	e = xcalloc((size_t)p->nr_procs, sizeof(*e));
 	/* the first event's samples: with several, each sample is counted once */
 	for (int i = 0; i < p->nr_hot; i++) {
-		const struct profile_hotspot *h = &p->hot[i];
-		const struct profile_proc *pr = NULL;
+		const struct sampling_hotspot *h = &p->hot[i];
+		const struct sampler_proc *pr = NULL;
 		int k;
 
 		if (h->ev)

@@ -2,7 +2,7 @@
 /*
  * Symbolising while the target runs (see prof_warm_symbols).
  */
-#include "collect/profile/internal.h"
+#include "collect/sampling/internal.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -11,7 +11,7 @@
 #include "base/log.h"
 #include "base/util.h"
 
-#include "profile.skel.h"
+#include "sampler.skel.h"
 
 /*
  * Symbolising while the target runs.  The libdwfl sessions, DWARF and
@@ -56,7 +56,7 @@ void prof_warm_symbols(struct prof_state *st)
 	struct prof_hot_val hv;
 	struct prof_fault_site_key fk;
 	struct prof_fault_val fv;
-	struct profile_loc loc;
+	struct sampling_loc loc;
 
 	if (!st->sym)
 		st->sym = symbolizer__new();

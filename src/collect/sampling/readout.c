@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Finish: the BPF maps read into struct profile (model/profile.h), for the
+ * Finish: the BPF maps read into struct sampling (model/sampling.h), for the
  * hot spots, their summaries by function, line and thread, the call stacks,
  * and the regions of every process's memory maps.
  */
-#include "collect/profile/internal.h"
+#include "collect/sampling/internal.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -16,7 +16,7 @@
 #include "base/util.h"
 #include "model/addr.h"
 
-#include "profile.skel.h"
+#include "sampler.skel.h"
 
 _Static_assert(sizeof(struct prof_hot_key) == 24, "prof_hot_key layout");
 _Static_assert(sizeof(struct prof_hot_val) == 24, "prof_hot_val layout");
@@ -29,7 +29,7 @@ _Static_assert(sizeof(struct prof_bucket) == 16, "prof_bucket layout");
 _Static_assert(sizeof(struct prof_thp_val) == 32, "prof_thp_val layout");
 _Static_assert(sizeof(struct prof_regs_rec) == 40 + 8 * AS_NR_REGS, "prof_regs_rec layout");
 _Static_assert(PROF_NR_REGS == AS_NR_REGS, "prof_regs_rec holds the sw-addr registers");
-/* ---- finish: maps -> struct profile -------------------------------------- */
+/* ---- finish: maps -> struct sampling -------------------------------------- */
 
 void prof_read_stats(struct prof_state *st, uint64_t *out)
 {
@@ -142,7 +142,7 @@ int prof_map_lookup(const struct prof_map *m, size_t ksz, size_t vsz, const void
 	return -ENOENT;
 }
 
-void prof_maps__of_skel(struct prof_maps *m, struct profile_bpf *skel)
+void prof_maps__of_skel(struct prof_maps *m, struct sampler_bpf *skel)
 {
 	memset(m, 0, sizeof(*m));
 	m->hot.fd = bpf_map__fd(skel->maps.hot);
@@ -162,14 +162,14 @@ void prof_sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *,
 
 static int cmp_hot(const void *a, const void *b)
 {
-	const struct profile_hotspot *x = a, *y = b;
+	const struct sampling_hotspot *x = a, *y = b;
 
 	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
 }
 
 static int cmp_sum(const void *a, const void *b)
 {
-	const struct profile_hotsum *x = a, *y = b;
+	const struct sampling_hotsum *x = a, *y = b;
 
 	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
 }
@@ -177,20 +177,20 @@ static int cmp_sum(const void *a, const void *b)
 
 static int cmp_stack(const void *a, const void *b)
 {
-	const struct profile_stack *x = a, *y = b;
+	const struct sampling_stack *x = a, *y = b;
 
 	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
 }
 
 /* Adds H into the summary array (by function, or by file:line when BY_LINE). */
-static void sum_add(struct profile_hotsum **arr, int *n, const struct profile_hotspot *h,
+static void sum_add(struct sampling_hotsum **arr, int *n, const struct sampling_hotspot *h,
 		    pid_t tid, bool by_line)
 {
-	const struct profile_loc *l = &h->loc;
-	struct profile_hotsum *s = NULL;
+	const struct sampling_loc *l = &h->loc;
+	struct sampling_hotsum *s = NULL;
 
 	for (int i = 0; i < *n; i++) {
-		struct profile_hotsum *c = &(*arr)[i];
+		struct sampling_hotsum *c = &(*arr)[i];
 
 		if (c->ev != h->ev || c->tid != tid || strcmp(c->module, l->module))
 			continue;
@@ -252,7 +252,7 @@ bool prof_charge_prev(bool precise, uint64_t kernel_samples, uint64_t samples)
 	return !precise && kernel_samples * 2 <= samples;
 }
 
-void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 		     struct symbolizer *sym)
 {
 	struct prof_hot_key k;
@@ -266,7 +266,7 @@ void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct pr
 		p->events[p->nr_events++] = st->evs[i].info;
 	prof_map_iter_open(&it, &m->hot, sizeof(k), sizeof(v));
 	while (prof_map_iter_next(&it, &k, &v)) {
-		struct profile_hotspot *h;
+		struct sampling_hotspot *h;
 
 		if (p->nr_hot == cap) {
 			cap = cap ? cap * 2 : 256;
@@ -289,7 +289,7 @@ void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct pr
 	}
 	prof_sort_array(p->hot, p->nr_hot, sizeof(*p->hot), cmp_hot);
 	for (int i = 0; i < p->nr_hot; i++) {
-		struct profile_hotspot *h = &p->hot[i];
+		struct sampling_hotspot *h = &p->hot[i];
 		uint64_t ip = h->loc.ip;
 		enum sym_detail d = prof_hot_detail(i, h->samples, p->events[h->ev].samples);
 		const struct procmaps *m = prof_maps_for(st, h->pid, ip);
@@ -303,7 +303,7 @@ void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct pr
 	}
 
 	for (int i = 0; i < p->nr_hot; i++) {
-		const struct profile_hotspot *h = &p->hot[i];
+		const struct sampling_hotspot *h = &p->hot[i];
 
 		sum_add(&p->funcs, &p->nr_funcs, h, 0, false);
 		sum_add(&p->lines, &p->nr_lines, h, 0, true);
@@ -328,7 +328,7 @@ void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct pr
 		char top0[128] = "";
 
 		for (int i = 0; i < p->nr_thread_funcs; i++) {
-			struct profile_hotsum *t = &p->thread_funcs[i];
+			struct sampling_hotsum *t = &p->thread_funcs[i];
 			bool known = false;
 
 			for (int j = 0; j < ns; j++)
@@ -358,12 +358,12 @@ void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct pr
 	}
 }
 
-void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 			struct symbolizer *sym)
 {
 	struct prof_stack_key k;
 	struct prof_stack_key *keys = NULL;
-	struct profile_stack *all = NULL;
+	struct sampling_stack *all = NULL;
 	int n = 0, cap = 0;
 
 	struct prof_hot_val v;
@@ -377,7 +377,7 @@ void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct
 			keys = xrealloc(keys, cap * sizeof(*keys));
 		}
 		/* only the header now: frames are resolved for the top ones */
-		memset(&all[n], 0, offsetof(struct profile_stack, frames));
+		memset(&all[n], 0, offsetof(struct sampling_stack, frames));
 		all[n].pid = (pid_t)k.tgid;
 		all[n].ev = (int)k.ev;
 		all[n].samples = v.samples;
@@ -390,12 +390,12 @@ void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n && i < TOP_STACKS; j++)
 			if (all[j].samples > all[i].samples) {
-				struct profile_stack t;
+				struct sampling_stack t;
 				struct prof_stack_key tk = keys[i];
 
-				memcpy(&t, &all[i], offsetof(struct profile_stack, frames));
-				memcpy(&all[i], &all[j], offsetof(struct profile_stack, frames));
-				memcpy(&all[j], &t, offsetof(struct profile_stack, frames));
+				memcpy(&t, &all[i], offsetof(struct sampling_stack, frames));
+				memcpy(&all[i], &all[j], offsetof(struct sampling_stack, frames));
+				memcpy(&all[j], &t, offsetof(struct sampling_stack, frames));
 				keys[i] = keys[j];
 				keys[j] = tk;
 			}
@@ -404,14 +404,14 @@ void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct
 	p->stacks = xcalloc(n ? n : 1, sizeof(*p->stacks));
 	for (int i = 0; i < n; i++) {
 		__u64 ips[PROF_STACK_DEPTH] = { 0 };
-		struct profile_stack *s = &p->stacks[p->nr_stacks];
+		struct sampling_stack *s = &p->stacks[p->nr_stacks];
 		__u32 id = (__u32)keys[i].stackid;
 
-		memcpy(s, &all[i], offsetof(struct profile_stack, frames));
+		memcpy(s, &all[i], offsetof(struct sampling_stack, frames));
 		s->nr_frames = 0;
 		if (prof_map_lookup(&m->stacks, sizeof(id), sizeof(ips), &id, ips))
 			continue;
-		for (int f = 0; f < PROF_STACK_DEPTH && ips[f] && s->nr_frames < PROFILE_MAX_FRAMES; f++)
+		for (int f = 0; f < PROF_STACK_DEPTH && ips[f] && s->nr_frames < SAMPLING_MAX_FRAMES; f++)
 			symbolizer__resolve(sym, prof_maps_for(st, s->pid, ips[f]), ips[f], f > 0,
 					    SYM_LINES_IF_LOADED, &s->frames[s->nr_frames++]);
 		p->nr_stacks++;
@@ -422,7 +422,7 @@ void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct
 }
 
 /* The profile's name for each kind of mapping procmaps tells apart. */
-static const enum profile_region_kind region_kind[MAPK__COUNT] = {
+static const enum sampling_region_kind region_kind[MAPK__COUNT] = {
 	[MAPK_HEAP] = REGION_HEAP, [MAPK_STACK] = REGION_STACK, [MAPK_ANON] = REGION_ANON,
 	[MAPK_FILE] = REGION_FILE, [MAPK_OTHER] = REGION_OTHER,
 };
@@ -442,13 +442,13 @@ static int cmp_range(const void *a, const void *b)
  * runs hundreds of processes, and scanning all of them for every mapping
  * took 70 ms at the end of a run of 300 short-lived ones.
  */
-static bool covered(const struct profile *p, int first, uint64_t start, uint64_t end)
+static bool covered(const struct sampling *p, int first, uint64_t start, uint64_t end)
 {
 	uint64_t (*v)[2] = NULL, at = start;
 	int n = 0;
 
 	for (int q = first; q < p->nr_regions; q++) {
-		const struct profile_region *o = &p->regions[q];
+		const struct sampling_region *o = &p->regions[q];
 
 		if (o->end <= start || end <= o->start)
 			continue;
@@ -473,7 +473,7 @@ static bool covered(const struct profile *p, int first, uint64_t start, uint64_t
  * mappings of earlier snapshots the later ones do not cover (unmapped or
  * shrunk before exit), then those only its mapping records had (see
  * prof_proc_snapshot). */
-void prof_finish_regions(struct prof_state *st, struct profile *p)
+void prof_finish_regions(struct prof_state *st, struct sampling *p)
 {
 	int cap = 0;
 
@@ -486,7 +486,7 @@ void prof_finish_regions(struct prof_state *st, struct profile *p)
 
 			for (int j = 0; j < m->n; j++) {
 				const struct procmap *pm = &m->v[j];
-				struct profile_region *r;
+				struct sampling_region *r;
 
 				if (covered(p, first, pm->start, pm->end))
 					continue;

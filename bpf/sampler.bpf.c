@@ -24,7 +24,7 @@
 #include <asm/ptrace.h>
 #include <bpf/bpf_helpers.h>
 
-#include "profile.h"
+#include "sampler.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

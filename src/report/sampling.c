@@ -6,14 +6,14 @@
 
 #include <json-c/json.h>
 
-#include "model/profile.h"
+#include "model/sampling.h"
 #include "report/output.h"
 #include "base/json.h"
 #include "base/util.h"
 
 #define TOP_TEXT 10 /* rows of each table in the text output */
 
-static void loc_json(struct json_object *o, const struct profile_loc *l)
+static void loc_json(struct json_object *o, const struct sampling_loc *l)
 {
 	json_add(o, "ip", json_hex(l->ip));
 	json_add(o, "module", json_str(l->module));
@@ -24,7 +24,7 @@ static void loc_json(struct json_object *o, const struct profile_loc *l)
 	json_add(o, "line", json_object_new_int(l->line));
 }
 
-static struct json_object *sum_json(const struct profile_hotsum *s, int n, bool lines)
+static struct json_object *sum_json(const struct sampling_hotsum *s, int n, bool lines)
 {
 	struct json_object *a = json_object_new_array();
 
@@ -50,12 +50,12 @@ static struct json_object *sum_json(const struct profile_hotsum *s, int n, bool 
 }
 
 /* The sampled events: what was counted, how often, at which tier. */
-static struct json_object *events_json(const struct profile *p)
+static struct json_object *events_json(const struct sampling *p)
 {
 	struct json_object *a = json_object_new_array(), *x;
 
 	for (int i = 0; i < p->nr_events; i++) {
-		const struct profile_event *e = &p->events[i];
+		const struct sampling_event *e = &p->events[i];
 
 		x = json_object_new_object();
 		json_add(x, "name", json_str(e->name));
@@ -76,12 +76,12 @@ static struct json_object *events_json(const struct profile *p)
 }
 
 /* The code locations the samples fell on, per process, thread and event. */
-static struct json_object *hotspots_json(const struct profile *p)
+static struct json_object *hotspots_json(const struct sampling *p)
 {
 	struct json_object *a = json_object_new_array(), *x;
 
 	for (int i = 0; i < p->nr_hot; i++) {
-		const struct profile_hotspot *h = &p->hot[i];
+		const struct sampling_hotspot *h = &p->hot[i];
 
 		x = json_object_new_object();
 		json_add(x, "pid", json_object_new_int(h->pid));
@@ -98,12 +98,12 @@ static struct json_object *hotspots_json(const struct profile *p)
 }
 
 /* The sampled call stacks. */
-static struct json_object *stacks_json(const struct profile *p)
+static struct json_object *stacks_json(const struct sampling *p)
 {
 	struct json_object *a = json_object_new_array(), *x;
 
 	for (int i = 0; i < p->nr_stacks; i++) {
-		const struct profile_stack *s = &p->stacks[i];
+		const struct sampling_stack *s = &p->stacks[i];
 		struct json_object *fr = json_object_new_array();
 
 		x = json_object_new_object();
@@ -124,12 +124,12 @@ static struct json_object *stacks_json(const struct profile *p)
 }
 
 /* The code locations that raised page faults. */
-static struct json_object *fault_sites_json(const struct profile *p)
+static struct json_object *fault_sites_json(const struct sampling *p)
 {
 	struct json_object *a = json_object_new_array();
 
 	for (int i = 0; i < p->nr_sites; i++) {
-		const struct profile_fault_site *s = &p->sites[i];
+		const struct sampling_fault_site *s = &p->sites[i];
 		struct json_object *y = json_object_new_object();
 
 		json_add(y, "pid", json_object_new_int(s->pid));
@@ -153,7 +153,7 @@ static struct json_object *fault_sites_json(const struct profile *p)
 }
 
 /* Page faults: totals, how they were sampled, the sites and the timeline. */
-static struct json_object *faults_json(const struct profile *p)
+static struct json_object *faults_json(const struct sampling *p)
 {
 	struct json_object *x = json_object_new_object(), *a;
 
@@ -198,19 +198,19 @@ static struct json_object *faults_json(const struct profile *p)
 }
 
 /* The mapped regions, with their faults and huge-page state. */
-static struct json_object *regions_json(const struct profile *p)
+static struct json_object *regions_json(const struct sampling *p)
 {
 	struct json_object *a = json_object_new_array(), *x;
 
 	for (int i = 0; i < p->nr_regions; i++) {
-		const struct profile_region *r = &p->regions[i];
+		const struct sampling_region *r = &p->regions[i];
 
 		x = json_object_new_object();
 		json_add(x, "pid", json_object_new_int(r->pid));
 		json_add(x, "start", json_hex(r->start));
 		json_add(x, "end", json_hex(r->end));
 		json_add(x, "size", json_u64(r->size));
-		json_add(x, "kind", json_str(profile__region_kind_name(r->kind)));
+		json_add(x, "kind", json_str(sampling__region_kind_name(r->kind)));
 		json_add(x, "perms", json_str(r->perms));
 		json_add(x, "path", json_str(r->path));
 		json_add(x, "at_exit", json_object_new_boolean(r->at_exit));
@@ -238,7 +238,7 @@ static struct json_object *regions_json(const struct profile *p)
 }
 
 /* Transparent huge pages: the mode and khugepaged's work during the run. */
-static struct json_object *thp_json(const struct profile *p)
+static struct json_object *thp_json(const struct sampling *p)
 {
 	struct json_object *x = json_object_new_object();
 
@@ -260,12 +260,12 @@ static struct json_object *thp_json(const struct profile *p)
 }
 
 /* Every process of the run. */
-static struct json_object *procs_json(const struct profile *p)
+static struct json_object *procs_json(const struct sampling *p)
 {
 	struct json_object *a = json_object_new_array(), *x;
 
 	for (int i = 0; i < p->nr_procs; i++) {
-		const struct profile_proc *pr = &p->procs[i];
+		const struct sampler_proc *pr = &p->procs[i];
 
 		x = json_object_new_object();
 		json_add(x, "pid", json_object_new_int(pr->pid));
@@ -281,7 +281,7 @@ static struct json_object *procs_json(const struct profile *p)
 }
 
 /* What was lost, per cause. */
-static struct json_object *loss_json(const struct profile *p)
+static struct json_object *loss_json(const struct sampling *p)
 {
 	struct json_object *x = json_object_new_object();
 
@@ -305,7 +305,7 @@ static struct json_object *loss_json(const struct profile *p)
 	return x;
 }
 
-struct json_object *profile__to_json(const struct profile *p)
+struct json_object *sampling__to_json(const struct sampling *p)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -360,7 +360,7 @@ static const char *cut_to(char *buf, size_t size, size_t width, const char *s)
 /* BUF: an array */
 #define cut(buf, width, s) cut_to(buf, sizeof(buf), width, s)
 
-static const char *est_str(const struct profile_event *e, double v, char *buf, size_t len)
+static const char *est_str(const struct sampling_event *e, double v, char *buf, size_t len)
 {
 	if (!strcmp(e->unit, "ns")) {
 		if (v >= 1e9)
@@ -372,7 +372,7 @@ static const char *est_str(const struct profile_event *e, double v, char *buf, s
 	return fmt_count(v, buf, len);
 }
 
-static void print_sums(FILE *f, const struct profile *p, const struct profile_hotsum *s, int n,
+static void print_sums(FILE *f, const struct sampling *p, const struct sampling_hotsum *s, int n,
 		       bool lines, bool wide, int ev)
 {
 	/* 30 columns of numbers, then 50: function + module, or line + function */
@@ -403,10 +403,10 @@ static void print_sums(FILE *f, const struct profile *p, const struct profile_ho
 	}
 }
 
-static void print_hot(const struct profile *p, FILE *f, bool wide)
+static void print_hot(const struct sampling *p, FILE *f, bool wide)
 {
 	for (int ev = 0; ev < p->nr_events; ev++) {
-		const struct profile_event *e = &p->events[ev];
+		const struct sampling_event *e = &p->events[ev];
 		char est[32];
 
 		fprintf(f, "\nHot code: %s, %" PRIu64 " Hz (%s tier)%s\n", e->name, e->freq_hz,
@@ -429,7 +429,7 @@ static void print_hot(const struct profile *p, FILE *f, bool wide)
 			int max = wide ? (int)ARRAY_SIZE(done) : 8;
 
 			for (int i = 0; i < p->nr_thread_funcs && nd < max; i++) {
-				const struct profile_hotsum *t = &p->thread_funcs[i];
+				const struct sampling_hotsum *t = &p->thread_funcs[i];
 				bool seen = false;
 				const char *fn;
 				char nb[64];
@@ -455,14 +455,14 @@ static void print_hot(const struct profile *p, FILE *f, bool wide)
  * too): one row of the text tables.  Marks them used, sums their faults
  * into *FAULTS, returns how many.
  */
-static int region_group(const struct profile *p, int i, bool *used, bool thp, uint64_t *faults)
+static int region_group(const struct sampling *p, int i, bool *used, bool thp, uint64_t *faults)
 {
-	const struct profile_region *r = &p->regions[i];
+	const struct sampling_region *r = &p->regions[i];
 	int n = 0;
 
 	*faults = 0;
 	for (int k = i; k < p->nr_regions; k++) {
-		const struct profile_region *o = &p->regions[k];
+		const struct sampling_region *o = &p->regions[k];
 
 		if (used[k] || (k != i && (o->pid == r->pid || o->kind != r->kind ||
 					    o->size != r->size || strcmp(o->path, r->path))))
@@ -482,7 +482,7 @@ static int region_group(const struct profile *p, int i, bool *used, bool thp, ui
 	return n;
 }
 
-static void print_faults(const struct profile *p, FILE *f, bool wide)
+static void print_faults(const struct sampling *p, FILE *f, bool wide)
 {
 	char b1[32], b2[32];
 	int shown = 0;
@@ -513,7 +513,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 	if (p->nr_sites) {
 		fprintf(f, "  %8s %8s %8s  %s\n", "faults", "writes", "major", "faulting code");
 		for (int i = 0; i < p->nr_sites && i < (wide ? 25 : TOP_TEXT); i++) {
-			const struct profile_fault_site *s = &p->sites[i];
+			const struct sampling_fault_site *s = &p->sites[i];
 			char lb[300], nm[512], cb[64], sfx[24] = "";
 
 			where(lb, sizeof(lb), s->loc.file, s->loc.line, s->loc.module, wide);
@@ -536,7 +536,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 		fprintf(f, "  %8s %9s %6s  %s\n", "faults", "size", "kind", "region");
 		shown = 0;
 		for (int i = 0; i < p->nr_regions && shown < (wide ? 25 : 8); i++) {
-			const struct profile_region *r = &p->regions[i];
+			const struct sampling_region *r = &p->regions[i];
 			char nm[320], cb[80], sfx[24] = "";
 			uint64_t faults = 0;
 			int n;
@@ -555,7 +555,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 				snprintf(nm, sizeof(nm), "%d procs, one each", n);
 			}
 			fprintf(f, "  %8" PRIu64 " %9s %6s  %s%s\n", faults,
-				fmt_bytes(r->size, b1, sizeof(b1)), profile__region_kind_name(r->kind),
+				fmt_bytes(r->size, b1, sizeof(b1)), sampling__region_kind_name(r->kind),
 				wide ? nm : cut(cb, 50 - strlen(sfx), nm), sfx);
 		}
 		free(used);
@@ -589,7 +589,7 @@ static void print_faults(const struct profile *p, FILE *f, bool wide)
 	}
 }
 
-static void print_thp(const struct profile *p, FILE *f, bool wide)
+static void print_thp(const struct sampling *p, FILE *f, bool wide)
 {
 	int n = 0, shown = 0;
 	char b1[32], b2[32];
@@ -620,7 +620,7 @@ static void print_thp(const struct profile *p, FILE *f, bool wide)
 		"2M-al", "madv");
 	used = xcalloc((size_t)p->nr_regions, sizeof(*used));
 	for (int i = 0; i < p->nr_regions; i++) {
-		const struct profile_region *r = &p->regions[i];
+		const struct sampling_region *r = &p->regions[i];
 		char rng[64], th[32];
 		uint64_t faults;
 		int k;
@@ -654,9 +654,9 @@ static void print_thp(const struct profile *p, FILE *f, bool wide)
 	(void)wide;
 }
 
-void profile__print_text(const struct profile *p, FILE *f, bool wide)
+void sampling__print_text(const struct sampling *p, FILE *f, bool wide)
 {
-	const struct profile_loss *l;
+	const struct sampling_loss *l;
 
 	if (!p)
 		return;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Types shared by bpf/profile.bpf.c and src/profiler.c: map keys, values,
+ * Types shared by bpf/sampler.bpf.c and src/collect/sampling/: map keys, values,
  * and counter indexes.  Fixed-width fields only and no
  * implicit padding; user space checks the sizes with _Static_assert.
  */

@@ -4,7 +4,7 @@
  * while the target runs, and their counts, /proc/vmstat's and the THP
  * settings read out at finish.
  */
-#include "collect/profile/internal.h"
+#include "collect/sampling/internal.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -20,7 +20,7 @@
 #include "machine/sysinfo.h"
 #include "model/report.h"
 
-#include "profile.skel.h"
+#include "sampler.skel.h"
 #include "thp.skel.h"
 
 /* ---- khugepaged programs, loaded while the target runs ------------------- */
@@ -134,7 +134,7 @@ void prof_thp_destroy(struct thp_load *t)
 	thp_bpf__destroy(t->skel);
 }
 
-void prof_finish_thp(struct prof_state *st, struct profile *p, struct report *r)
+void prof_finish_thp(struct prof_state *st, struct sampling *p, struct report *r)
 {
 	struct thp_load *t = &st->thp;
 	int fd = -1;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The perf events the profile opens on the target, each with a program of
- * bpf/profile.bpf.c attached: the sampling events (miss events on a PMU,
+ * bpf/sampler.bpf.c attached: the sampling events (miss events on a PMU,
  * else cpu-clock, or the sw-addr collector's event) and the page-fault
  * events.
  */
-#include "collect/profile/internal.h"
-#include "collect/profile/profiler.h"
+#include "collect/sampling/internal.h"
+#include "collect/sampling/sampler.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -23,7 +23,7 @@
 #include "machine/pmu.h"
 #include "model/report.h"
 
-#include "profile.skel.h"
+#include "sampler.skel.h"
 
 static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
 			    unsigned long flags)
@@ -46,7 +46,7 @@ void prof_close_fds(int *fds, struct bpf_link **links, int n)
 static int open_task_event(struct prof_state *st, struct perf_event_attr *attr,
 			   struct bpf_program *prog, struct task_event *te);
 
-/* The program for sampling event I: each has its own (see bpf/profile.bpf.c). */
+/* The program for sampling event I: each has its own (see bpf/sampler.bpf.c). */
 static struct bpf_program *sample_prog(struct prof_state *st, int i)
 {
 	struct bpf_program *p[PROF_MAX_EVENTS] = {
@@ -151,7 +151,7 @@ static void drain_regs(void *ctx);
 
 int prof_open_sampling(struct prof_state *st, const struct run_ctx *ctx, struct report *r)
 {
-	unsigned int freq = ctx->freq_hz ? ctx->freq_hz : PROFILER_DEFAULT_HZ;
+	unsigned int freq = ctx->freq_hz ? ctx->freq_hz : SAMPLER_DEFAULT_HZ;
 	struct perf_event_attr a = {
 		.size = sizeof(a),
 		.type = PERF_TYPE_SOFTWARE,
@@ -167,7 +167,7 @@ int prof_open_sampling(struct prof_state *st, const struct run_ctx *ctx, struct 
 	if (open_pmu_sampling(st, freq, r) > 0)
 		return 0;
 	s = &st->evs[st->nr_evs];
-	st->tick.hz = profile__tick_plan(ctx, NULL, 0);
+	st->tick.hz = sampler__tick_plan(ctx, NULL, 0);
 	if (st->tick.hz) {
 		/* cpu-clock at the tick's rate until the tick sampler is attached */
 		st->tick_planned = true;

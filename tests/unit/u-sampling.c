@@ -9,7 +9,7 @@
 #include "report/output.h"
 #include "harness.h"
 #include "symbols/procmaps.h"
-#include "model/profile.h"
+#include "model/sampling.h"
 #include "symbols/symbolizer.h"
 
 static const char maps_text[] =
@@ -19,7 +19,7 @@ static const char maps_text[] =
 	"7f0000000000-7f0020000000 rw-p 00000000 00:00 0 \n"
 	"7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]\n";
 
-void test_profile__procmaps_parse(void)
+void test_sampling__procmaps_parse(void)
 {
 	struct procmaps *m = procmaps__parse(42, maps_text);
 	const struct procmap *pm;
@@ -36,7 +36,7 @@ void test_profile__procmaps_parse(void)
 	procmaps__free(m);
 }
 
-void test_profile__smaps_fields(void)
+void test_sampling__smaps_fields(void)
 {
 	struct procmaps *m = procmaps__capture(getpid(), true);
 	bool any = false;
@@ -55,11 +55,11 @@ __attribute__((noinline)) static int marker_function(int x)
 	return x * 3 + 1; /* MARKER */
 }
 
-void test_profile__symbolize_self(void)
+void test_sampling__symbolize_self(void)
 {
 	struct procmaps *m = procmaps__capture(getpid(), false);
 	struct symbolizer *s = symbolizer__new();
-	struct profile_loc loc, again;
+	struct sampling_loc loc, again;
 	uint64_t ip = (uint64_t)(uintptr_t)&marker_function;
 
 	ASSERT_EQ(marker_function(1), 4, "marker runs");
@@ -67,7 +67,7 @@ void test_profile__symbolize_self(void)
 		goto out;
 	ASSERT_OK(symbolizer__resolve(s, m, ip, false, SYM_LINES, &loc), "resolve");
 	ASSERT_STREQ(loc.function, "marker_function", "function");
-	ASSERT_TRUE(strstr(loc.file, "u-profile.c") != NULL, "file");
+	ASSERT_TRUE(strstr(loc.file, "u-sampling.c") != NULL, "file");
 	ASSERT_TRUE(loc.line > 0, "line");
 	ASSERT_TRUE(loc.rel != 0 && loc.rel < ip, "module-relative address (PIE)");
 	ASSERT_OK(symbolizer__resolve(s, m, ip, false, SYM_LINES, &again), "again");
@@ -79,9 +79,9 @@ out:
 	procmaps__free(m);
 }
 
-void test_profile__emitters(void)
+void test_sampling__emitters(void)
 {
-	struct profile *p = calloc(1, sizeof(*p));
+	struct sampling *p = calloc(1, sizeof(*p));
 	struct json_object *j, *x;
 	char *buf = NULL;
 	size_t len = 0;
@@ -111,7 +111,7 @@ void test_profile__emitters(void)
 	p->regions[0].anon_huge = 512ULL << 20;
 	p->regions[0].thp_eligible = 1;
 
-	j = profile__to_json(p);
+	j = sampling__to_json(p);
 	ASSERT_TRUE(json_object_object_get_ex(j, "page_faults", &x), "page_faults");
 	ASSERT_TRUE(json_object_object_get_ex(x, "total", &x) && json_object_get_int(x) == 7, "total");
 	ASSERT_TRUE(json_object_object_get_ex(j, "regions", &x) && json_object_array_length(x) == 1,
@@ -119,7 +119,7 @@ void test_profile__emitters(void)
 	json_object_put(j);
 
 	f = open_memstream(&buf, &len);
-	profile__print_text(p, f, false);
+	sampling__print_text(p, f, false);
 	fclose(f);
 	ASSERT_TRUE(strstr(buf, "cpu-clock") && strstr(buf, "512.0 MiB"), "text names event and region");
 	for (char *l = buf, *e; l && *l; l = e ? e + 1 : NULL) {
@@ -127,19 +127,19 @@ void test_profile__emitters(void)
 		ASSERT_TRUE((e ? e - l : (long)strlen(l)) <= 80, "80 columns");
 	}
 	free(buf);
-	profile__free(p);
+	sampling__free(p);
 }
 
 /* A loss count whose collector did not run is null, not 0. */
-void test_profile__unknown_loss_is_null(void)
+void test_sampling__unknown_loss_is_null(void)
 {
-	struct profile *p = calloc(1, sizeof(*p));
+	struct sampling *p = calloc(1, sizeof(*p));
 	struct json_object *j, *lost, *x;
 
 	if (!ASSERT_NOT_NULL(p, "alloc"))
 		return;
 	p->faults_measured = true;	/* faults on; no sampling event, no side-band ring */
-	j = profile__to_json(p);
+	j = sampling__to_json(p);
 	if (!ASSERT_TRUE(json_object_object_get_ex(j, "lost", &lost), "lost"))
 		goto out;
 	ASSERT_TRUE(json_object_object_get_ex(lost, "samples_hot_map_full", &x) && !x,
@@ -152,7 +152,7 @@ void test_profile__unknown_loss_is_null(void)
 	p->faults_measured = false;
 	p->nr_events = 1;
 	p->loss.proc_events_known = true;
-	j = profile__to_json(p);
+	j = sampling__to_json(p);
 	json_object_object_get_ex(j, "lost", &lost);
 	ASSERT_TRUE(json_object_object_get_ex(lost, "faults_site_map_full", &x) && !x,
 		    "faults off: faults_site_map_full null");
@@ -162,10 +162,10 @@ void test_profile__unknown_loss_is_null(void)
 		    "side-band ring: process_events_lost counted");
 out:
 	json_object_put(j);
-	profile__free(p);
+	sampling__free(p);
 }
 
-void test_profile__procmaps_kinds(void)
+void test_sampling__procmaps_kinds(void)
 {
 	static const char text[] =
 		"55d0c0a00000-55d0c0a01000 r--p 00000000 fd:01 123 /usr/bin/prog\n"
@@ -192,7 +192,7 @@ out:
 	procmaps__free(m);
 }
 
-void test_profile__prev_insn_from_bytes(void)
+void test_sampling__prev_insn_from_bytes(void)
 {
 	/* mov rax,[rbx]; add rsi,[rcx+rax*8]; cmp rax, 0x7fffff */
 	static const uint8_t code[] = { 0x48, 0x8b, 0x03, 0x48, 0x03, 0x34, 0xc1,
@@ -240,7 +240,7 @@ static int cmp_module(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Addr 
 	return DWARF_CB_OK;
 }
 
-void test_profile__addrinfo_index(void)
+void test_sampling__addrinfo_index(void)
 {
 	struct procmaps *m = procmaps__capture(getpid(), true);
 	struct symbolizer *s = symbolizer__new();

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Finish: the fault maps read into struct profile (model/profile.h): fault
+ * Finish: the fault maps read into struct sampling (model/sampling.h): fault
  * sites, the faults of each region, the timeline, scaled to the counted
  * total and with the faults between fault windows.
  */
-#include "collect/profile/internal.h"
+#include "collect/sampling/internal.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -16,16 +16,16 @@
 #include "model/addr.h"
 #include "symbols/decode.h"
 
-#include "profile.skel.h"
+#include "sampler.skel.h"
 
 static int cmp_site(const void *a, const void *b)
 {
-	const struct profile_fault_site *x = a, *y = b;
+	const struct sampling_fault_site *x = a, *y = b;
 
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
-static int region_of(const struct profile *p, pid_t pid, uint64_t addr)
+static int region_of(const struct sampling *p, pid_t pid, uint64_t addr)
 {
 	for (int i = 0; i < p->nr_regions; i++)
 		if (p->regions[i].pid == pid && addr >= p->regions[i].start &&
@@ -36,7 +36,7 @@ static int region_of(const struct profile *p, pid_t pid, uint64_t addr)
 
 int prof_cmp_region_faults(const void *a, const void *b)
 {
-	const struct profile_region *x = a, *y = b;
+	const struct sampling_region *x = a, *y = b;
 
 	if (x->faults != y->faults)
 		return x->faults < y->faults ? 1 : -1;
@@ -47,7 +47,7 @@ int prof_cmp_region_faults(const void *a, const void *b)
 
 static int cmp_site_loc(const void *a, const void *b)
 {
-	const struct profile_fault_site *x = a, *y = b;
+	const struct sampling_fault_site *x = a, *y = b;
 	int c;
 
 	if (x->kernel_mode != y->kernel_mode)
@@ -62,7 +62,7 @@ static int cmp_site_loc(const void *a, const void *b)
 
 static int cmp_site_loc_pid(const void *a, const void *b)
 {
-	const struct profile_fault_site *x = a, *y = b;
+	const struct sampling_fault_site *x = a, *y = b;
 	int c = cmp_site_loc(a, b);
 
 	return c ? c : x->pid < y->pid ? -1 : x->pid > y->pid;
@@ -74,15 +74,15 @@ static int cmp_site_loc_pid(const void *a, const void *b)
  * (forked workers, the runs of one program a script starts): it keeps the
  * pid and region of the process with most of its faults.
  */
-static void merge_sites(struct profile *p)
+static void merge_sites(struct sampling *p)
 {
 	uint64_t best = 0;	/* the most faults of one instruction in the group */
 	int out = 0;
 
 	prof_sort_array(p->sites, p->nr_sites, sizeof(*p->sites), cmp_site_loc_pid);
 	for (int i = 0; i < p->nr_sites; i++) {
-		struct profile_fault_site *d = out ? &p->sites[out - 1] : NULL;
-		const struct profile_fault_site *s = &p->sites[i];
+		struct sampling_fault_site *d = out ? &p->sites[out - 1] : NULL;
+		const struct sampling_fault_site *s = &p->sites[i];
 
 		if (d && !cmp_site_loc(d, s)) {
 			if (s->pid != p->sites[i - 1].pid)
@@ -111,7 +111,7 @@ static void merge_sites(struct profile *p)
 	p->nr_sites = out;
 }
 
-static const struct profile_fault_site *sort_sites;
+static const struct sampling_fault_site *sort_sites;
 
 static int cmp_site_idx(const void *a, const void *b)
 {
@@ -124,7 +124,7 @@ static int cmp_site_idx(const void *a, const void *b)
  * writing.  Kernel-mode faults (the kernel copying to or from user memory)
  * and instructions without an explicit memory operand stay unknown.
  */
-static void site_rw(struct prof_state *st, struct symbolizer *sym, struct profile_fault_site *s)
+static void site_rw(struct prof_state *st, struct symbolizer *sym, struct sampling_fault_site *s)
 {
 	uint8_t code[16];
 	struct mem_operand op;
@@ -201,7 +201,7 @@ void prof_apportion(uint64_t **v, int n, uint64_t from, uint64_t to)
  * its samples saw, in proportion to their pages; PAGES: count those pages
  * as faulted.  *LAST: the region found last (chunks come in address order).
  */
-static void chunk_to_regions(struct profile *p, const struct prof_chunk_key *ck,
+static void chunk_to_regions(struct sampling *p, const struct prof_chunk_key *ck,
 			     const struct prof_chunk_val *cv, const uint64_t cnt[2], int *last,
 			     bool pages)
 {
@@ -239,7 +239,7 @@ static void chunk_to_regions(struct profile *p, const struct prof_chunk_key *ck,
 	if (!total)
 		return;
 	for (int j = 0; j < nr; j++) {
-		struct profile_region *rg = &p->regions[ri_of[j]];
+		struct sampling_region *rg = &p->regions[ri_of[j]];
 		uint64_t part[2];
 
 		if (np[j] > np[big])
@@ -261,7 +261,7 @@ static void chunk_to_regions(struct profile *p, const struct prof_chunk_key *ck,
  * last part sampled (in proportion to their periods then).  OVER takes the
  * shares of sites the map no longer has (none: its entries stay).
  */
-static void fw_gaps_to_sites(struct prof_state *st, struct profile *p, uint64_t over[2])
+static void fw_gaps_to_sites(struct prof_state *st, struct sampling *p, uint64_t over[2])
 {
 	struct site_snap *idx = xcalloc(p->nr_sites ? p->nr_sites : 1, sizeof(*idx));
 
@@ -301,7 +301,7 @@ static void fw_gaps_to_sites(struct prof_state *st, struct profile *p, uint64_t 
  * last faulting address of each site (it names the site's region) is
  * returned, by site.
  */
-static uint64_t *read_sites(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+static uint64_t *read_sites(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 			    const uint64_t *stats)
 {
 	struct prof_fault_site_key k;
@@ -323,7 +323,7 @@ static uint64_t *read_sites(struct prof_state *st, const struct prof_maps *m, st
 
 	prof_map_iter_open(&it, &m->fault_sites, sizeof(k), sizeof(fv));
 	while (prof_map_iter_next(&it, &k, &fv)) {
-		struct profile_fault_site *s;
+		struct sampling_fault_site *s;
 
 		if (p->nr_sites == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -354,7 +354,7 @@ static uint64_t *read_sites(struct prof_state *st, const struct prof_maps *m, st
  * The sites' periods (and OVER, the faults of sites that found the map full)
  * rescaled to TO faults, then the gaps' faults added to them.
  */
-static void scale_sites(struct prof_state *st, struct profile *p, uint64_t over[2], uint64_t to)
+static void scale_sites(struct prof_state *st, struct sampling *p, uint64_t over[2], uint64_t to)
 {
 	/* the sites (and the faults of sites that found the map full) */
 	uint64_t **v = xcalloc(p->nr_sites + 2, sizeof(*v));
@@ -373,7 +373,7 @@ static void scale_sites(struct prof_state *st, struct profile *p, uint64_t over[
 	p->faults_user = over[0];
 	p->faults_kernel = over[1];
 	for (int i = 0; i < p->nr_sites; i++) {
-		struct profile_fault_site *f = &p->sites[i];
+		struct sampling_fault_site *f = &p->sites[i];
 
 		/* the instruction fetches are a part of the periods: the same part of the count */
 		f->instr = periods[i] ? (uint64_t)(((unsigned __int128)f->instr * f->count +
@@ -394,7 +394,7 @@ static void scale_sites(struct prof_state *st, struct profile *p, uint64_t over[
  * the processes' own counts between them; the sites scaled to it.  Returns
  * whether the sampled periods were scaled (they are not the count).
  */
-static bool count_faults(struct prof_state *st, struct profile *p, uint64_t over[2],
+static bool count_faults(struct prof_state *st, struct sampling *p, uint64_t over[2],
 			 uint64_t *win)
 {
 	uint64_t unplaced = 0;
@@ -426,7 +426,7 @@ static bool count_faults(struct prof_state *st, struct profile *p, uint64_t over
 }
 
 /* Lines for the sites that matter (>= 0.2 % of the faults and 50 faults); reads and writes. */
-static void resolve_sites(struct prof_state *st, struct profile *p, struct symbolizer *sym)
+static void resolve_sites(struct prof_state *st, struct sampling *p, struct symbolizer *sym)
 {
 	int *order = xcalloc(p->nr_sites ? p->nr_sites : 1, sizeof(int));
 
@@ -435,7 +435,7 @@ static void resolve_sites(struct prof_state *st, struct profile *p, struct symbo
 	sort_sites = p->sites;
 	prof_sort_array(order, p->nr_sites, sizeof(int), cmp_site_idx);
 	for (int r = 0; r < p->nr_sites; r++) {
-		struct profile_fault_site *s = &p->sites[order[r]];
+		struct sampling_fault_site *s = &p->sites[order[r]];
 		uint64_t ip = s->loc.ip;
 		enum sym_detail d = prof_site_detail(r, s->count, p->fault_est);
 
@@ -451,7 +451,7 @@ static void resolve_sites(struct prof_state *st, struct profile *p, struct symbo
 }
 
 /* The regions' minor faults scaled to the windows' count WIN (and the gaps' unplaced). */
-static void scale_regions(struct prof_state *st, struct profile *p, uint64_t win)
+static void scale_regions(struct prof_state *st, struct sampling *p, uint64_t win)
 {
 	/* the minor parts, to the windows' count: major faults are each a sample */
 	uint64_t *minor = xcalloc(p->nr_regions, sizeof(*minor)), **v, sum = 0;
@@ -462,7 +462,7 @@ static void scale_regions(struct prof_state *st, struct profile *p, uint64_t win
 			unplaced_chunks += st->fw.gaps[g].faults;
 	v = xcalloc(p->nr_regions, sizeof(*v));
 	for (int i = 0; i < p->nr_regions; i++) {
-		const struct profile_region *rg = &p->regions[i];
+		const struct sampling_region *rg = &p->regions[i];
 
 		minor[i] = rg->faults > rg->major ? rg->faults - rg->major : 0;
 		sum += minor[i];
@@ -483,7 +483,7 @@ static void scale_regions(struct prof_state *st, struct profile *p, uint64_t win
  * it; a chunk's fault counts go to its regions in proportion to their
  * pages (exact for a chunk inside one region, the usual case).
  */
-static void fault_regions(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+static void fault_regions(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 			  bool rescale, uint64_t win)
 {
 	struct prof_chunk_key ck;
@@ -519,7 +519,7 @@ static void fault_regions(struct prof_state *st, const struct prof_maps *m, stru
 }
 
 /* The timeline: the windows' buckets (scaled to WIN when RESCALE) and the gaps'. */
-static void read_timeline(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+static void read_timeline(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 			  bool rescale, uint64_t win)
 {
 	/* faults before started() were bucketed from the t0 set at open */
@@ -561,7 +561,7 @@ static void read_timeline(struct prof_state *st, const struct prof_maps *m, stru
 	}
 }
 
-void prof_finish_faults(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+void prof_finish_faults(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 			struct symbolizer *sym, const uint64_t *stats)
 {
 	uint64_t *site_addr;

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Sampling results of 'memadvise run' (collector "profile", src/profiler.c):
+ * Sampling results of 'memadvise run' (collect/sampling/; its JSON section and
+ * provenance name is "profile"):
  * code hot spots, page faults, memory regions with their huge-page state,
  * and what was lost on the way.  A plain data structure: the rules engine and
  * the emitters read it, nothing in it points back into the collector.
  *
  * Conventions:
  *  - Every array is sorted, biggest first, and owns its memory
- *    (profile__free releases everything).
+ *    (sampling__free releases everything).
  *  - Strings are fixed arrays, "" when unknown (never NULL).  A location
  *    without debug information has file "" and line 0.
  *  - "samples" are raw samples of the sampling event; "est_events" =
@@ -19,8 +20,8 @@
  *  - pid is the process (thread-group id), tid the thread; tid 0 in an
  *    aggregated row means "all threads".
  */
-#ifndef __MA_PROFILE_H
-#define __MA_PROFILE_H
+#ifndef __MA_MODEL_SAMPLING_H
+#define __MA_MODEL_SAMPLING_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,10 +32,10 @@
 
 struct json_object;
 
-#define PROFILE_MAX_FRAMES 32
+#define SAMPLING_MAX_FRAMES 32
 
 /* A symbolised code address. */
-struct profile_loc {
+struct sampling_loc {
 	uint64_t ip;		  /* runtime address in the process */
 	uint64_t rel;		  /* address relative to its module (as in the file) */
 	char module[128];	  /* basename of the ELF file, "[unknown]" when unmapped */
@@ -45,7 +46,7 @@ struct profile_loc {
 };
 
 /* One sampling event that was used. */
-struct profile_event {
+struct sampling_event {
 	char name[48];		  /* "cpu-clock", "llc_miss", ... */
 	char encoding[128];	  /* what was opened */
 	char unit[16];		  /* unit of est_events: "ns" (cpu-clock), "events" */
@@ -66,10 +67,10 @@ struct profile_event {
  * after the stalled instruction retired (cpu-clock, non-precise counters) the
  * instruction before the sampled one, else the sampled one.
  */
-struct profile_hotspot {
+struct sampling_hotspot {
 	pid_t pid, tid;
 	int ev;			  /* index into events[] */
-	struct profile_loc loc;
+	struct sampling_loc loc;
 	uint64_t charged_ip;
 	uint64_t samples;
 	uint64_t kernel_samples;  /* samples in kernel mode on behalf of this ip (faults, syscalls) */
@@ -77,7 +78,7 @@ struct profile_hotspot {
 };
 
 /* Hot spots aggregated by function (funcs[], thread_funcs[]) or source line (lines[]). */
-struct profile_hotsum {
+struct sampling_hotsum {
 	pid_t tid;		  /* 0: all threads; else one thread (thread_funcs[]) */
 	int ev;
 	char module[128];
@@ -92,13 +93,13 @@ struct profile_hotsum {
 };
 
 /* A user call stack (frame 0 = sampled ip). */
-struct profile_stack {
+struct sampling_stack {
 	pid_t pid;
 	int ev;
 	uint64_t samples;
 	double est_events;
 	int nr_frames;
-	struct profile_loc frames[PROFILE_MAX_FRAMES];
+	struct sampling_loc frames[SAMPLING_MAX_FRAMES];
 };
 
 /*
@@ -108,29 +109,29 @@ struct profile_stack {
  * from decoding the faulting instruction: a fault in kernel mode, or at an
  * instruction without an explicit memory operand (call, push), is neither.
  */
-struct profile_fault_site {
+struct sampling_fault_site {
 	pid_t pid;		  /* the process with most of its faults */
 	int nr_procs;		  /* processes that faulted there (the same code) */
 	bool kernel_mode;	  /* taken in kernel mode (copy to/from user): loc is the syscall site */
-	struct profile_loc loc;
+	struct sampling_loc loc;
 	uint64_t count, samples, reads, writes, rw_unknown, instr, major, minor;
 	int region;		  /* index into regions[] of its last faulting address, -1 unknown */
 };
 
-enum profile_region_kind {
+enum sampling_region_kind {
 	REGION_HEAP,		  /* [heap] (brk) */
 	REGION_STACK,		  /* [stack] */
 	REGION_ANON,		  /* anonymous mmap */
 	REGION_FILE,		  /* file mapping: path */
 	REGION_OTHER,		  /* [vdso], [vvar], ... */
 };
-const char *profile__region_kind_name(enum profile_region_kind k);
+const char *sampling__region_kind_name(enum sampling_region_kind k);
 
 /* A memory region (VMA) of a target process. */
-struct profile_region {
+struct sampling_region {
 	pid_t pid;
 	uint64_t start, end, size;
-	enum profile_region_kind kind;
+	enum sampling_region_kind kind;
 	char perms[8];		  /* "rw-p" */
 	char path[256];		  /* file path or "[heap]"...; "" for anonymous */
 	/*
@@ -153,18 +154,18 @@ struct profile_region {
 	bool large;		  /* anonymous (incl. heap) and >= 2 MiB: a huge-page candidate */
 };
 
-struct profile_bucket {
+struct sampling_bucket {
 	uint64_t faults;
 	uint64_t major;
 };
 
 /* khugepaged / MADV_COLLAPSE activity seen on the target's mm. */
-struct profile_thp {
+struct sampling_thp {
 	uint64_t scan_pmd, collapse_ok, collapse_fail;
 };
 
 /* A process of the target (the main one first, then forked children). */
-struct profile_proc {
+struct sampler_proc {
 	pid_t pid, parent;
 	char comm[16];
 	char exe[256];		  /* the executable it ran last, "" unknown */
@@ -176,7 +177,7 @@ struct profile_proc {
  * What was lost or not measured (0 means nothing lost).  A count whose
  * collector did not run is not 0 but unknown: JSON null.
  */
-struct profile_loss {
+struct sampling_loss {
 	uint64_t hot_full;	  /* samples not aggregated by ip: map full */
 	uint64_t stack_err;	  /* samples without a user stack (collision or no stack) */
 	uint64_t stack_full;
@@ -192,16 +193,16 @@ struct profile_loss {
 	int attach_failed;	  /* programs or events that could not attach */
 };
 
-struct profile {
+struct sampling {
 	/* hot spots (nr_events == 0: sampling was off or failed) */
-	struct profile_event events[4];
+	struct sampling_event events[4];
 	int nr_events;
-	struct profile_hotspot *hot;	int nr_hot;
-	struct profile_hotsum *funcs;	int nr_funcs;
-	struct profile_hotsum *lines;	int nr_lines;
-	struct profile_hotsum *thread_funcs; int nr_thread_funcs; /* only when threads differ */
+	struct sampling_hotspot *hot;	int nr_hot;
+	struct sampling_hotsum *funcs;	int nr_funcs;
+	struct sampling_hotsum *lines;	int nr_lines;
+	struct sampling_hotsum *thread_funcs; int nr_thread_funcs; /* only when threads differ */
 	int nr_threads;			/* threads that were sampled */
-	struct profile_stack *stacks;	int nr_stacks;
+	struct sampling_stack *stacks;	int nr_stacks;
 
 	/*
 	 * Page faults (faults_measured false: the event failed).  faults is the
@@ -216,7 +217,7 @@ struct profile {
 	unsigned int fault_hz;
 	uint64_t faults, fault_samples, fault_est, fault_periods, fault_max_period;
 	/*
-	 * Fault windows (profiler.c): in a storm the event was open only in
+	 * Fault windows (collect/sampling/faults.c): in a storm the event was open only in
 	 * fault_windows windows, for fault_open_ns; fault_gap_faults of the
 	 * faults came from the processes' own counts between them, and
 	 * fault_gap_lost processes ended between them unread.
@@ -225,23 +226,23 @@ struct profile {
 	uint64_t fault_open_ns, fault_gap_faults;
 	uint64_t faults_user, faults_kernel, reads, writes, rw_unknown; /* estimated */
 	uint64_t major, minor;
-	struct profile_fault_site *sites; int nr_sites;
+	struct sampling_fault_site *sites; int nr_sites;
 	uint64_t bucket_ns;
-	struct profile_bucket *timeline; int nr_buckets; /* trailing empty buckets dropped */
+	struct sampling_bucket *timeline; int nr_buckets; /* trailing empty buckets dropped */
 
 	/* regions and huge pages */
-	struct profile_region *regions;	int nr_regions;
+	struct sampling_region *regions;	int nr_regions;
 	char thp_mode[16];		/* always / madvise / never, "" unknown */
 	char thp_defrag[32];
 	bool thp_measured;		/* khugepaged programs (bpf/thp.bpf.c) attached */
-	struct profile_thp thp;		/* summed over the target's processes */
+	struct sampling_thp thp;		/* summed over the target's processes */
 	uint64_t thp_delay_ns;		/* the programs attach this far into the run */
 	uint64_t thp_watch_from_ns;	/* when they did (thp_measured) */
 	bool thp_unwatched_known;	/* /proc/vmstat was read */
-	struct profile_thp thp_unwatched; /* collapses system-wide while not attached */
+	struct sampling_thp thp_unwatched; /* collapses system-wide while not attached */
 
-	struct profile_proc *procs;	int nr_procs;
-	struct profile_loss loss;
+	struct sampler_proc *procs;	int nr_procs;
+	struct sampling_loss loss;
 	uint64_t duration_ns;		/* from start to the end of sampling */
 };
 
@@ -252,8 +253,8 @@ struct profile {
  * samples, and the processes that ran it, into *SAMPLES and *PROCS; of all
  * samples *TOTAL.  False when no sample is in a known executable.
  */
-bool profile__hot_exe(const struct profile *p, const char *prefer, char *exe, size_t len,
+bool sampling__hot_exe(const struct sampling *p, const char *prefer, char *exe, size_t len,
 		      uint64_t *samples, int *procs, uint64_t *total);
-void profile__free(struct profile *p);
+void sampling__free(struct sampling *p);
 
 #endif

@@ -9,8 +9,8 @@
  *   load.c       the BPF object (preloaded on a thread), the tick sampler
  *   thp.c        the khugepaged programs, huge-page state at finish
  *   faults.c     fault windows in a fault storm
- *   readout.c    the maps read into struct profile: hot spots, stacks, regions
- *   sites.c      the maps read into struct profile: fault sites, regions' faults, timeline
+ *   readout.c    the maps read into struct sampling: hot spots, stacks, regions
+ *   sites.c      the maps read into struct sampling: fault sites, regions' faults, timeline
  *   warm.c       symbolising while the target runs
  */
 #ifndef __MA_PROFILE_INTERNAL_H
@@ -26,13 +26,13 @@
 
 #include "collect/collector.h"
 #include "collect/maprecs.h"
-#include "model/profile.h"
+#include "model/sampling.h"
 #include "symbols/procmaps.h"
 #include "symbols/symbolizer.h"
 
-#include "bpf/profile.h" /* BPF-shared types */
+#include "bpf/sampler.h" /* BPF-shared types */
 
-struct profile_bpf;
+struct sampler_bpf;
 struct thp_bpf;
 struct tick_bpf;
 struct evring;
@@ -91,7 +91,7 @@ struct proc {
 };
 
 struct ev_slot {
-	struct profile_event info;
+	struct sampling_event info;
 	int *fds;			/* per task (see open_task_event); NULL: not ours */
 	struct bpf_link **links;
 	int nr;				/* entries of links (and fds) */
@@ -227,7 +227,7 @@ struct fault_win {
 #define FW_ARM_LEAD_NS 45000000ULL	/* snapshots start this long before a window's end */
 
 struct prof_state {
-	struct profile_bpf *skel;
+	struct sampler_bpf *skel;
 	struct evring *side;	/* fork/exit/comm records of the target's tasks */
 	bool side_shared;	/* those records come from the sw-addr collector's ring */
 	uint64_t procs_full;	/* children left out of the process set (thp.bpf.c) */
@@ -243,7 +243,7 @@ struct prof_state {
 	unsigned int fault_hz;
 	struct fault_win fw;
 	struct thp_load thp;
-	bool tick_planned;	/* the tick samples (profile__tick_plan) */
+	bool tick_planned;	/* the tick samples (sampler__tick_plan) */
 	struct tick_load tick;
 	struct ring_buffer *regs_rb;	/* regs_ring, read into the sw-addr collector */
 	struct run_shared *shared;
@@ -276,7 +276,7 @@ void prof_open_faults(struct prof_state *st, struct report *r);
 
 /* load.c */
 struct skel_load {
-	struct profile_bpf *skel;
+	struct sampler_bpf *skel;
 	int err;		/* -errno */
 	bool opened;		/* failed in load (not open) when err */
 	uint64_t open_ns, load_ns;
@@ -293,7 +293,7 @@ uint64_t prof_thp_delay_ns(uint64_t *sleep_ms);
 void prof_thp_start(struct prof_state *st);
 void prof_thp_join(struct prof_state *st);
 void prof_thp_destroy(struct thp_load *t);
-void prof_finish_thp(struct prof_state *st, struct profile *p, struct report *r);
+void prof_finish_thp(struct prof_state *st, struct sampling *p, struct report *r);
 
 /* faults.c */
 int prof_cmp_site_key(const void *a, const void *b);
@@ -309,7 +309,7 @@ bool prof_fw_provide(void *ctx, struct provided_count *out);
 /* readout.c */
 /*
  * A map that finish reads: the BPF map itself (FD), or its contents recorded
- * as the map holds them, N keys and N values laid out per bpf/profile.h (an
+ * as the map holds them, N keys and N values laid out per bpf/sampler.h (an
  * array map's keys are its indexes), so that the read-out also runs on
  * recorded contents without BPF.
  */
@@ -347,7 +347,7 @@ bool prof_map_iter_next(struct map_iter *it, void *key, void *val);
 void prof_map_iter_open(struct map_iter *it, const struct prof_map *m, size_t ksz, size_t vsz);
 /* The value of KEY in M into VAL: 0, or -ENOENT (as bpf_map_lookup_elem). */
 int prof_map_lookup(const struct prof_map *m, size_t ksz, size_t vsz, const void *key, void *val);
-void prof_maps__of_skel(struct prof_maps *m, struct profile_bpf *skel);
+void prof_maps__of_skel(struct prof_maps *m, struct sampler_bpf *skel);
 /* qsort that accepts an empty (NULL) array. */
 void prof_sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 void prof_read_stats(struct prof_state *st, uint64_t *out);
@@ -359,17 +359,17 @@ bool prof_charge_prev(bool precise, uint64_t kernel_samples, uint64_t samples);
  * (nr_evs, evs), the processes and their snapshots (prof_maps_for), the
  * fault windows and the run's times; none of them needs BPF.
  */
-void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 		     struct symbolizer *sym);
-void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 			struct symbolizer *sym);
-void prof_finish_regions(struct prof_state *st, struct profile *p);
+void prof_finish_regions(struct prof_state *st, struct sampling *p);
 
 /* sites.c */
 int prof_cmp_region_faults(const void *a, const void *b);
 void prof_apportion(uint64_t **v, int n, uint64_t from, uint64_t to);
 /* STATS: the stats map's counts summed over the CPUs (prof_read_stats). */
-void prof_finish_faults(struct prof_state *st, const struct prof_maps *m, struct profile *p,
+void prof_finish_faults(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 			struct symbolizer *sym, const uint64_t *stats);
 
 /* warm.c */

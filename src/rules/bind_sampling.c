@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The sampled profile (profile.h) -> hot line and function entities, page
+ * The sampled profile (model/sampling.h) -> hot line and function entities, page
  * faults per line, and region entities with their huge-page state.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "rules/bind_int.h"
-#include "model/profile.h"
+#include "model/sampling.h"
 
 /*
  * A faulting line's region, labelled as region_label() labels a data
  * address's: a line the data-address sampler saw no decoded access of
  * (its samples were in the fault handler) still names where it faulted.
  */
-static void fault_region_label(const struct profile_region *g, char *buf, size_t len)
+static void fault_region_label(const struct sampling_region *g, char *buf, size_t len)
 {
 	switch (g->kind) {
 	case REGION_HEAP: snprintf(buf, len, "heap"); break;
@@ -26,12 +26,12 @@ static void fault_region_label(const struct profile_region *g, char *buf, size_t
 }
 
 /* Hot lines and functions of event 0, with the time one sample stands for. */
-static void profile_bind_hotspots(struct binder *b, const struct profile *p)
+static void sampling_bind_hotspots(struct binder *b, const struct sampling *p)
 {
 	struct factbase *fb = b->fb;
 
 	if (p->nr_events > 0 && p->events[0].samples > 0) {
-		const struct profile_event *ev = &p->events[0];
+		const struct sampling_event *ev = &p->events[0];
 
 		factbase__mark(fb, EV_HOTSPOTS, true, NULL);
 		b->total_samples = (double)ev->samples;
@@ -42,7 +42,7 @@ static void profile_bind_hotspots(struct binder *b, const struct profile *p)
 			factbase__set(fb, -1, "run.sample_period_ns", b->period_ns, ev->tier);
 		}
 		for (int i = 0; i < p->nr_lines; i++) {
-			const struct profile_hotsum *h = &p->lines[i];
+			const struct sampling_hotsum *h = &p->lines[i];
 			int idx;
 
 			if (h->ev != 0 || h->share < 0.005)
@@ -54,7 +54,7 @@ static void profile_bind_hotspots(struct binder *b, const struct profile *p)
 			factbase__set(fb, idx, "line.share", h->share, ev->tier);
 		}
 		for (int i = 0; i < p->nr_funcs; i++) {
-			const struct profile_hotsum *h = &p->funcs[i];
+			const struct sampling_hotsum *h = &p->funcs[i];
 			struct entity e = { .scope = SCOPE_FUNCTION, .parent = -1 };
 			int idx;
 
@@ -75,7 +75,7 @@ static void profile_bind_hotspots(struct binder *b, const struct profile *p)
 }
 
 /* Page faults per line, with the region they were in. */
-static void profile_bind_faults(struct binder *b, const struct profile *p)
+static void sampling_bind_faults(struct binder *b, const struct sampling *p)
 {
 	struct factbase *fb = b->fb;
 
@@ -87,7 +87,7 @@ static void profile_bind_faults(struct binder *b, const struct profile *p)
 		if (wall > 0)
 			factbase__set(fb, -1, "run.faults_per_s", p->faults / wall, TIER_SOFTWARE);
 		for (int i = 0; i < p->nr_sites; i++) {
-			const struct profile_fault_site *s = &p->sites[i];
+			const struct sampling_fault_site *s = &p->sites[i];
 			double have = 0;
 			int idx = binder__line_entity(b, s->loc.function, s->loc.file, s->loc.line);
 
@@ -109,14 +109,14 @@ static void profile_bind_faults(struct binder *b, const struct profile *p)
 }
 
 /* Regions large or faulted enough to be worth a rule, with their huge-page state. */
-static void profile_bind_regions(struct binder *b, const struct profile *p)
+static void sampling_bind_regions(struct binder *b, const struct sampling *p)
 {
 	struct factbase *fb = b->fb;
 
 	if (p->nr_regions > 0) {
 		factbase__mark(fb, EV_REGIONS, true, NULL);
 		for (int i = 0; i < p->nr_regions; i++) {
-			const struct profile_region *g = &p->regions[i];
+			const struct sampling_region *g = &p->regions[i];
 			struct entity e = { .scope = SCOPE_REGION, .parent = -1 };
 			int idx;
 
@@ -130,7 +130,7 @@ static void profile_bind_regions(struct binder *b, const struct profile *p)
 					 (unsigned long long)g->start, (unsigned long long)g->end);
 			else
 				snprintf(e.region, sizeof(e.region), "%.190s",
-					 g->path[0] ? g->path : profile__region_kind_name(g->kind));
+					 g->path[0] ? g->path : sampling__region_kind_name(g->kind));
 			e.region_start = g->start;
 			e.region_len = g->size;
 			idx = factbase__add(fb, &e);
@@ -164,13 +164,13 @@ static void profile_bind_regions(struct binder *b, const struct profile *p)
 	}
 }
 
-void bind__profile(struct binder *b)
+void bind__sampling(struct binder *b)
 {
-	const struct profile *p = b->r->profile;
+	const struct sampling *p = b->r->sampling;
 
 	if (!p)
 		return;
-	profile_bind_hotspots(b, p);
-	profile_bind_faults(b, p);
-	profile_bind_regions(b, p);
+	sampling_bind_hotspots(b, p);
+	sampling_bind_faults(b, p);
+	sampling_bind_regions(b, p);
 }
