@@ -16,7 +16,6 @@
 #include "model/report.h"
 #include "model/sim.h"
 
-struct json_object;
 
 /*
  * Parses the text of a cachegrind.out file.  keep > 0 keeps that many lines.

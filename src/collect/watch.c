@@ -17,7 +17,6 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
-#include <json-c/json.h>
 
 #include "collect/collector.h"
 #include "collect/evring.h"

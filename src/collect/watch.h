@@ -20,7 +20,6 @@
 #include "model/report.h"
 #include "model/watch.h"
 
-struct json_object;
 
 /*
  * Resolves "SYMBOL[.member...][:rw]" in the ELF symbol table (and DWARF for

@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include <sys/uio.h>
 #include <capstone/capstone.h>
-#include <json-c/json.h>
 
 #include "collect/addr/addrsample.h"
 #include "collect/collector.h"

@@ -22,7 +22,6 @@
 #include "symbols/decode.h"
 #include "model/report.h"
 
-struct json_object;
 
 /*
  * The stride of an access stream sampled at random times: deltas between
