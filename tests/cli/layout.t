@@ -13,5 +13,5 @@ layout -c 128 $MA layout_reorg | exit 0 | cachelines: 1, members:
 layout -j $MA layout_reorg | exit 0 | "cacheline_size_bytes"
 layout -R --hot nr_hot $MA layout_reorg | exit 0 | ^/\* saved 
 layout -R --hot nosuch $MA layout_reorg | exit 2 |  | ^error: 'nosuch' is not a member
-layout -C report $MA | exit 0 | struct profile \* +profile; | 
+layout -C report $MA | exit 0 | struct sampling \* +sampling; | 
 layout $MA -C target_info | exit 0 | ^struct target_info \{ | 

@@ -14,4 +14,5 @@ libs="$(pkg-config --libs yaml-0.1 json-c libbpf) -lm"
 $CLANG $flags "$top/tests/fuzz/fuzz-expr.c" "$top/src/rules/expr.c" -o "$out/fuzz-expr" -lm
 # shellcheck disable=SC2086
 $CLANG $flags "$top/tests/fuzz/fuzz-rules.c" "$top/src/rules/rules.c" "$top/src/rules/expr.c" \
-	"$top/src/rules/facts.c" "$top/src/base/util.c" "$top/src/base/log.c" -o "$out/fuzz-rules" $libs
+	"$top/src/rules/facts.c" "$top/src/model/findings.c" "$top/src/base/util.c" \
+	"$top/src/base/log.c" -o "$out/fuzz-rules" $libs
