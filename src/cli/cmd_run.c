@@ -103,7 +103,8 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 	struct run_opts *o = &co->run;
 	int c, v;
 
-	while ((c = getopt_long(argc, argv, "+p:d:e:F:o:jwh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:d:e:F:o:jwh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_int(optarg, 1, 1 << 30, &v)) {
@@ -170,7 +171,7 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 			usage(stdout);
 			return 1;
 		default:
-			pr_hint("run 'memadvise run --help' for usage");
+			cli__opt_error(c, argv, "run");
 			return -EINVAL;
 		}
 	}
