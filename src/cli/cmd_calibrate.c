@@ -168,7 +168,8 @@ int cmd_calibrate(int argc, char **argv)
 	uint64_t t0 = now_ns();
 
 	c = cal__new();
-	while ((opt = getopt_long(argc, argv, "+o:s:ne:r:jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:o:s:ne:r:jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
 		case 's': svg_dir = optarg; break;
@@ -186,12 +187,12 @@ int cmd_calibrate(int argc, char **argv)
 		case 'j': gopts.json = true; break;
 		case 'P': gopts.json = gopts.pretty = true; break;
 		case 'h': usage(stdout); ret = MA_EXIT_OK; goto out;
-		default: pr_hint("run 'memadvise calibrate --help' for usage"); goto out;
+		default: cli__opt_error(opt, argv, "calibrate"); goto out;
 		}
 	}
 	if (optind < argc) {
 		pr_err("unexpected argument '%s'", argv[optind]);
-		pr_hint("run 'memadvise calibrate --help' for usage");
+		cli__opt_error(opt, argv, "calibrate");
 		goto out;
 	}
 	err = calib__find_examples(examples, c->dir, sizeof(c->dir));

@@ -213,9 +213,15 @@ int cmd_layout(int argc, char **argv)
 	int c, err, ret = MA_EXIT_ERROR, nr_hot = 0;
 	const char *path;
 
-	while ((c = getopt_long(argc, argv, "C:c:RH:Psjh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":C:c:RH:Psjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
+			if (!strtok(strdupa(optarg), ",")) {
+				pr_err("-C needs at least one struct name");
+				pr_hint("give names separated by commas: -C foo,bar");
+				goto out;
+			}
 			split_list(optarg, &o.types, &o.nr_types);
 			break;
 		case 'c': {
@@ -262,7 +268,7 @@ int cmd_layout(int argc, char **argv)
 			ret = MA_EXIT_OK;
 			goto out;
 		default:
-			pr_hint("run 'memadvise layout --help' for usage");
+			cli__opt_error(c, argv, "layout");
 			goto out;
 		}
 	}

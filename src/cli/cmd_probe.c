@@ -582,13 +582,14 @@ int cmd_probe(int argc, char **argv)
 	struct probe *p;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'P': json = pretty = true; break;
 		case 'h': usage(stdout); return MA_EXIT_OK;
 		default:
-			pr_hint("run 'memadvise probe --help' for usage");
+			cli__opt_error(c, argv, "probe");
 			return MA_EXIT_ERROR;
 		}
 	}

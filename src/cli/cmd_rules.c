@@ -294,7 +294,8 @@ static int parse_opts(int argc, char **argv, const struct option *opts, const ch
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'E': *examples = optarg; break;
 		case 'r': *replay = optarg; break;
@@ -302,7 +303,7 @@ static int parse_opts(int argc, char **argv, const struct option *opts, const ch
 		case 'j': gopts.json = true; break;
 		case 'h': usage(stdout); return MA_EXIT_OK;
 		default:
-			pr_hint("run 'memadvise rules --help' for usage");
+			cli__opt_error(c, argv, "rules");
 			return MA_EXIT_ERROR;
 		}
 	}

@@ -7,11 +7,14 @@
  * before exec, or attached to), applies the rules and writes the report.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/common.h"
 #include "base/log.h"
@@ -100,7 +103,8 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 	struct run_opts *o = &co->run;
 	int c, v;
 
-	while ((c = getopt_long(argc, argv, "+p:d:e:F:o:jwh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:d:e:F:o:jwh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_int(optarg, 1, 1 << 30, &v)) {
@@ -167,7 +171,7 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 			usage(stdout);
 			return 1;
 		default:
-			pr_hint("run 'memadvise run --help' for usage");
+			cli__opt_error(c, argv, "run");
 			return -EINVAL;
 		}
 	}
@@ -243,6 +247,140 @@ static void phase(const char *what)
 	run__phase(what);
 }
 
+/*
+ * An output file (-o, --sarif), opened before the program starts: a path
+ * that cannot be written is an error that costs no run.  It is truncated
+ * only when the report is written, and removed again when memadvise created
+ * it and fails before that.
+ */
+struct out_file {
+	const char *opt;
+	const char *path;
+	FILE *f;
+	bool created;
+};
+
+static void out_file__hint(const char *path, int err)
+{
+	switch (err) {
+	case ENOENT:
+		pr_hint("the directory of '%s' does not exist: create it or choose another path", path);
+		break;
+	case ENOTDIR:
+		pr_hint("a component of '%s' is not a directory", path);
+		break;
+	case EISDIR:
+		pr_hint("'%s' is a directory: give a file name in it", path);
+		break;
+	case EACCES:
+	case EPERM:
+		pr_hint("check the permissions of '%s' and of its directory (an immutable file, chattr +i, cannot be written)",
+			path);
+		break;
+	case EROFS:
+		pr_hint("'%s' is on a read-only file system: choose another path", path);
+		break;
+	default:
+		pr_hint("choose a path memadvise can write to");
+	}
+}
+
+static int out_file__open(struct out_file *o, const char *opt, const char *path)
+{
+	int fd, err;
+
+	o->opt = opt;
+	o->path = path;
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+		o->created = fd >= 0;
+	}
+	if (fd >= 0) {
+		o->f = fdopen(fd, "w");
+		if (o->f)
+			return 0;
+		err = errno;
+		close(fd);
+		if (o->created)
+			unlink(path);
+		o->created = false;
+	} else {
+		err = errno;
+	}
+	pr_err("cannot open '%s' (%s) for writing: %s", path, opt, strerror(err));
+	out_file__hint(path, err);
+	return -err;
+}
+
+/* Empties a regular file kept from an earlier run, before writing to it. */
+static int out_file__rewind(struct out_file *o)
+{
+	struct stat st;
+	int fd = fileno(o->f);
+
+	if (o->f == stdout || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return ftruncate(fd, 0) ? -errno : 0;
+}
+
+/* Closes O; unless WRITTEN, removes the file memadvise created. 0 or -errno. */
+static int out_file__close(struct out_file *o, bool written)
+{
+	int err = 0;
+
+	if (!o->f || o->f == stdout)
+		return 0;
+	if (fclose(o->f))
+		err = -errno;
+	o->f = NULL;
+	if (!written && o->created)
+		unlink(o->path);
+	return err;
+}
+
+/* Writes the SARIF log (empty without findings) to its file. 0 or -errno. */
+static int write_sarif(struct out_file *o, const struct findings *fs)
+{
+	static const struct findings none;
+	int err;
+
+	err = out_file__rewind(o);
+	if (!err)
+		err = findings__fwrite_sarif(fs ? fs : &none, o->f);
+	err = out_file__close(o, true) ?: err;
+	if (err)
+		pr_err("cannot write the SARIF log to '%s': %s", o->path, strerror(-err));
+	return err;
+}
+
+/*
+ * Writes the report to its file.  When that fails the measurement is not
+ * lost: the report goes to stdout instead.  0 or -errno.
+ */
+static int write_report(struct out_file *o, const struct report *r, bool wide)
+{
+	bool json = gopts.json, pretty = gopts.pretty;
+	int err;
+
+	err = out_file__rewind(o);
+	if (!err)
+		err = report__emit(r, o->f, json, pretty, wide);
+	err = out_file__close(o, true) ?: err;
+	if (!err)
+		return 0;
+	pr_err("cannot write the report to '%s': %s", o->path ? o->path : "stdout", strerror(-err));
+	if (o->path && strcmp(o->path, "-")) {
+		pr_hint("the report follows on stdout");
+		report__emit(r, stdout, json, pretty, wide);
+	}
+	return err;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct cmd_run_opts o = { 0 };
@@ -250,6 +388,7 @@ int cmd_run(int argc, char **argv)
 	struct report *r = NULL;
 	struct ruleset *rules = NULL;
 	struct rules_load rl = { 0 };
+	struct out_file out = { 0 }, sarif = { 0 };
 	int err, ret = MA_EXIT_ERROR;
 
 	phase("start");
@@ -257,6 +396,12 @@ int cmd_run(int argc, char **argv)
 	if (err)
 		return err > 0 ? MA_EXIT_OK : MA_EXIT_ERROR;
 	o.run.argv = argv + optind;
+	/* A path that cannot be written is an error before the program runs. */
+	if (out_file__open(&out, "-o", o.output) ||
+	    (o.sarif && out_file__open(&sarif, "--sarif", o.sarif))) {
+		out_file__close(&out, false);
+		return MA_EXIT_ERROR;
+	}
 
 	r = report__new();
 	if (run__launch(&run, &o.run, r))
@@ -285,22 +430,19 @@ int cmd_run(int argc, char **argv)
 		rules_layouts__release(&lay);
 	}
 	phase("rules applied");
-	if (o.sarif && r->findings && (err = findings__write_sarif(r->findings, o.sarif)))
-		pr_err("cannot write '%s': %s", o.sarif, strerror(-err));
-
-	err = report__emit(r, o.output, gopts.json, gopts.pretty, o.wide);
-	if (err) {
-		pr_err("cannot write the report to '%s': %s", o.output ? o.output : "stdout",
-		       strerror(-err));
-		goto out;
-	}
-	phase("report written");
 	if (o.run.pid)
 		ret = MA_EXIT_OK;
 	else
 		ret = r->target.exit_code >= 0 ? r->target.exit_code : MA_EXIT_ERROR;
+	if (o.sarif && write_sarif(&sarif, r->findings))
+		ret = MA_EXIT_ERROR;
+	if (write_report(&out, r, o.wide))
+		ret = MA_EXIT_ERROR;
+	phase("report written");
 
 out:
+	out_file__close(&sarif, false);
+	out_file__close(&out, false);
 	rules = rules_join(&rl, &err);
 	run__free(run);
 	report__free(r);

@@ -64,7 +64,7 @@ static void usage(FILE *f)
 
 static int cmd_help(int argc, char **argv)
 {
-	if (argc > 1) {
+	if (argc > 1 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
 		char *sub[] = { argv[1], (char *)"--help", NULL };
 
 		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
@@ -117,7 +117,8 @@ int main(int argc, char **argv)
 	int verbosity = LOG_INFO, c;
 
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	while ((c = getopt_long(argc, argv, "+jvqVh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:jvqVh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': gopts.json = true; break;
 		case 'P': gopts.json = gopts.pretty = true; break;
@@ -127,7 +128,7 @@ int main(int argc, char **argv)
 		case 'V': log__set_verbosity(verbosity); return cmd_version(0, NULL);
 		case 'h': usage(stdout); return MA_EXIT_OK;
 		default:
-			pr_hint("run 'memadvise --help' for usage");
+			cli__opt_error(c, argv, NULL);
 			return MA_EXIT_ERROR;
 		}
 	}

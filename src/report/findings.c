@@ -383,23 +383,31 @@ static struct json_object *findings__to_sarif(const struct findings *fs)
 	return log;
 }
 
-int findings__write_sarif(const struct findings *fs, const char *path)
+int findings__fwrite_sarif(const struct findings *fs, FILE *f)
 {
 	struct json_object *o = findings__to_sarif(fs);
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 							      JSON_C_TO_STRING_NOSLASHESCAPE);
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	int err = 0;
 
-	if (!f) {
+	/* Buffered: a full disk shows at fflush(), with its errno. */
+	if (fputs(s, f) < 0 || fputc('\n', f) < 0 || fflush(f))
 		err = -errno;
-		goto out;
-	}
-	if (fputs(s, f) < 0 || fputc('\n', f) < 0)
+	else if (ferror(f))
 		err = -EIO;
-	if (f != stdout && fclose(f))
-		err = err ? err : -errno;
-out:
 	json_object_put(o);
+	return err;
+}
+
+int findings__write_sarif(const struct findings *fs, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "we") : stdout;
+	int err;
+
+	if (!f)
+		return -errno;
+	err = findings__fwrite_sarif(fs, f);
+	if (f != stdout && fclose(f) && !err)
+		err = -errno;
 	return err;
 }

@@ -21,8 +21,8 @@ struct json_object;
 
 void report__print_text(const struct report *r, FILE *f, bool wide);
 struct json_object *report__to_json(const struct report *r);
-/* Writes the report as configured: JSON or text, to path or stdout. 0 or -errno. */
-int report__emit(const struct report *r, const char *path, bool json, bool pretty, bool wide);
+/* Writes the report as configured, JSON or text, to F and flushes it. 0 or -errno. */
+int report__emit(const struct report *r, FILE *f, bool json, bool pretty, bool wide);
 
 struct json_object *sampling__to_json(const struct sampling *p);
 void sampling__print_text(const struct sampling *p, FILE *f, bool wide);
@@ -40,5 +40,7 @@ struct json_object *findings__to_json(const struct findings *fs);
 void findings__print_text(const struct findings *fs, FILE *f, bool wide);
 /* SARIF 2.1.0 log of the findings, for code-review tools. 0 or -errno. */
 int findings__write_sarif(const struct findings *fs, const char *path);
+/* The same to an open stream, flushed (not closed). 0 or -errno. */
+int findings__fwrite_sarif(const struct findings *fs, FILE *f);
 
 #endif

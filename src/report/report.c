@@ -239,16 +239,8 @@ struct json_object *report__to_json(const struct report *r)
 	return o;
 }
 
-int report__emit(const struct report *r, const char *path, bool json, bool pretty, bool wide)
+int report__emit(const struct report *r, FILE *f, bool json, bool pretty, bool wide)
 {
-	FILE *f = stdout;
-	int err = 0;
-
-	if (path && strcmp(path, "-")) {
-		f = fopen(path, "we");
-		if (!f)
-			return -errno;
-	}
 	if (json) {
 		struct json_object *o = report__to_json(r);
 
@@ -260,9 +252,8 @@ int report__emit(const struct report *r, const char *path, bool json, bool prett
 	} else {
 		report__print_text(r, f, wide);
 	}
-	if (fflush(f) || ferror(f))
-		err = -EIO;
-	if (f != stdout && fclose(f) && !err)
-		err = -errno;
-	return err;
+	/* Buffered: a full disk shows at fflush(), with its errno. */
+	if (fflush(f))
+		return errno ? -errno : -EIO;
+	return ferror(f) ? -EIO : 0;
 }

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -556,27 +557,94 @@ fail:
 	return ret;
 }
 
+/* What a file that is not a regular one is, for the message that skips it. */
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/*
+ * At most RULE_MAX_BYTES + 1 bytes of FD, NUL-terminated: the limit holds
+ * while reading, whatever the size fstat() gave.  NULL with errno set.
+ */
+static char *read_limited(int fd, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap + 1);
+
+	while (n <= RULE_MAX_BYTES) {
+		ssize_t r;
+
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (!r)
+			break;
+		n += r;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/*
+ * Opened without blocking (a FIFO named *.yaml must not hang the load) and
+ * read only when it is a regular file (a link to /dev/zero must not be read
+ * without end).
+ */
 int rule__parse_file(const char *path, struct rule *out, char *err, size_t errlen)
 {
 	struct stat st;
 	size_t len = 0;
 	char *text;
-	int ret;
+	int fd, ret;
 
-	if (stat(path, &st) == 0 && st.st_size > RULE_MAX_BYTES) {
-		memset(out, 0, sizeof(*out));
-		snprintf(err, errlen, "%s:1: file is larger than %d KiB", path, RULE_MAX_BYTES / 1024);
-		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-ret));
+		goto out;
 	}
-	text = read_file(path, &len);
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s, not a rule file", path, file_kind(st.st_mode));
+		ret = -EINVAL;
+		goto out;
+	}
+	text = read_limited(fd, &len);
 	if (!text) {
 		ret = -errno;
-		memset(out, 0, sizeof(*out));
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return ret;
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-ret));
+		goto out;
 	}
-	ret = rule__parse_text(path, text, len, out, err, errlen);
+	if (len > RULE_MAX_BYTES) {
+		snprintf(err, errlen, "%s:1: file is larger than %d KiB", path, RULE_MAX_BYTES / 1024);
+		ret = -EINVAL;
+	} else {
+		ret = rule__parse_text(path, text, len, out, err, errlen);
+	}
 	free(text);
+out:
+	if (fd >= 0)
+		close(fd);
 	return ret;
 }
 
@@ -632,8 +700,32 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every *.yaml under DIR, sorted, recursively (depth-limited). */
-static int collect(const char *dir, char ***files, int *nr, int depth)
+/*
+ * Every *.yaml under a directory, sorted, recursively (depth-limited).
+ * Symbolic links to directories are not followed, so a link to '.' or '..'
+ * neither loops nor finds a file twice.  A *.yaml that is not a regular file
+ * (a FIFO, a link to a device) is skipped with a message: an error when
+ * STRICT (lint), a warning otherwise; SKIPPED counts them.
+ */
+struct walk {
+	char **files;
+	int nr;
+	int skipped;
+	bool strict;
+};
+
+static void walk__skip(struct walk *w, const char *path, const char *why)
+{
+	if (w->strict)
+		pr_err("%s: %s, skipped", path, why);
+	else
+		pr_warn("%s: %s, skipped", path, why);
+	w->skipped++;
+}
+
+static int walk__entry(struct walk *w, char *name, int depth);
+
+static int collect(const char *dir, struct walk *w, int depth)
 {
 	DIR *d;
 	struct dirent *de;
@@ -659,21 +751,42 @@ static int collect(const char *dir, char ***files, int *nr, int depth)
 	if (n)
 		qsort(names, n, sizeof(char *), cmp_str);
 	for (int i = 0; i < n; i++) {
-		struct stat st;
-		size_t len = strlen(names[i]);
-
-		if (!err && stat(names[i], &st) == 0) {
-			if (S_ISDIR(st.st_mode)) {
-				err = collect(names[i], files, nr, depth + 1);
-			} else if (len > 5 && !strcmp(names[i] + len - 5, ".yaml")) {
-				*files = xrealloc(*files, (*nr + 1) * sizeof(char *));
-				(*files)[(*nr)++] = names[i];
-				names[i] = NULL;
-			}
-		}
-		free(names[i]);
+		if (!err)
+			err = walk__entry(w, names[i], depth);
+		else
+			free(names[i]);
 	}
 	free(names);
+	return err;
+}
+
+/* One entry of a rules directory; takes NAME. */
+static int walk__entry(struct walk *w, char *name, int depth)
+{
+	size_t len = strlen(name);
+	bool yaml = len > 5 && !strcmp(name + len - 5, ".yaml");
+	struct stat lst, st;
+	int err = 0;
+
+	if (lstat(name, &lst) || stat(name, &st)) {
+		if (yaml)
+			walk__skip(w, name, strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (S_ISLNK(lst.st_mode))
+			pr_warn("%s: a symbolic link to a directory, not followed", name);
+		else
+			err = collect(name, w, depth + 1);
+	} else if (yaml && !S_ISREG(st.st_mode)) {
+		walk__skip(w, name, file_kind(st.st_mode));
+	} else if (yaml) {
+		w->files = xrealloc(w->files, (w->nr + 1) * sizeof(char *));
+		w->files[w->nr++] = name;
+		return 0;
+	}
+out:
+	free(name);
 	return err;
 }
 
@@ -714,7 +827,11 @@ static int load_dir(const char *dir, struct ruleset *rs, bool builtin)
 		files[nr++] = xstrdup(dir);
 		ret = 0;
 	} else {
-		ret = collect(dir, &files, &nr, 0);
+		struct walk w = { 0 };
+
+		ret = collect(dir, &w, 0);
+		files = w.files;
+		nr = w.nr;
 	}
 	if (ret) {
 		pr_err("cannot read the rules directory '%s': %s", dir, strerror(-ret));
@@ -891,15 +1008,27 @@ int ruleset__lint(const char *dir, const char *examples_dir)
 	if (stat(dir, &st) == 0 && S_ISREG(st.st_mode)) {
 		files = xcalloc(1, sizeof(char *));
 		files[nr++] = xstrdup(dir);
-	} else if ((ret = collect(dir, &files, &nr, 0))) {
-		pr_err("cannot read the rules directory '%s': %s", dir, strerror(-ret));
-		pr_hint("give a directory of *.yaml rule files or one rule file");
-		return ret;
+	} else {
+		struct walk w = { .strict = true };
+
+		ret = collect(dir, &w, 0);
+		files = w.files;
+		nr = w.nr;
+		problems = w.skipped;
+		if (ret) {
+			pr_err("cannot read the rules directory '%s': %s", dir, strerror(-ret));
+			pr_hint("give a directory of *.yaml rule files or one rule file");
+			for (int i = 0; i < nr; i++)
+				free(files[i]);
+			free(files);
+			return ret;
+		}
 	}
 	if (!nr) {
-		pr_err("%s: no rule files (*.yaml)", dir);
+		if (!problems)
+			pr_err("%s: no rule files (*.yaml)", dir);
 		free(files);
-		return 1;
+		return problems ? problems : 1;
 	}
 	seen = xcalloc(nr, sizeof(*seen));
 	for (int i = 0; i < nr; i++) {

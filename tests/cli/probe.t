@@ -2,7 +2,7 @@
 probe --help | exit 0 | ^Usage: memadvise probe | 
 probe -h | exit 0 | ^Examples: | 
 help probe | exit 0 | ^Usage: memadvise probe | 
-probe --bogus | exit 2 |  | hint: run 'memadvise probe --help' for usage
+probe --bogus | exit 2 |  | ^error: unrecognized option '--bogus'
 probe extra | exit 2 |  | ^error: unexpected argument 'extra'
 probe | exit 0 | ^hardware counters$ | 
 probe | exit 0 | ^  cycles +(yes|no) | 

@@ -16,7 +16,7 @@ run -p 1 -d soon | exit 2 |  | invalid duration 'soon'
 run -F 0 -- true | exit 2 |  | invalid sampling frequency
 run -e , -- true | exit 2 |  | invalid event list
 run -e no_such_event -- true | exit 2 |  | ^error: unknown event 'no_such_event'
-run --bogus -- true | exit 2 |  | hint: run 'memadvise run --help'
+run --bogus -- true | exit 2 |  | hint: see 'memadvise run --help'
 run --no-sample -e page_faults -- true | exit 0 | page_faults +[0-9]+ +software | 
 run --no-sample -e page_faults -- false | exit 1 | exited with status 1 | 
 run --no-sample -e page_faults -- sh -c "exit 42" | exit 42 |  | 
