@@ -3,15 +3,20 @@
 # 'memadvise calibrate --quick -j' on this machine: the profile is written and
 # read back, the charts are SVG, and the acceptance numbers of issue 3 hold:
 # L1d and L2 knees within a factor 2 of sysfs, random walk at 64 MiB >= 5x the
-# sequential walk, matrix multiply naive > transposed > tiled, false sharing
+# sequential walk, matrix multiply naive > transposed > tiled with the same
+# result (the shares of the naive time are reported), false sharing
 # >= 1.5x with 2 threads running at once (where they could not, calibrate
 # must say why and leave that check unjudged).
 #
-# One deviation, measured and explained in examples/README.md: at the paper's
-# N=1000 the transposed multiply takes 35-64% of the naive time on this guest
-# (2 MiB L2 holds the naive loop's lines, the transposed loop is bound by the
-# 2-cycle FP add and by streaming 8 MiB per row from memory, as the L3 is no
-# faster than DRAM here), not <= 50%; the test asserts the order and <= 85%.
+# The matrix multiply asserts what holds by mechanism on any machine: the
+# three variants compute the same result, and each removes a cost of the one
+# before (naive walks a column of mul2, transposed reads both rows in order,
+# tiled reuses blocks from L1d).  How much each saves depends on the caches:
+# transposed took 35-64% of the naive time on one guest and 72-94% on a Zen 4
+# guest with 32 MiB L3 (its naive loop is cheap there and the transposed one
+# is bound by the dependent floating-point add), so the share is reported,
+# not judged (examples/README.md, matmul; calibrate's own check matmul-transposed
+# compares it with the paper).
 . "$MA_TOP/tests/lib.sh"
 need_cmd python3
 [ -x "$EXAMPLES/list_walk" ] || fail "examples are not built (make examples)"
@@ -66,7 +71,6 @@ need(d["matmul"]["n"] == 1000, "matmul not at N=1000")
 need(d["matmul"]["checksums_agree"], "matmul variants disagree on the result")
 need(mm["naive"] > mm["transposed"] > mm["tiled"],
      "matmul order broken: naive %d transposed %d tiled %d" % (mm["naive"], mm["transposed"], mm["tiled"]))
-need(mm["transposed"] <= 0.85 * mm["naive"], "transposed %.0f%% of naive" % (100 * mm["transposed"] / mm["naive"]))
 
 # False sharing needs both threads running at once. Where the host or a
 # cgroup did not allow that, calibrate must say so in a note and leave the

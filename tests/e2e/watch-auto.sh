@@ -6,7 +6,25 @@
 need_root
 [ -d /sys/bus/event_source/devices/breakpoint ] || skip "no breakpoint PMU (hardware watchpoints)"
 build_prog fshare
-"$MA" run --watch auto -j -o "$MA_TMP/r.json" -- "$MA_TMP/fshare" 200000000 >/dev/null ||
+# The watchpoints arm once sampling has seen both threads write the line, and
+# count only while the threads still run: that takes CPU time, not a count of
+# writes (200 M used 0.13 s of CPU on one host, and nothing was placed).  The
+# writes are sized so that the bare program uses a second of CPU.
+iters=$(python3 - "$MA_TMP/fshare" <<'PY'
+import resource, subprocess, sys
+n = 200000000
+for _ in range(8):
+    t = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.argv[1], str(n)], stdout=subprocess.DEVNULL)
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = u.ru_utime - t.ru_utime + u.ru_stime - t.ru_stime
+    if cpu >= 1.0:
+        break
+    n = int(n * min(8.0, 1.0 / max(cpu, 0.125)) + 1)
+print(n)
+PY
+)
+"$MA" run --watch auto -j -o "$MA_TMP/r.json" -- "$MA_TMP/fshare" "$iters" >/dev/null ||
 	fail "memadvise run exited $?"
 python3 - "$MA_TMP/r.json" <<'PY' || exit 1
 import os, sys

@@ -9,8 +9,9 @@ rule fired and points where the label says (struct, member, function, file,
 line_contains, region); then the good args, and check that the rule is
 quiet (neither fired nor inconclusive).  Labels whose tier needs hardware
 this machine lacks (precise, counting) are only checked to be inconclusive
-or quiet here - never fired on a guess.  A label's repetitions (--reps, -R)
-are scaled up where the bare BAD run is shorter than half a second.
+or quiet here - never fired on a guess.  A label's work (--reps, -R; else
+--iters, --touches) is scaled up where the bare BAD run uses less than half a
+second of CPU, and doubled where BAD still gives the rule too few samples.
 
 Usage: rule_check.py RULE [EXTRA_BAD_LABEL_ARGS...]
 Exit: 0 pass, 1 fail, 2 skip (last line says why).
@@ -19,6 +20,7 @@ import glob
 import json
 import math
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -42,39 +44,79 @@ def run(binary, args, tag, opts=()):
         return json.load(f)
 
 
-# The samples a run gives follow its time, not its work: a working set that
-# was bigger than the last-level cache on one host fits in another's, and a
-# loop of repetitions that took a second took 50 ms.  A label's repetitions
-# are scaled so that the bare BAD run takes at least MIN_BARE_S here.
+# The samples a run gives follow its CPU time, not its work: a working set
+# that was bigger than the last-level cache on one host fits in another's, a
+# loop of repetitions that took a second took 50 ms, and two threads' 20 M
+# locked adds on one line took 0.1 s of CPU in one run and 0.38 s in the next
+# (2.6-9 ns an add, as the line moved between cores or not).  A label's work
+# (--reps, or --iters / --touches where it has no repetitions) is scaled so
+# that the bare BAD run uses at least MIN_BARE_S of CPU here (the threads'
+# sum: the tick and cpu-clock sample each running thread).
 MIN_BARE_S = 0.5
 MAX_SCALE = 16
 MAX_REPS = 64		# the examples' limit (they keep each repetition's time)
 REPS_FLAGS = ("--reps", "-R")
+ITERS_FLAGS = ("--iters", "--touches")	# work per thread, no limit
+# A BAD run that still gave a rule too few samples (the work ran cheaper
+# under memadvise than in the bare run) is taken again with twice the work,
+# at most this many times: the rule said it could not decide, not that the
+# workload is clean.
+MORE_WORK_TRIES = 2
 
 
-def scale_reps(binary, bad, good):
-    """BAD and GOOD args with their repetitions scaled alike, and the factor."""
-    i = next((k for k, a in enumerate(bad) if str(a) in REPS_FLAGS), -1)
-    if i < 0 or i + 1 >= len(bad):
+def work_flags(bad):
+    """The flags that size a label's work: repetitions, else iterations."""
+    for flags, limit in ((REPS_FLAGS, MAX_REPS), (ITERS_FLAGS, None)):
+        if any(str(a) in flags for a in bad[:-1]):
+            return flags, limit
+    return None, None
+
+
+def most_work(flags, bad, good):
+    return max(int(args[j + 1]) for args in (bad, good) for j in range(len(args) - 1)
+               if str(args[j]) in flags)
+
+
+def times_work(flags, args, k):
+    args = [str(a) for a in args]
+    for j, a in enumerate(args[:-1]):
+        if a in flags:
+            args[j + 1] = str(int(args[j + 1]) * k)
+    return args
+
+
+def bare_cpu_s(binary, args):
+    """CPU seconds (user + system, all threads) of one bare run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([os.path.join(EXAMPLES, binary)] + [str(a) for a in args],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def scale_work(binary, bad, good):
+    """BAD and GOOD args with their work scaled alike, and the factor."""
+    flags, limit = work_flags(bad)
+    if not flags:
         return bad, good, 1
-    cmd = [os.path.join(EXAMPLES, binary)] + [str(a) for a in bad]
-    t = time.monotonic()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
-    took = time.monotonic() - t
-    most = max(int(args[j + 1]) for args in (bad, good) for j in range(len(args) - 1)
-               if str(args[j]) in REPS_FLAGS)
-    k = min(MAX_SCALE, math.ceil(MIN_BARE_S / max(took, 1e-3)), MAX_REPS // max(most, 1))
+    took = bare_cpu_s(binary, bad)
+    k = min(MAX_SCALE, math.ceil(MIN_BARE_S / max(took, 1e-3)))
+    if limit:
+        k = min(k, limit // max(most_work(flags, bad, good), 1))
     if k <= 1:
         return bad, good, 1
+    print("%s %s: the bare BAD run used %.0f ms of CPU here: %s x%d" % (
+        binary, " ".join(str(a) for a in bad), took * 1e3,
+        next(str(a) for a in bad if str(a) in flags), k))
+    return times_work(flags, bad, k), times_work(flags, good, k), k
 
-    def scaled(args):
-        args = [str(a) for a in args]
-        for j, a in enumerate(args[:-1]):
-            if a in REPS_FLAGS:
-                args[j + 1] = str(int(args[j + 1]) * k)
-        return args
-    print("%s %s: the bare BAD run took %.0f ms here: repetitions x%d" % (binary, bad[i], took * 1e3, k))
-    return scaled(bad), scaled(good), k
+
+def more_work(bad, good):
+    """BAD and GOOD with twice the work, or None where the examples' limit stops it."""
+    flags, limit = work_flags(bad)
+    if not flags or (limit and 2 * most_work(flags, bad, good) > limit):
+        return None
+    return times_work(flags, bad, 2), times_work(flags, good, 2)
 
 
 def findings(report, rule):
@@ -152,8 +194,17 @@ def main():
             continue
         hw = str(lab.get("tier", "")) in HW_TIERS
         opts = lab.get("run_options", [])
-        bad_args, good_args, _ = scale_reps(binary, lab["bad"], lab["good"])
+        bad_args, good_args, _ = scale_work(binary, lab["bad"], lab["good"])
         bad = run(binary, bad_args, name + "-bad", opts)
+        for _ in range(0 if hw else MORE_WORK_TRIES):
+            fb = findings(bad, rule)
+            short = [f.get("missing", "") for f in fb if f.get("missing", "").startswith("not enough data")]
+            more = more_work(bad_args, good_args)
+            if any(f["status"] == "fired" for f in fb) or not short or not more:
+                break
+            print("%s: BAD %s (%s): twice the work" % (name, fb[0]["status"], short[0]))
+            bad_args, good_args = more
+            bad = run(binary, bad_args, name + "-bad", opts)
         good = run(binary, good_args, name + "-good", opts)
         fb = findings(bad, rule)
         fg = findings(good, rule)
