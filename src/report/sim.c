@@ -106,7 +106,6 @@ void sim_report__print_text(const struct sim_report *s, FILE *f, bool wide)
 	print_ratio(f, "branch miss ratio (sim)", s->branch_miss_ratio);
 	for (int i = 0; i < s->nr_lines && shown < 10; i++) {
 		const struct sim_line *l = &s->lines[i];
-		const char *base = strrchr(l->file, '/');
 		char where[160];
 
 		if (!sim_line__d1_misses(l))
@@ -114,7 +113,7 @@ void sim_report__print_text(const struct sim_report *s, FILE *f, bool wide)
 		if (!shown++)
 			fprintf(f, "  %9s %9s %9s  %s\n", "D1 miss", "LL miss", "D refs",
 				"where (simulated)");
-		snprintf(where, sizeof(where), "%.80s:%d %.60s", base ? base + 1 : l->file, l->line,
+		snprintf(where, sizeof(where), "%.80s:%d %.60s", path_basename(l->file), l->line,
 			 l->function);
 		fprintf(f, "  %9s %9s %9s  %.*s\n", fmt_count(sim_line__d1_misses(l), a, sizeof(a)),
 			fmt_count(l->ev[SIM_DLMR] + l->ev[SIM_DLMW], b, sizeof(b)),

@@ -122,11 +122,10 @@ void watch_report__print_text(const struct watch_report *w, FILE *f, bool wide)
 		fprintf(f, "%s\n", p->stopped ? " (stopped)" : "");
 		for (int k = 0; k < p->nr_ips && k < 2; k++) {
 			const struct sym_site *l = &p->ips[k].loc;
-			const char *b = strrchr(l->file, '/');
 
 			if (l->file[0])
 				fprintf(f, "    %8" PRIu64 " at %.40s:%d %.*s\n", p->ips[k].hits,
-					b ? b + 1 : l->file, l->line, wide ? 80 : 20, l->function);
+					path_basename(l->file), l->line, wide ? 80 : 20, l->function);
 			else
 				fprintf(f, "    %8" PRIu64 " at %#" PRIx64 "\n", p->ips[k].hits,
 					p->ips[k].ip);

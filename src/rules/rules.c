@@ -792,9 +792,7 @@ out:
 
 static const char *base_id(const char *path, char *buf, size_t len)
 {
-	const char *b = strrchr(path, '/');
-
-	snprintf(buf, len, "%s", b ? b + 1 : path);
+	snprintf(buf, len, "%s", path_basename(path));
 	if (strlen(buf) > 5)
 		buf[strlen(buf) - 5] = '\0';
 	return buf;

@@ -727,11 +727,8 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 		return pm ? 0 : -ENOENT;
 	}
 	name = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-	if (name) {
-		const char *b = strrchr(name, '/');
-
-		copy(loc->module, sizeof(loc->module), b ? b + 1 : name);
-	}
+	if (name)
+		copy(loc->module, sizeof(loc->module), path_basename(name));
 	/* the address as in the ELF file (not dwfl_module_relocate_address: it loads DWARF) */
 	if (dwfl_module_getelf(mod, &bias))
 		rel = addr - bias;
@@ -813,11 +810,8 @@ int symbolizer__site(struct symbolizer *s, const struct procmaps *maps, uint64_t
 	if (!mod)
 		return -ENOENT;
 	name = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-	if (name) {
-		const char *b = strrchr(name, '/');
-
-		copy(site->module, sizeof(site->module), b ? b + 1 : name);
-	}
+	if (name)
+		copy(site->module, sizeof(site->module), path_basename(name));
 	site->rel = dwfl_module_getelf(mod, &bias) ? ip - bias : ip - start;
 	name = symbolizer__addrinfo(mod, ip, &off, &sym);
 	if (name) {
