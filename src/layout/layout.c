@@ -592,9 +592,31 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 /* ---- dedupe and the unit walk -------------------------------------------- */
 
 /*
- * dwarf_decl_file() reads the unit's whole line table (elfutils 0.188), so
- * it runs only for definitions that get listed, not for every duplicate.
+ * The declaring file of D, or NULL.  Not dwarf_decl_file(): libdw asserts
+ * there when the unit has no usable file table (a skeleton unit of
+ * -gsplit-dwarf, a split unit whose skeleton it cannot pair).  The table is
+ * read here first with dwarf_getsrcfiles() and a unit without one gives no
+ * name.  It reads the unit's whole line table (elfutils 0.188), so it runs
+ * only for definitions that get listed, not for every duplicate.
  */
+static const char *die_decl_file(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Die cudie;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+
+	if (!dwarf_attr_integrate(d, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx))
+		return NULL;
+	if (!a.cu || !dwarf_cu_die(a.cu, &cudie, NULL, NULL, NULL, NULL, NULL, NULL))
+		return NULL;
+	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0 || !files ||
+	    files == (void *)-1l || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
 static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 {
 	Dwarf_Die d;
@@ -604,12 +626,12 @@ static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 		return;
 	ms->files_done = true;
 	if (dwarf_offdie(dbg, ms->off, &d))
-		ms->pub.decl_file = dwarf_decl_file(&d);
+		ms->pub.decl_file = die_decl_file(&d);
 	for (int i = 0; i < ms->pub.nr_members && ms->moffs; i++) {
 		struct ma_member *m = &ms->pub.members[i];
 
 		if (dwarf_offdie(dbg, ms->moffs[i], &d))
-			m->decl_file = dwarf_decl_file(&d);
+			m->decl_file = die_decl_file(&d);
 		if (m->nested && (m->flags & MA_M_ANON))
 			resolve_files(l, (struct mstruct *)m->nested, depth + 1);
 	}
@@ -771,6 +793,18 @@ static bool lang_is_cplusplus(int lang)
 	}
 }
 
+static void skeleton_missing(struct layout *l, Dwarf_Die *cudie)
+{
+	Dwarf_Attribute a;
+	const char *n = NULL;
+
+	if (dwarf_attr(cudie, DW_AT_dwo_name, &a) || dwarf_attr(cudie, DW_AT_GNU_dwo_name, &a))
+		n = dwarf_formstring(&a);
+	if (!l->dwo_missing && n)
+		l->dwo_name = arena__strdup(&l->arena, n);
+	l->dwo_missing++;
+}
+
 static int layout_walk(struct layout *l, Dwarf *dbg)
 {
 	Dwarf_CU *cu = NULL;
@@ -781,8 +815,14 @@ static int layout_walk(struct layout *l, Dwarf *dbg)
 	while (dwarf_get_units(dbg, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
 		Dwarf_Die *top = &cudie;
 
-		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile)
+		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile) {
+			if (!subdie.cu) {
+				/* -gsplit-dwarf: the types are in a .dwo not found */
+				skeleton_missing(l, &cudie);
+				continue;
+			}
 			top = &subdie;
+		}
 		umap__reset(&l->types);
 		umap__reset(&l->aggs);
 		umap__reset(&l->qnames);
@@ -809,6 +849,7 @@ const char *layout__strerror(int err)
 	case -ENODATA: return "no DWARF debug info";
 	case -EACCES: return "permission denied";
 	case -EISDIR: return "is a directory";
+	case -ENOPKG: return "its types are in .dwo files (-gsplit-dwarf) that were not found";
 	default: return strerror(-err);
 	}
 }
@@ -875,8 +916,8 @@ int layout__load(const char *path, struct layout **out)
 		}
 	}
 	l->cur_dbg = dbg;
-	if (layout_walk(l, dbg) == 0) {
-		err = -ENODATA;
+	if (layout_walk(l, dbg) == 0 || (l->n == 0 && l->dwo_missing)) {
+		err = l->dwo_missing ? -ENOPKG : -ENODATA;
 		goto out_free;
 	}
 	umap__free(&l->types);
@@ -887,6 +928,13 @@ int layout__load(const char *path, struct layout **out)
 out_free:
 	layout__free(l);
 	return err;
+}
+
+int layout__missing_dwo(const struct layout *l, const char **first)
+{
+	if (first)
+		*first = l->dwo_name;
+	return l->dwo_missing;
 }
 
 void layout__free(struct layout *l)

@@ -72,6 +72,8 @@ struct layout {
 	bool big_endian;
 	bool cplusplus;	    /* current unit */
 	Dwarf *cur_dbg;
+	int dwo_missing;      /* skeleton units whose .dwo was not found */
+	const char *dwo_name; /* the first of them */
 };
 
 /* DIE offsets of the alternate (dwz) file live in their own space. */
