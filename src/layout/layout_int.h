@@ -25,4 +25,7 @@ void layout__struct_finish(struct ma_struct *s, uint32_t line);
 /* Trailing padding of the member's struct type when pahole would report it, else 0. */
 int64_t layout__member_struct_padding(const struct ma_member *m);
 
+/* Splits a member's declaration into pahole's type and name columns. */
+void layout__split_decl(const struct ma_member *m, char *type, size_t tl, char *name, size_t nl);
+
 #endif

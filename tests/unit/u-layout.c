@@ -11,6 +11,7 @@
 
 #include "harness.h"
 #include "layout/layout.h"
+#include "layout/layout_int.h"
 
 static struct layout *load_fixture(const char *src, const char *out, const char *flags)
 {
@@ -502,4 +503,20 @@ void test_layout__pointer_cycle_names(void)
 		}
 	}
 	layout__free(l);
+}
+
+/* A member with an empty name (damaged DWARF) splits without looping. */
+void test_layout__split_decl_empty_name(void)
+{
+	struct ma_member m = { .name = "", .decl = "int " };
+	char type[64], name[64];
+
+	layout__split_decl(&m, type, sizeof(type), name, sizeof(name));
+	ASSERT_STREQ(type, "int", "type column");
+	ASSERT_STREQ(name, "", "name column");
+	m.name = "x";
+	m.decl = "struct x *x";
+	layout__split_decl(&m, type, sizeof(type), name, sizeof(name));
+	ASSERT_STREQ(type, "struct x *", "type of a named member");
+	ASSERT_STREQ(name, "x", "last match is the name");
 }
