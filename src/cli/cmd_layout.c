@@ -297,6 +297,9 @@ int cmd_layout(int argc, char **argv)
 			pr_warn("the types of %d unit(s) of '%s' are in .dwo files that were not found (%s)",
 				nr, path, dwo ? dwo : "unnamed");
 	}
+	if (layout__absurd(l))
+		pr_warn("%d type(s) of '%s' left out: DWARF sizes or offsets past 2^48 bytes (damaged file?)",
+			layout__absurd(l), path);
 	if (o.cacheline)
 		layout__set_cacheline(l, o.cacheline);
 	if (o.nr_types) {

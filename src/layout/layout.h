@@ -122,6 +122,8 @@ const char *layout__strerror(int err);
  * in L); *FIRST is the name of one of them (or NULL).
  */
 int layout__missing_dwo(const struct layout *l, const char **first);
+/* Types left out because their DWARF has sizes or offsets no compiler makes. */
+int layout__absurd(const struct layout *l);
 void layout__free(struct layout *l);
 
 /* Recomputes the cache-line facts for LINE bytes (default sysinfo__cacheline()). */
