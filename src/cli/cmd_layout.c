@@ -183,6 +183,10 @@ static void load_error(const char *path, int err)
 		pr_err("no DWARF debug info in '%s' (stripped?)", path);
 		pr_hint("rebuild with -g, or install its debug package (-dbgsym, found by build-id)");
 		break;
+	case -ENOPKG:
+		pr_err("'%s' was built with -gsplit-dwarf and its .dwo files were not found", path);
+		pr_hint("keep the .dwo files where the compiler wrote them (DW_AT_comp_dir) or next to the binary");
+		break;
 	default:
 		pr_err("cannot read '%s': %s", path, layout__strerror(err));
 		pr_hint("give a readable ELF file built with -g");
@@ -291,6 +295,17 @@ int cmd_layout(int argc, char **argv)
 		load_error(path, err);
 		goto out;
 	}
+	{
+		const char *dwo;
+		int nr = layout__missing_dwo(l, &dwo);
+
+		if (nr)
+			pr_warn("the types of %d unit(s) of '%s' are in .dwo files that were not found (%s)",
+				nr, path, dwo ? dwo : "unnamed");
+	}
+	if (layout__absurd(l))
+		pr_warn("%d type(s) of '%s' left out: DWARF sizes or offsets past 2^48 bytes (damaged file?)",
+			layout__absurd(l), path);
 	if (o.cacheline)
 		layout__set_cacheline(l, o.cacheline);
 	if (o.nr_types) {

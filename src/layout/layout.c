@@ -229,6 +229,43 @@ static bool member_location(Dwarf_Die *m, uint64_t *off, bool *is_const)
 	return false;
 }
 
+int layout__span(uint64_t off, uint64_t size, uint64_t *end)
+{
+	uint64_t e;
+
+	if (off > LAYOUT_MAX_BYTES || size > LAYOUT_MAX_BYTES ||
+	    __builtin_add_overflow(off, size, &e) || e > LAYOUT_MAX_BYTES)
+		return -ERANGE;
+	*end = e;
+	return 0;
+}
+
+int layout__bitfield_offset(uint64_t off, uint64_t ubytes, uint64_t bo, uint64_t bs,
+			    bool big_endian, uint64_t *abs)
+{
+	uint64_t end, bits, top;
+
+	if (layout__span(off, ubytes, &end) || bo > LAYOUT_MAX_BYTES || bs > LAYOUT_MAX_BYTES)
+		return -ERANGE;
+	if (big_endian) {
+		if (__builtin_add_overflow(off * 8, bo, abs) || *abs > end * 8)
+			return -ERANGE;
+		return 0;
+	}
+	bits = off * 8 + ubytes * 8;
+	if (__builtin_add_overflow(bo, bs, &top) || top > bits)
+		return -ERANGE;
+	*abs = bits - top;
+	return 0;
+}
+
+int layout__mul(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (__builtin_mul_overflow(a, b, out) || *out > LAYOUT_MAX_BYTES)
+		return -ERANGE;
+	return 0;
+}
+
 static void find_holes(struct ma_struct *s)
 {
 	int64_t cur_bf_end = (int64_t)s->size * 8, cur_bf_size = 0, last_seen = 0;
@@ -449,7 +486,7 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 	Dwarf_Die c;
 	int cap = 0;
 	uint64_t align = 0, da = 0;
-	bool packed = false;
+	bool packed = false, absurd = false;
 
 	*umap__slot(&l->aggs, key, true) = ms;
 	s->name = name ? name : NULL;
@@ -529,6 +566,10 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 			}
 			if (!member_location(&c, &off, &cst))
 				m->flags |= MA_M_VIRTUAL_BASE;
+			if (layout__span(off, ti->size, &v)) {
+				absurd = true; /* damaged DWARF: no arithmetic on it */
+				off = 0;
+			}
 			if (ct == DW_TAG_inheritance) {
 				m->flags |= MA_M_BASE;
 				m->type_name = decl__join(l, ti->p, NULL, ti->s);
@@ -543,12 +584,20 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 				m->flags |= MA_M_BITFIELD;
 				m->bit_size = bs;
 				if (attr_udata(&c, DW_AT_data_bit_offset, &abs)) {
+					if (abs > LAYOUT_MAX_BYTES * 8)
+						absurd = true;
 				} else if (attr_udata(&c, DW_AT_bit_offset, &bo)) {
 					if (!attr_udata(&c, DW_AT_byte_size, &ubytes))
 						ubytes = unit;
-					abs = l->big_endian ? off * 8 + bo : off * 8 + ubytes * 8 - bo - bs;
+					if (layout__bitfield_offset(off, ubytes, bo, bs, l->big_endian, &abs))
+						absurd = true;
 				} else {
 					abs = off * 8;
+				}
+				if (absurd || unit > LAYOUT_MAX_BYTES || bs > LAYOUT_MAX_BYTES * 8) {
+					absurd = true;
+					abs = 0;
+					unit = 1;
 				}
 				m->offset = abs / (unit * 8) * unit;
 				m->bit_offset = abs - m->offset * 8;
@@ -569,6 +618,12 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 			if (!(m->flags & MA_M_VIRTUAL_BASE) && m->align > align)
 				align = m->align;
 		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	if (absurd || s->size > LAYOUT_MAX_BYTES) {
+		/* Not a layout anyone compiled: listed nowhere, counted. */
+		ms->absurd = true;
+		s->nr_members = 0;
+		s->size = 0;
 	}
 	if (!align)
 		align = 1;
@@ -592,9 +647,31 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 /* ---- dedupe and the unit walk -------------------------------------------- */
 
 /*
- * dwarf_decl_file() reads the unit's whole line table (elfutils 0.188), so
- * it runs only for definitions that get listed, not for every duplicate.
+ * The declaring file of D, or NULL.  Not dwarf_decl_file(): libdw asserts
+ * there when the unit has no usable file table (a skeleton unit of
+ * -gsplit-dwarf, a split unit whose skeleton it cannot pair).  The table is
+ * read here first with dwarf_getsrcfiles() and a unit without one gives no
+ * name.  It reads the unit's whole line table (elfutils 0.188), so it runs
+ * only for definitions that get listed, not for every duplicate.
  */
+static const char *die_decl_file(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Die cudie;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+
+	if (!dwarf_attr_integrate(d, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx))
+		return NULL;
+	if (!a.cu || !dwarf_cu_die(a.cu, &cudie, NULL, NULL, NULL, NULL, NULL, NULL))
+		return NULL;
+	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0 || !files ||
+	    files == (void *)-1l || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
 static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 {
 	Dwarf_Die d;
@@ -604,12 +681,12 @@ static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 		return;
 	ms->files_done = true;
 	if (dwarf_offdie(dbg, ms->off, &d))
-		ms->pub.decl_file = dwarf_decl_file(&d);
+		ms->pub.decl_file = die_decl_file(&d);
 	for (int i = 0; i < ms->pub.nr_members && ms->moffs; i++) {
 		struct ma_member *m = &ms->pub.members[i];
 
 		if (dwarf_offdie(dbg, ms->moffs[i], &d))
-			m->decl_file = dwarf_decl_file(&d);
+			m->decl_file = die_decl_file(&d);
 		if (m->nested && (m->flags & MA_M_ANON))
 			resolve_files(l, (struct mstruct *)m->nested, depth + 1);
 	}
@@ -645,6 +722,11 @@ static void list_struct(struct layout *l, struct mstruct *ms)
 
 	if (ms->listed || !s->name)
 		return;
+	if (ms->absurd) {
+		ms->listed = true;
+		l->absurd++;
+		return;
+	}
 	h = str_hash(s->name);
 	slot = umap__slot(&l->names, h, true);
 	for (struct mstruct *o = *slot; o; o = o->hnext) {
@@ -771,6 +853,18 @@ static bool lang_is_cplusplus(int lang)
 	}
 }
 
+static void skeleton_missing(struct layout *l, Dwarf_Die *cudie)
+{
+	Dwarf_Attribute a;
+	const char *n = NULL;
+
+	if (dwarf_attr(cudie, DW_AT_dwo_name, &a) || dwarf_attr(cudie, DW_AT_GNU_dwo_name, &a))
+		n = dwarf_formstring(&a);
+	if (!l->dwo_missing && n)
+		l->dwo_name = arena__strdup(&l->arena, n);
+	l->dwo_missing++;
+}
+
 static int layout_walk(struct layout *l, Dwarf *dbg)
 {
 	Dwarf_CU *cu = NULL;
@@ -781,8 +875,14 @@ static int layout_walk(struct layout *l, Dwarf *dbg)
 	while (dwarf_get_units(dbg, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
 		Dwarf_Die *top = &cudie;
 
-		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile)
+		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile) {
+			if (!subdie.cu) {
+				/* -gsplit-dwarf: the types are in a .dwo not found */
+				skeleton_missing(l, &cudie);
+				continue;
+			}
 			top = &subdie;
+		}
 		umap__reset(&l->types);
 		umap__reset(&l->aggs);
 		umap__reset(&l->qnames);
@@ -809,6 +909,7 @@ const char *layout__strerror(int err)
 	case -ENODATA: return "no DWARF debug info";
 	case -EACCES: return "permission denied";
 	case -EISDIR: return "is a directory";
+	case -ENOPKG: return "its types are in .dwo files (-gsplit-dwarf) that were not found";
 	default: return strerror(-err);
 	}
 }
@@ -875,8 +976,8 @@ int layout__load(const char *path, struct layout **out)
 		}
 	}
 	l->cur_dbg = dbg;
-	if (layout_walk(l, dbg) == 0) {
-		err = -ENODATA;
+	if (layout_walk(l, dbg) == 0 || (l->n == 0 && l->dwo_missing)) {
+		err = l->dwo_missing ? -ENOPKG : -ENODATA;
 		goto out_free;
 	}
 	umap__free(&l->types);
@@ -887,6 +988,18 @@ int layout__load(const char *path, struct layout **out)
 out_free:
 	layout__free(l);
 	return err;
+}
+
+int layout__absurd(const struct layout *l)
+{
+	return l->absurd;
+}
+
+int layout__missing_dwo(const struct layout *l, const char **first)
+{
+	if (first)
+		*first = l->dwo_name;
+	return l->dwo_missing;
 }
 
 void layout__free(struct layout *l)

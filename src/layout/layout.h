@@ -117,6 +117,13 @@ struct layout;
 int layout__load(const char *path, struct layout **out);
 /* A short reason for the last layout__load() failure ("no DWARF in ..."). */
 const char *layout__strerror(int err);
+/*
+ * Units of -gsplit-dwarf whose .dwo file was not found (their types are not
+ * in L); *FIRST is the name of one of them (or NULL).
+ */
+int layout__missing_dwo(const struct layout *l, const char **first);
+/* Types left out because their DWARF has sizes or offsets no compiler makes. */
+int layout__absurd(const struct layout *l);
 void layout__free(struct layout *l);
 
 /* Recomputes the cache-line facts for LINE bytes (default sysinfo__cacheline()). */

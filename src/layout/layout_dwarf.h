@@ -35,6 +35,7 @@ struct mstruct {
 	uint64_t hash;
 	bool listed;
 	bool files_done;
+	bool absurd;	  /* offsets or sizes past LAYOUT_MAX_BYTES: not listed */
 	Dwarf_Off off;	  /* the type's DIE, for decl_file resolved only once listed */
 	Dwarf_Off *moffs; /* each member's DIE */
 	Dwarf *dbg;	  /* the file they are in (main or dwz alternate) */
@@ -72,6 +73,9 @@ struct layout {
 	bool big_endian;
 	bool cplusplus;	    /* current unit */
 	Dwarf *cur_dbg;
+	int dwo_missing;      /* skeleton units whose .dwo was not found */
+	const char *dwo_name; /* the first of them */
+	int absurd;	      /* types skipped for absurd offsets or sizes */
 };
 
 /* DIE offsets of the alternate (dwz) file live in their own space. */

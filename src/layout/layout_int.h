@@ -3,6 +3,7 @@
 #ifndef __MA_LAYOUT_INT_H
 #define __MA_LAYOUT_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,5 +25,23 @@ void layout__struct_lines(struct ma_struct *s, uint32_t line);
 void layout__struct_finish(struct ma_struct *s, uint32_t line);
 /* Trailing padding of the member's struct type when pahole would report it, else 0. */
 int64_t layout__member_struct_padding(const struct ma_member *m);
+
+/* No sane type is this large: a bigger size or offset is damaged DWARF. */
+#define LAYOUT_MAX_BYTES (1ULL << 48)
+
+/* *END = OFF + SIZE; -ERANGE when either or the sum is past LAYOUT_MAX_BYTES. */
+int layout__span(uint64_t off, uint64_t size, uint64_t *end);
+/*
+ * The bit offset of a bit field from its byte OFF, the DW_AT_bit_offset BO
+ * counted in a storage unit of UBYTES (big endian: from the top), and its
+ * width BS; -ERANGE on any overflow or a field outside the unit.
+ */
+int layout__bitfield_offset(uint64_t off, uint64_t ubytes, uint64_t bo, uint64_t bs,
+			    bool big_endian, uint64_t *abs);
+/* Multiplies array dimensions; -ERANGE past LAYOUT_MAX_BYTES. */
+int layout__mul(uint64_t a, uint64_t b, uint64_t *out);
+
+/* Splits a member's declaration into pahole's type and name columns. */
+void layout__split_decl(const struct ma_member *m, char *type, size_t tl, char *name, size_t nl);
 
 #endif

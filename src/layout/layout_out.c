@@ -30,7 +30,7 @@ static int put_tabs(FILE *f, int n)
 }
 
 /* Type column and name column of a member, the way pahole splits them. */
-static void split_decl(const struct ma_member *m, char *type, size_t tl, char *name, size_t nl)
+void layout__split_decl(const struct ma_member *m, char *type, size_t tl, char *name, size_t nl)
 {
 	const char *d = m->decl ? m->decl : "";
 	const char *paren = strstr(d, "(*");
@@ -39,7 +39,8 @@ static void split_decl(const struct ma_member *m, char *type, size_t tl, char *n
 
 	if (!paren)
 		paren = strstr(d, "(&");
-	if (m->name && !paren) {
+	/* An empty name (damaged DWARF) matches everywhere: no name then. */
+	if (m->name && *m->name && !paren) {
 		/* The name follows the type, which may contain the same word
 		 * ("struct profile *profile"): take the last match. */
 		size_t nlen = strlen(m->name);
@@ -135,7 +136,7 @@ static void print_member(struct pstate *ps, const struct ma_member *m, uint64_t 
 		print_offset_comment(ps, m, base);
 		return;
 	}
-	split_decl(m, type, sizeof(type), name, sizeof(name));
+	layout__split_decl(m, type, sizeof(type), name, sizeof(name));
 	col += fprintf(f, "%-*s ", tw, type);
 	col += fprintf(f, "%s", name);
 	if (m->declared_align)

@@ -366,14 +366,20 @@ static void tinfo_array(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 	}
 	uint64_t n = 1;
 
-	for (int i = 0; i < nd; i++)
-		n *= dims[i];
+	for (int i = 0; i < nd; i++) {
+		if (layout__mul(n, dims[i], &n))
+			n = LAYOUT_MAX_BYTES + 1; /* damaged: the member will be refused */
+	}
 	t->nr_dims = nd;
 	t->dims = arena__alloc(&l->arena, sizeof(uint64_t) * (nd ? nd : 1));
 	memcpy(t->dims, dims, sizeof(uint64_t) * nd);
 	t->flex = flex || n == 0;
-	if (!attr_udata(d, DW_AT_byte_size, &t->size))
-		t->size = tt && tt->has_size ? n * tt->size : 0;
+	if (attr_udata(d, DW_AT_byte_size, &t->size))
+		;
+	else if (!tt || !tt->has_size)
+		t->size = 0;
+	else if (layout__mul(n, tt->size, &t->size))
+		t->size = LAYOUT_MAX_BYTES + 1;
 	t->has_size = true;
 }
 

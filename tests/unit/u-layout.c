@@ -11,6 +11,7 @@
 
 #include "harness.h"
 #include "layout/layout.h"
+#include "layout/layout_int.h"
 
 static struct layout *load_fixture(const char *src, const char *out, const char *flags)
 {
@@ -502,4 +503,40 @@ void test_layout__pointer_cycle_names(void)
 		}
 	}
 	layout__free(l);
+}
+
+/* A member with an empty name (damaged DWARF) splits without looping. */
+void test_layout__split_decl_empty_name(void)
+{
+	struct ma_member m = { .name = "", .decl = "int " };
+	char type[64], name[64];
+
+	layout__split_decl(&m, type, sizeof(type), name, sizeof(name));
+	ASSERT_STREQ(type, "int", "type column");
+	ASSERT_STREQ(name, "", "name column");
+	m.name = "x";
+	m.decl = "struct x *x";
+	layout__split_decl(&m, type, sizeof(type), name, sizeof(name));
+	ASSERT_STREQ(type, "struct x *", "type of a named member");
+	ASSERT_STREQ(name, "x", "last match is the name");
+}
+
+/* Offsets and sizes from damaged DWARF are refused, not wrapped. */
+void test_layout__absurd_arithmetic(void)
+{
+	uint64_t e = 0;
+
+	ASSERT_OK(layout__span(8, 8, &e), "sane span");
+	ASSERT_EQ(e, 16, "sane end");
+	ASSERT_EQ(layout__span(18446744073709544606ULL, 8, &e), -ERANGE, "offset past 2^48");
+	ASSERT_EQ(layout__span(8, UINT64_MAX, &e), -ERANGE, "size wraps");
+	ASSERT_EQ(layout__span(LAYOUT_MAX_BYTES, 1, &e), -ERANGE, "sum past 2^48");
+	ASSERT_OK(layout__bitfield_offset(0, 4, 29, 3, false, &e), "low bits, little endian");
+	ASSERT_EQ(e, 0, "bit 0");
+	ASSERT_EQ(layout__bitfield_offset(0, 4, 40, 3, false, &e), -ERANGE, "field past its unit");
+	ASSERT_EQ(layout__bitfield_offset(UINT64_MAX / 4, 4, 0, 3, false, &e), -ERANGE,
+		  "offset * 8 overflows");
+	ASSERT_EQ(layout__mul(1ULL << 32, 1ULL << 32, &e), -ERANGE, "array size wraps");
+	ASSERT_OK(layout__mul(10, 4, &e), "array size");
+	ASSERT_EQ(e, 40, "10 x 4");
 }
