@@ -50,6 +50,9 @@ static void usage(FILE *f)
 		"      --no-sample        count only: no sampling, tracing or watchpoints\n"
 		"      --all-faults       sample page faults for the whole run (default: in a\n"
 		"                         fault storm, in windows, counting those between)\n"
+		"      --expedite-rcu     as root, set /sys/kernel/rcu_expedited to 1 for the\n"
+		"                         few ms the first counter takes to open (restored\n"
+		"                         at once, even if memadvise is killed)\n"
 		"      --sim              run under cachegrind: simulated cache and branch\n"
 		"                         counts per source line (tier simulation, slow)\n"
 		"      --watch VAR        hardware watchpoint on a global: VAR, VAR.member or\n"
@@ -89,6 +92,7 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, 'N' },
 		{ "all-faults", no_argument, NULL, 'X' },
+		{ "expedite-rcu", no_argument, NULL, 'E' },
 		{ "sim", no_argument, NULL, 'S' },
 		{ "watch", required_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
@@ -136,6 +140,9 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 			break;
 		case 'X':
 			o->all_faults = true;
+			break;
+		case 'E':
+			o->expedite_rcu = true;
 			break;
 		case 'S':
 			o->sim = true;

@@ -37,6 +37,7 @@ struct run_opts {
 	unsigned int freq_hz;	/* -F, 0 = each sampler's own */
 	bool no_sample;		/* count only */
 	bool all_faults;	/* no fault windows */
+	bool expedite_rcu;	/* --expedite-rcu: may set rcu_expedited while priming */
 	bool sim;		/* run under cachegrind */
 	const char *watch[WATCH_MAX];	/* --watch expressions, "auto" */
 	int nr_watch;
