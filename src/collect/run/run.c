@@ -396,6 +396,12 @@ int run__launch(struct run **runp, const struct run_opts *o, struct report *r)
 	}
 	if (o->pid) {
 		err = target__attach_pid(&run->t, o->pid);
+		if (err == -EINVAL) {
+			pr_err("cannot attach to pid %d: it is a kernel thread", o->pid);
+			pr_hint("a kernel thread has no user address space to measure; "
+				"give the pid of a user process");
+			return err;
+		}
 		if (err) {
 			pr_err("cannot attach to pid %d: %s", o->pid,
 			       err == -ESRCH ? "no such process" : strerror(-err));
