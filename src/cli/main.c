@@ -4,6 +4,7 @@
  * Global options, the command table and dispatch (exact names only).
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "cli/common.h"
 #include "base/log.h"
+#include "collect/run/run.h"
 
 
 struct cmd {
@@ -102,6 +104,23 @@ static int cmd_version(int argc, char **argv)
 	return MA_EXIT_OK;
 }
 
+/*
+ * SIGINT, SIGTERM and SIGHUP are blocked before any library's constructor
+ * runs, let alone main(): one sent while memadvise starts waits for the run's
+ * handlers (run__measure), or for the other commands' start (their default
+ * action).
+ */
+static void block_stop_signals(void)
+{
+	sigset_t stop;
+
+	run__stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+}
+
+__attribute__((section(".preinit_array"), used))
+static void (*const preinit_block)(void) = block_stop_signals;
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -115,7 +134,11 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int verbosity = LOG_INFO, c;
+	sigset_t stop;
 
+	/* blocked already (preinit_array); once more should that not have run */
+	run__stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:jvqVh", opts, NULL)) != -1) {
@@ -144,6 +167,8 @@ int main(int argc, char **argv)
 			int first = optind;
 
 			optind = 0; /* the command's getopt_long starts afresh */
+			if (strcmp(cmds[i].name, "run"))
+				sigprocmask(SIG_UNBLOCK, &stop, NULL);
 			return cmds[i].fn(argc - first, argv + first);
 		}
 	}

@@ -383,6 +383,11 @@ static void derive_minor(struct event_set *es, struct report *r)
 	snprintf(c->note, sizeof(c->note), "= page_faults - major_faults");
 }
 
+/* Why a counter read with no enabled or no running time did not count. */
+#define REASON_NEVER_ENABLED \
+	"never enabled: the program ended before the counter was enabled"
+#define REASON_NOT_SCHEDULED "never scheduled on the PMU (too many events?)"
+
 int event_set__read(struct event_set *es, struct report *r)
 {
 	/* Group read layout: nr, time_enabled, time_running, {value, id}[nr]. */
@@ -437,11 +442,17 @@ int event_set__read(struct event_set *es, struct report *r)
 			}
 			c->tier = TIER_SOFTWARE;
 			snprintf(c->event, sizeof(c->event), "perf::PERF_COUNT_SW_PAGE_FAULTS");
-			c->counted = true;
 			c->raw = pc.count;
-			c->scaled = (double)pc.count;
 			c->enabled_ns = pc.enabled_ns;
 			c->running_ns = pc.running_ns;
+			if (!pc.enabled_ns || !pc.running_ns) {
+				/* a count of 0 here says nothing: it did not count */
+				snprintf(c->reason, sizeof(c->reason), "%s",
+					 pc.enabled_ns ? REASON_NOT_SCHEDULED : REASON_NEVER_ENABLED);
+				continue;
+			}
+			c->counted = true;
+			c->scaled = (double)pc.count;
 			snprintf(c->note, sizeof(c->note), "%s", pc.note);
 			continue;
 		}
@@ -459,9 +470,8 @@ int event_set__read(struct event_set *es, struct report *r)
 		if (run[i] == 0) {
 			/* Enabled but never scheduled on the PMU: it did not count. */
 			c->counted = false;
-			snprintf(c->reason, sizeof(c->reason),
-				 ena[i] ? "never scheduled on the PMU (too many events?)"
-					: "the target never ran while counting");
+			snprintf(c->reason, sizeof(c->reason), "%s",
+				 ena[i] ? REASON_NOT_SCHEDULED : REASON_NEVER_ENABLED);
 			continue;
 		}
 		c->counted = true;

@@ -337,6 +337,32 @@ out_free:
 	return err;
 }
 
+#define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
+
+/* A kernel thread: flags, field 9 of /proc/PID/stat, has PF_KTHREAD. */
+static bool is_kernel_thread(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	unsigned long flags;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	/* the name, field 2, may hold spaces and parentheses: the last ')' ends it */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return false;
+	return flags & PF_KTHREAD;
+}
+
 int target__attach_pid(struct target **out, pid_t pid)
 {
 	struct target *t;
@@ -348,6 +374,8 @@ int target__attach_pid(struct target **out, pid_t pid)
 			return -EPERM;
 		return -ESRCH;
 	}
+	if (is_kernel_thread(pid))
+		return -EINVAL;
 	t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
 	t->attached = t->started = true;

@@ -28,7 +28,7 @@ int target__launch(struct target **t, char *const argv[], unsigned int flags);
  * with it held, until target__resume_exec().
  */
 #define TARGET_STOP_AT_EXEC 1u
-/* Attaches to a running process; -ESRCH when there is none, -EPERM. */
+/* Attaches to a running process; -ESRCH when there is none, -EPERM, -EINVAL for a kernel thread. */
 int target__attach_pid(struct target **t, pid_t pid);
 /* target__start() failed and said why itself. */
 #define TARGET_ERR_REPORTED 1

@@ -23,3 +23,5 @@ run --no-sample -e page_faults -- sh -c "exit 42" | exit 42 |  |
 --rules $MA_TOP/tests/rules-bad run -- sh -c "exit 42" | exit 2 |  | ^error: .*/tests/rules-bad/.*[.]yaml:[0-9]+: 
 run --no-sample -e page_faults -- sh -c "kill -KILL \$\$" | exit 137 | killed by signal 9 | 
 run --no-sample -j -e page_faults,cycles -- true | exit 0 | "schema_version": ?1 | 
+run -p 2 | exit 2 |  | hint: a kernel thread has no user address space
+run -p 2 | exit 2 |  | ^error: cannot attach to pid 2: it is a kernel thread

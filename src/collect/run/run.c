@@ -461,6 +461,12 @@ int run__launch(struct run **runp, const struct run_opts *o, struct report *r)
 	}
 	if (o->pid) {
 		err = target__attach_pid(&run->t, o->pid);
+		if (err == -EINVAL) {
+			pr_err("cannot attach to pid %d: it is a kernel thread", o->pid);
+			pr_hint("a kernel thread has no user address space to measure; "
+				"give the pid of a user process");
+			return err;
+		}
 		if (err) {
 			pr_err("cannot attach to pid %d: %s", o->pid,
 			       err == -ESRCH ? "no such process" : strerror(-err));
@@ -606,6 +612,9 @@ static void wait_target(struct run *run, uint64_t deadline)
 		}
 		if (st == TARGET_GONE) {
 			run->r->target.exited = true;
+			/* a Ctrl-C that ended it before it was seen here */
+			if (got_signal)
+				run->r->target.interrupted = true;
 			break;
 		}
 		if (got_signal) {
@@ -674,11 +683,13 @@ int run__measure(struct run *run)
 
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
+	run__stop_signals(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &run->old_int);
 	sigaction(SIGTERM, &sa, &run->old_term);
 	sigaction(SIGHUP, &sa, &run->old_hup);
 	run->signals = true;
+	/* blocked since main() started: one sent meanwhile is handled now */
+	sigprocmask(SIG_UNBLOCK, &sa.sa_mask, NULL);
 
 	t0 = now_ns();
 	err = target__start(run->t);
@@ -708,11 +719,6 @@ void run__free(struct run *run)
 {
 	if (!run)
 		return;
-	if (run->signals) {
-		sigaction(SIGINT, &run->old_int, NULL);
-		sigaction(SIGTERM, &run->old_term, NULL);
-		sigaction(SIGHUP, &run->old_hup, NULL);
-	}
 	for (size_t i = 0; collectors[i]; i++)
 		if (run->active[i] && collectors[i]->destroy)
 			collectors[i]->destroy(run->state[i]);
@@ -722,5 +728,26 @@ void run__free(struct run *run)
 	target__destroy(run->t);
 	sim_run__free(run->sim);
 	event_set__free(run->es);
+	if (run->signals) {
+		sigset_t stop;
+
+		/*
+		 * Blocked again before the defaults come back: a second Ctrl-C
+		 * after the report must not kill memadvise on its way out.
+		 */
+		run__stop_signals(&stop);
+		sigprocmask(SIG_BLOCK, &stop, NULL);
+		sigaction(SIGINT, &run->old_int, NULL);
+		sigaction(SIGTERM, &run->old_term, NULL);
+		sigaction(SIGHUP, &run->old_hup, NULL);
+	}
 	free(run);
+}
+
+void run__stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
 }

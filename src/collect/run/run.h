@@ -21,6 +21,7 @@
 #ifndef __MA_RUN_H
 #define __MA_RUN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -51,6 +52,12 @@ int run__open(struct run *run);
 int run__measure(struct run *run);
 /* Restores the signal handlers run__measure set and frees; NULL is fine. */
 void run__free(struct run *run);
+/*
+ * SIGINT, SIGTERM and SIGHUP: blocked from main()'s start for 'run', so
+ * that one sent before run__measure sets their handlers ends the run as a
+ * later one does; run__measure unblocks them.
+ */
+void run__stop_signals(sigset_t *set);
 
 /* -vv: how long each phase took, for whoever chases the fixed overhead. */
 void run__phase(const char *what);
