@@ -23,7 +23,9 @@
  * A process is the target's when its tgid is in 'procs' (user space puts
  * the target there, and children as it learns of them), or when one of its
  * four nearest ancestors is: a child forked an instant ago is sampled
- * before user space reads its fork record.
+ * before user space reads its fork record.  With since_ns set (attach mode)
+ * only processes started after it count as descendants: a child that ran
+ * before the attach, and what it forks, is not the target's.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -37,6 +39,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* Set by user space before load. */
 const volatile __u64 tick_ns = 4000000;	/* 1 / HZ */
 const volatile __u32 regs_out = 0;	/* write regs_ring records */
+const volatile __u64 since_ns = 0;	/* CLOCK_MONOTONIC of the attach, or 0 */
 
 /* bss, set by user space once the cpu-clock events are off: no tick counts before. */
 __u32 live = 0;
@@ -57,6 +60,9 @@ static __always_inline bool is_target(struct task_struct *task, __u32 tgid)
 	for (int i = 0; i < 4; i++) {
 		__u32 ptgid;
 
+		/* older than the attach and not in procs: not a new child */
+		if (since_ns && BPF_CORE_READ(p, group_leader, start_time) < since_ns)
+			return false;
 		p = BPF_CORE_READ(p, real_parent);
 		if (!p)
 			return false;

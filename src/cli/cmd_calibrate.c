@@ -18,6 +18,7 @@
 
 #include "machine/calibrate_run.h"
 #include "cli/common.h"
+#include "base/json.h"
 #include "base/log.h"
 #include "machine/machine_profile.h"
 #include "base/util.h"
@@ -261,10 +262,10 @@ int cmd_calibrate(int argc, char **argv)
 		struct json_object *root = json_object_new_object(), *svgs = json_object_new_array();
 
 		json_object_object_add(root, "profile", machine_profile__to_json(&c->mp));
-		json_object_object_add(root, "profile_path", save ? json_object_new_string(path) : NULL);
+		json_object_object_add(root, "profile_path", save ? json_str(path) : NULL);
 		if (have_svg) {
-			json_object_array_add(svgs, json_object_new_string(svg1));
-			json_object_array_add(svgs, json_object_new_string(svg2));
+			json_object_array_add(svgs, json_str(svg1));
+			json_object_array_add(svgs, json_str(svg2));
 		}
 		json_object_object_add(root, "svg", svgs);
 		json_object_object_foreach(c->out, k, v)

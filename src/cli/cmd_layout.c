@@ -13,6 +13,7 @@
 
 #include "cli/common.h"
 #include "layout/layout.h"
+#include "base/json.h"
 #include "base/log.h"
 #include "report/output.h"
 #include "machine/sysinfo.h"
@@ -321,8 +322,8 @@ int cmd_layout(int argc, char **argv)
 		root = json_object_new_object();
 		jarr = json_object_new_array();
 		json_object_object_add(root, "schema_version", json_object_new_int(1));
-		json_object_object_add(root, "file", json_object_new_string(path));
-		json_object_object_add(root, "tier", json_object_new_string("static"));
+		json_object_object_add(root, "file", json_str(path));
+		json_object_object_add(root, "tier", json_str("static"));
 		json_object_object_add(root, "cacheline_size_bytes",
 				       json_object_new_uint64(layout__cacheline(l)));
 		json_object_object_add(root, "structs", jarr);

@@ -15,6 +15,7 @@
 
 #include "cli/common.h"
 #include "rules/facts.h"
+#include "base/json.h"
 #include "base/log.h"
 #include "report/output.h"
 #include "rules/rules.h"
@@ -63,11 +64,11 @@ static struct json_object *rule__to_json(const struct rule *r)
 	struct json_object *o = json_object_new_object(), *req = json_object_new_array();
 	struct json_object *ev = json_object_new_array(), *ms = json_object_new_object();
 
-	json_object_object_add(o, "id", json_object_new_string(r->id));
-	json_object_object_add(o, "title", json_object_new_string(r->title));
-	json_object_object_add(o, "paper", json_object_new_string(r->paper));
-	json_object_object_add(o, "severity", json_object_new_string(severity__name(r->severity)));
-	json_object_object_add(o, "for_each", json_object_new_string(scope__name(r->scope)));
+	json_object_object_add(o, "id", json_str(r->id));
+	json_object_object_add(o, "title", json_str(r->title));
+	json_object_object_add(o, "paper", json_str(r->paper));
+	json_object_object_add(o, "severity", json_str(severity__name(r->severity)));
+	json_object_object_add(o, "for_each", json_str(scope__name(r->scope)));
 	for (int i = 0; i < r->nr_requires; i++) {
 		char buf[512] = "";
 		size_t off = 0;
@@ -75,27 +76,27 @@ static struct json_object *rule__to_json(const struct rule *r)
 		for (int j = 0; j < r->requires[i].nr_alt && off < sizeof(buf); j++)
 			off += snprintf(buf + off, sizeof(buf) - off, "%s%s", j ? " | " : "",
 					r->requires[i].alt[j]);
-		json_object_array_add(req, json_object_new_string(buf));
+		json_object_array_add(req, json_str(buf));
 	}
 	json_object_object_add(o, "requires", req);
-	json_object_object_add(o, "when", json_object_new_string(r->when.src));
+	json_object_object_add(o, "when", json_str(r->when.src));
 	if (r->inconclusive_when.src)
 		json_object_object_add(o, "inconclusive_when",
-				       json_object_new_string(r->inconclusive_when.src));
+				       json_str(r->inconclusive_when.src));
 	for (int i = 0; i < r->nr_min_samples; i++)
 		json_object_object_add(ms, r->min_samples[i].name,
 				       json_object_new_double(r->min_samples[i].min));
 	json_object_object_add(o, "min_samples", ms);
 	for (int i = 0; i < r->nr_evidence; i++)
-		json_object_array_add(ev, json_object_new_string(r->evidence[i]));
+		json_object_array_add(ev, json_str(r->evidence[i]));
 	json_object_object_add(o, "evidence", ev);
-	json_object_object_add(o, "message", json_object_new_string(r->message));
-	json_object_object_add(o, "advice", json_object_new_string(r->advice));
-	json_object_object_add(o, "fix", json_object_new_string(r->fix));
+	json_object_object_add(o, "message", json_str(r->message));
+	json_object_object_add(o, "advice", json_str(r->advice));
+	json_object_object_add(o, "fix", json_str(r->fix));
 	if (r->gain.src)
-		json_object_object_add(o, "gain", json_object_new_string(r->gain.src));
-	json_object_object_add(o, "example", json_object_new_string(r->example));
-	json_object_object_add(o, "file", json_object_new_string(r->path));
+		json_object_object_add(o, "gain", json_str(r->gain.src));
+	json_object_object_add(o, "example", json_str(r->example));
+	json_object_object_add(o, "file", json_str(r->path));
 	return o;
 }
 
@@ -199,14 +200,14 @@ static int do_metrics(void)
 			const struct metric_def *d = &metric__registry[i];
 			struct json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "name", json_object_new_string(d->name));
-			json_object_object_add(o, "for_each", json_object_new_string(scope__name(d->scope)));
+			json_object_object_add(o, "name", json_str(d->name));
+			json_object_object_add(o, "for_each", json_str(scope__name(d->scope)));
 			json_object_object_add(o, "evidence",
-					       json_object_new_string(d->kind < EV__COUNT
+					       json_str(d->kind < EV__COUNT
 									      ? evkind__name(d->kind)
 									      : "always"));
-			json_object_object_add(o, "unit", json_object_new_string(d->unit));
-			json_object_object_add(o, "help", json_object_new_string(d->help));
+			json_object_object_add(o, "unit", json_str(d->unit));
+			json_object_object_add(o, "help", json_str(d->help));
 			json_object_array_add(a, o);
 		}
 		print_json(a);

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "cli/common.h"
+#include "base/json.h"
 #include "base/log.h"
 #include "collect/run/run.h"
 
@@ -88,9 +89,9 @@ static int cmd_version(int argc, char **argv)
 		struct json_object *o = json_object_new_object();
 		struct json_object *f = json_object_new_array();
 
-		json_object_object_add(o, "version", json_object_new_string(MA_VERSION));
+		json_object_object_add(o, "version", json_str(MA_VERSION));
 		for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++)
-			json_object_array_add(f, json_object_new_string(features[i]));
+			json_object_array_add(f, json_str(features[i]));
 		json_object_object_add(o, "features", f);
 		puts(json_object_to_json_string_ext(o, gopts.pretty ? JSON_C_TO_STRING_PRETTY
 								    : JSON_C_TO_STRING_PLAIN));

@@ -345,9 +345,9 @@ static struct json_object *member_to_json(const struct ma_member *m)
 {
 	struct json_object *o = json_object_new_object();
 
-	json_add(o, "name", m->name ? json_object_new_string(m->name) : NULL);
-	json_add(o, "type", json_object_new_string(m->type_name ? m->type_name : "?"));
-	json_add(o, "declaration", json_object_new_string(m->decl ? m->decl : "?"));
+	json_add(o, "name", m->name ? json_str(m->name) : NULL);
+	json_add(o, "type", json_str(m->type_name ? m->type_name : "?"));
+	json_add(o, "declaration", json_str(m->decl ? m->decl : "?"));
 	json_add(o, "offset_bytes", json_u64(m->offset));
 	json_add(o, "size_bytes", json_u64(m->size));
 	json_add(o, "alignment_bytes", json_u64(m->align));
@@ -368,7 +368,7 @@ static struct json_object *member_to_json(const struct ma_member *m)
 		json_add(o, "array_dims", d);
 	}
 	if (m->qualifiers && *m->qualifiers)
-		json_add(o, "qualifiers", json_object_new_string(m->qualifiers));
+		json_add(o, "qualifiers", json_str(m->qualifiers));
 	json_add(o, "cacheline_first", json_u64(m->first_line));
 	json_add(o, "cacheline_last", json_u64(m->last_line));
 	json_add(o, "straddles_cacheline", json_object_new_boolean(!!(m->flags & MA_M_STRADDLES)));
@@ -377,7 +377,7 @@ static struct json_object *member_to_json(const struct ma_member *m)
 	if (m->flags & MA_M_LOCK)
 		json_add(o, "lock", json_object_new_boolean(1));
 	if (m->sync_kind)
-		json_add(o, "sync_kind", json_object_new_string(m->sync_kind));
+		json_add(o, "sync_kind", json_str(m->sync_kind));
 	if (m->flags & MA_M_BASE)
 		json_add(o, "base_class", json_object_new_boolean(1));
 	if (m->flags & MA_M_VIRTUAL_BASE)
@@ -387,7 +387,7 @@ static struct json_object *member_to_json(const struct ma_member *m)
 	if (m->flags & MA_M_POINTER)
 		json_add(o, "pointer", json_object_new_boolean(1));
 	if (m->decl_file) {
-		json_add(o, "decl_file", json_object_new_string(m->decl_file));
+		json_add(o, "decl_file", json_str(m->decl_file));
 		json_add(o, "decl_line", json_u64(m->decl_line));
 	}
 	int64_t pad = layout__member_struct_padding(m);
@@ -410,12 +410,12 @@ struct json_object *ma_struct__to_json(const struct ma_struct *s)
 	struct json_object *fs = json_object_new_array();
 	struct json_object *st = json_object_new_array();
 
-	json_add(o, "name", s->name ? json_object_new_string(s->name) : NULL);
-	json_add(o, "kind", json_object_new_string(ma_kind__name(s->kind)));
+	json_add(o, "name", s->name ? json_str(s->name) : NULL);
+	json_add(o, "kind", json_str(ma_kind__name(s->kind)));
 	if (s->anonymous)
 		json_add(o, "anonymous", json_object_new_boolean(1));
 	if (s->decl_file) {
-		json_add(o, "decl_file", json_object_new_string(s->decl_file));
+		json_add(o, "decl_file", json_str(s->decl_file));
 		json_add(o, "decl_line", json_u64(s->decl_line));
 	}
 	json_add(o, "size_bytes", json_u64(s->size));
@@ -449,9 +449,9 @@ struct json_object *ma_struct__to_json(const struct ma_struct *s)
 
 		json_object_array_add(ms, member_to_json(m));
 		if (m->flags & MA_M_STRADDLES && m->name)
-			json_object_array_add(st, json_object_new_string(m->name));
+			json_object_array_add(st, json_str(m->name));
 		if (m->flags & (MA_M_ATOMIC | MA_M_LOCK) && m->name)
-			json_object_array_add(fs, json_object_new_string(m->name));
+			json_object_array_add(fs, json_str(m->name));
 	}
 	json_add(o, "straddling_members", st);
 	json_add(o, "sync_members", fs);

@@ -46,10 +46,10 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 {
 	struct json_object *o = json_object_new_object(), *a, *s;
 
-	json_object_object_add(o, "tier", json_object_new_string(tier__name(p->tier)));
-	json_object_object_add(o, "event", json_object_new_string(p->event));
+	json_object_object_add(o, "tier", json_str(tier__name(p->tier)));
+	json_object_object_add(o, "event", json_str(p->event));
 	json_object_object_add(o, "period_ns", json_object_new_int64(p->period_ns));
-	json_object_object_add(o, "method", json_object_new_string(
+	json_object_object_add(o, "method", json_str(
 		"effective address of the instruction before the sampled IP, from user registers"));
 	json_object_object_add(o, "line_size", json_object_new_int(p->line_size));
 	json_object_object_add(o, "l1d_sets", json_object_new_int(p->l1_sets));
@@ -87,25 +87,25 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 		if (ip->op.insn)
 			json_object_object_add(e, "insn", json_hex(ip->op.insn));
 		if (ip->op.text[0])
-			json_object_object_add(e, "instruction", json_object_new_string(ip->op.text));
-		json_object_object_add(e, "status", json_object_new_string(skip_names[ip->op.skip]));
+			json_object_object_add(e, "instruction", json_str(ip->op.text));
+		json_object_object_add(e, "status", json_str(skip_names[ip->op.skip]));
 		if (ip->loc.module[0]) {
-			json_object_object_add(e, "module", json_object_new_string(ip->loc.module));
+			json_object_object_add(e, "module", json_str(ip->loc.module));
 			json_object_object_add(e, "module_offset", json_hex(ip->loc.rel));
 		}
 		if (ip->object[0])
-			json_object_object_add(e, "object", json_object_new_string(ip->object));
+			json_object_object_add(e, "object", json_str(ip->object));
 		if (ip->loc.function[0])
-			json_object_object_add(e, "function", json_object_new_string(ip->loc.function));
+			json_object_object_add(e, "function", json_str(ip->loc.function));
 		if (ip->loc.inlined[0])
 			json_object_object_add(e, "inlined_function",
-					       json_object_new_string(ip->loc.inlined));
+					       json_str(ip->loc.inlined));
 		if (ip->loc.file[0]) {
-			json_object_object_add(e, "file", json_object_new_string(ip->loc.file));
+			json_object_object_add(e, "file", json_str(ip->loc.file));
 			json_object_object_add(e, "line", json_object_new_int(ip->loc.line));
 		}
 		if (ip->op.skip == AS_OK) {
-			json_object_object_add(e, "access", json_object_new_string(access_name(&ip->op)));
+			json_object_object_add(e, "access", json_str(access_name(&ip->op)));
 			json_object_object_add(e, "size", json_object_new_int(ip->op.size));
 			json_object_object_add(e, "decoded", json_object_new_int64(ip->decoded));
 			json_object_object_add(e, "approximate", json_object_new_int64(ip->approx));
@@ -141,7 +141,7 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 			json_object_object_add(e, "region_samples", rg);
 			if (ip->top_region_samples) {
 				json_object_object_add(e, "top_region",
-						       json_object_new_string(ip->top_region));
+						       json_str(ip->top_region));
 				json_object_object_add(e, "top_region_samples",
 						       json_object_new_int64(ip->top_region_samples));
 			}
@@ -157,8 +157,8 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 
 		json_object_object_add(e, "start", json_hex(r->start));
 		json_object_object_add(e, "end", json_hex(r->end));
-		json_object_object_add(e, "kind", json_object_new_string(map_kind__name(r->kind)));
-		json_object_object_add(e, "name", json_object_new_string(r->name));
+		json_object_object_add(e, "kind", json_str(map_kind__name(r->kind)));
+		json_object_object_add(e, "name", json_str(r->name));
 		json_object_object_add(e, "samples", json_object_new_int64(r->samples));
 		json_object_array_add(a, e);
 	}
@@ -170,7 +170,7 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 		struct json_object *e = json_object_new_object(), *t = json_object_new_array();
 
 		json_object_object_add(e, "line", json_hex(l->line));
-		json_object_object_add(e, "kind", json_object_new_string(
+		json_object_object_add(e, "kind", json_str(
 			l->false_sharing ? "false-sharing" : "true-sharing"));
 		if (l->ip)
 			json_object_object_add(e, "writer_ip", json_hex(l->ip));
@@ -182,12 +182,12 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 			json_object_object_add(x, "reads", json_object_new_int64(l->t[k].reads));
 			json_object_object_add(x, "writes", json_object_new_int64(l->t[k].writes));
 			mask_ranges(l->t[k].wmask, buf, sizeof(buf));
-			json_object_object_add(x, "write_bytes", json_object_new_string(buf));
+			json_object_object_add(x, "write_bytes", json_str(buf));
 			if (l->t[k].object[0])
 				json_object_object_add(x, "write_object",
-						       json_object_new_string(l->t[k].object));
+						       json_str(l->t[k].object));
 			mask_ranges(l->t[k].rmask, buf, sizeof(buf));
-			json_object_object_add(x, "read_bytes", json_object_new_string(buf));
+			json_object_object_add(x, "read_bytes", json_str(buf));
 			json_object_array_add(t, x);
 		}
 		json_object_object_add(e, "threads", t);

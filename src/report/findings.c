@@ -175,7 +175,7 @@ void findings__print_text(const struct findings *fs, FILE *f, bool wide)
 static void add_str(struct json_object *o, const char *k, const char *v)
 {
 	if (v && v[0])
-		json_object_object_add(o, k, json_object_new_string(v));
+		json_object_object_add(o, k, json_str(v));
 }
 
 struct json_object *findings__to_json(const struct findings *fs)
@@ -273,7 +273,7 @@ static struct json_object *sarif_location(const char *file, int line, const char
 	struct json_object *reg = json_object_new_object();
 	char *uri = file_uri(file);
 
-	json_object_object_add(art, "uri", json_object_new_string(uri));
+	json_object_object_add(art, "uri", json_str(uri));
 	free(uri);
 	json_object_object_add(phys, "artifactLocation", art);
 	json_object_object_add(reg, "startLine", json_object_new_int(line > 0 ? line : 1));
@@ -282,8 +282,8 @@ static struct json_object *sarif_location(const char *file, int line, const char
 	if (function && function[0]) {
 		struct json_object *ll = json_object_new_array(), *l = json_object_new_object();
 
-		json_object_object_add(l, "name", json_object_new_string(function));
-		json_object_object_add(l, "kind", json_object_new_string("function"));
+		json_object_object_add(l, "name", json_str(function));
+		json_object_object_add(l, "kind", json_str("function"));
 		json_object_array_add(ll, l);
 		json_object_object_add(loc, "logicalLocations", ll);
 	}
@@ -300,12 +300,12 @@ static struct json_object *findings__to_sarif(const struct findings *fs)
 	int nr_seen = 0;
 
 	json_object_object_add(log, "$schema",
-			       json_object_new_string("https://json.schemastore.org/sarif-2.1.0.json"));
-	json_object_object_add(log, "version", json_object_new_string("2.1.0"));
-	json_object_object_add(driver, "name", json_object_new_string("memadvise"));
-	json_object_object_add(driver, "version", json_object_new_string(MA_VERSION));
+			       json_str("https://json.schemastore.org/sarif-2.1.0.json"));
+	json_object_object_add(log, "version", json_str("2.1.0"));
+	json_object_object_add(driver, "name", json_str("memadvise"));
+	json_object_object_add(driver, "version", json_str(MA_VERSION));
 	json_object_object_add(driver, "informationUri",
-			       json_object_new_string("https://github.com/memadvise/memadvise"));
+			       json_str("https://github.com/memadvise/memadvise"));
 	for (int i = 0; i < fs->nr; i++) {
 		const struct finding *x = &fs->f[i];
 		struct json_object *res = json_object_new_object(), *msg = json_object_new_object();
@@ -323,25 +323,25 @@ static struct json_object *findings__to_sarif(const struct findings *fs)
 			struct json_object *help = json_object_new_object();
 
 			seen[nr_seen++] = x->rule;
-			json_object_object_add(rd, "id", json_object_new_string(x->id));
-			json_object_object_add(sd, "text", json_object_new_string(x->title));
+			json_object_object_add(rd, "id", json_str(x->id));
+			json_object_object_add(sd, "text", json_str(x->title));
 			json_object_object_add(rd, "shortDescription", sd);
-			json_object_object_add(help, "text", json_object_new_string(x->rule_advice));
+			json_object_object_add(help, "text", json_str(x->rule_advice));
 			json_object_object_add(rd, "help", help);
-			json_object_object_add(cfg, "level", json_object_new_string(sarif_level(x->severity)));
+			json_object_object_add(cfg, "level", json_str(sarif_level(x->severity)));
 			json_object_object_add(rd, "defaultConfiguration", cfg);
-			json_object_object_add(rp, "paper_section", json_object_new_string(x->paper));
+			json_object_object_add(rp, "paper_section", json_str(x->paper));
 			json_object_object_add(rd, "properties", rp);
 			json_object_array_add(rules, rd);
 		}
-		json_object_object_add(res, "ruleId", json_object_new_string(x->id));
+		json_object_object_add(res, "ruleId", json_str(x->id));
 		json_object_object_add(res, "ruleIndex", json_object_new_int(ri));
 		if (x->status == FINDING_FIRED) {
-			json_object_object_add(res, "kind", json_object_new_string("fail"));
-			json_object_object_add(res, "level", json_object_new_string(sarif_level(x->severity)));
+			json_object_object_add(res, "kind", json_str("fail"));
+			json_object_object_add(res, "level", json_str(sarif_level(x->severity)));
 		} else {
-			json_object_object_add(res, "kind", json_object_new_string("review"));
-			json_object_object_add(res, "level", json_object_new_string("none"));
+			json_object_object_add(res, "kind", json_str("review"));
+			json_object_object_add(res, "level", json_str("none"));
 		}
 		text = xmalloc(cap);
 		text[0] = '\0';
@@ -350,7 +350,7 @@ static struct json_object *findings__to_sarif(const struct findings *fs)
 		else
 			sbuf_printf(&text, &len, &cap, "Inconclusive: %s (%s)", x->title,
 				    x->missing ? x->missing : "");
-		json_object_object_add(msg, "text", json_object_new_string(text));
+		json_object_object_add(msg, "text", json_str(text));
 		free(text);
 		json_object_object_add(res, "message", msg);
 		if (x->file[0] && x->line > 0)
@@ -361,13 +361,13 @@ static struct json_object *findings__to_sarif(const struct findings *fs)
 			json_object_object_add(res, "locations", locs);
 		else
 			json_object_put(locs);
-		json_object_object_add(props, "tier", json_object_new_string(tier__name(x->tier)));
-		json_object_object_add(props, "confidence", json_object_new_string(x->confidence));
+		json_object_object_add(props, "tier", json_str(tier__name(x->tier)));
+		json_object_object_add(props, "confidence", json_str(x->confidence));
 		if (x->gain_known)
 			json_object_object_add(props, "estimated_gain_seconds",
 					       json_object_new_double(x->gain_s));
 		if (x->region[0])
-			json_object_object_add(props, "region", json_object_new_string(x->region));
+			json_object_object_add(props, "region", json_str(x->region));
 		if (fs->replay)
 			json_object_object_add(props, "replay", json_object_new_boolean(true));
 		json_object_object_add(res, "properties", props);

@@ -8,6 +8,7 @@
 
 #include "model/sim.h"
 #include "report/output.h"
+#include "base/json.h"
 #include "base/util.h"
 
 static struct json_object *jratio(double v)
@@ -29,12 +30,12 @@ struct json_object *sim_report__to_json(const struct sim_report *s)
 {
 	struct json_object *o = json_object_new_object(), *t, *g, *a;
 
-	json_object_object_add(o, "tier", json_object_new_string(tier__name(s->tier)));
-	json_object_object_add(o, "tool", json_object_new_string(s->tool));
-	json_object_object_add(o, "note", json_object_new_string(
+	json_object_object_add(o, "tier", json_str(tier__name(s->tier)));
+	json_object_object_add(o, "tool", json_str(s->tool));
+	json_object_object_add(o, "note", json_str(
 		"counts of a simulated machine (cachegrind), not measured on this one"));
 	if (s->note[0])
-		json_object_object_add(o, "geometry_note", json_object_new_string(s->note));
+		json_object_object_add(o, "geometry_note", json_str(s->note));
 	g = json_object_new_object();
 	json_object_object_add(g, "I1", cache_json(&s->i1));
 	json_object_object_add(g, "D1", cache_json(&s->d1));
@@ -56,8 +57,8 @@ struct json_object *sim_report__to_json(const struct sim_report *s)
 		const struct sim_line *l = &s->lines[i];
 		struct json_object *e = json_object_new_object(), *c = json_object_new_object();
 
-		json_object_object_add(e, "file", json_object_new_string(l->file));
-		json_object_object_add(e, "function", json_object_new_string(l->function));
+		json_object_object_add(e, "file", json_str(l->file));
+		json_object_object_add(e, "function", json_str(l->function));
 		json_object_object_add(e, "line", json_object_new_int(l->line));
 		json_object_object_add(e, "d1_misses", json_object_new_int64(sim_line__d1_misses(l)));
 		for (int k = 0; k < SIM_EV__COUNT; k++)

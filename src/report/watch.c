@@ -15,7 +15,7 @@ struct json_object *watch_report__to_json(const struct watch_report *w)
 {
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array(), *l;
 
-	json_object_object_add(o, "tier", json_object_new_string(tier__name(w->tier)));
+	json_object_object_add(o, "tier", json_str(tier__name(w->tier)));
 	json_object_object_add(o, "hit_limit", json_object_new_int64(w->hit_limit));
 	json_object_object_add(o, "limited", json_object_new_boolean(w->limited));
 	json_object_object_add(o, "total_hits", json_object_new_int64(w->total_hits));
@@ -25,22 +25,22 @@ struct json_object *watch_report__to_json(const struct watch_report *w)
 		const struct watch_point *p = &w->pts[i];
 		struct json_object *e = json_object_new_object(), *t, *ips;
 
-		json_object_object_add(e, "name", json_object_new_string(p->spec.name));
+		json_object_object_add(e, "name", json_str(p->spec.name));
 		json_object_object_add(e, "address", json_hex(p->spec.addr));
 		json_object_object_add(e, "len", json_object_new_int(p->spec.len));
-		json_object_object_add(e, "access", json_object_new_string(p->spec.rw ? "read-write"
+		json_object_object_add(e, "access", json_str(p->spec.rw ? "read-write"
 										    : "write"));
 		if (p->spec.member_off >= 0)
 			json_object_object_add(e, "member_offset", json_object_new_int(p->spec.member_off));
 		json_object_object_add(e, "armed", json_object_new_boolean(p->armed));
-		json_object_object_add(e, "placed", json_object_new_string(
+		json_object_object_add(e, "placed", json_str(
 			p->spec.automatic ? "auto" : "user"));
 		json_object_object_add(e, "pid", json_object_new_int(p->pid));
 		if (p->armed)
 			json_object_object_add(e, "armed_after_ns",
 					       json_object_new_int64(p->armed_after_ns));
 		if (!p->armed) {
-			json_object_object_add(e, "reason", json_object_new_string(p->why));
+			json_object_object_add(e, "reason", json_str(p->why));
 			json_object_array_add(a, e);
 			continue;
 		}
@@ -63,10 +63,10 @@ struct json_object *watch_report__to_json(const struct watch_report *w)
 			json_object_object_add(x, "hits", json_object_new_int64(p->ips[k].hits));
 			if (p->ips[k].loc.function[0])
 				json_object_object_add(x, "function",
-						       json_object_new_string(p->ips[k].loc.function));
+						       json_str(p->ips[k].loc.function));
 			if (p->ips[k].loc.file[0]) {
 				json_object_object_add(x, "file",
-						       json_object_new_string(p->ips[k].loc.file));
+						       json_str(p->ips[k].loc.file));
 				json_object_object_add(x, "line", json_object_new_int(p->ips[k].loc.line));
 			}
 			json_object_array_add(ips, x);
@@ -83,7 +83,7 @@ struct json_object *watch_report__to_json(const struct watch_report *w)
 		json_object_object_add(e, "line", json_hex(wl->line));
 		l = json_object_new_array();
 		for (int k = 0; k < wl->nr_points; k++)
-			json_object_array_add(l, json_object_new_string(w->pts[wl->points[k]].spec.name));
+			json_object_array_add(l, json_str(w->pts[wl->points[k]].spec.name));
 		json_object_object_add(e, "points", l);
 		json_object_object_add(e, "writer_threads", json_object_new_int(wl->writer_threads));
 		json_object_object_add(e, "false_sharing", json_object_new_boolean(wl->false_sharing));

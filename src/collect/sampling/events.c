@@ -168,6 +168,8 @@ int prof_open_sampling(struct prof_state *st, const struct run_ctx *ctx, struct 
 		return 0;
 	s = &st->evs[st->nr_evs];
 	st->tick.hz = sampler__tick_plan(ctx, NULL, 0);
+	/* attached: the children that ran before are not the target's */
+	st->tick.since_ns = st->attached ? now_ns() : 0;
 	if (st->tick.hz) {
 		/* cpu-clock at the tick's rate until the tick sampler is attached */
 		st->tick_planned = true;

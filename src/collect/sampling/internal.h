@@ -131,6 +131,7 @@ struct tick_load {
 	bool live;		/* the tick counts; the cpu-clock events are off */
 	unsigned int hz;
 	bool regs_out;
+	uint64_t since_ns;	/* attached: CLOCK_MONOTONIC of the attach, else 0 */
 	int fds[6];		/* procs hot stacks stack_counts regs_ring stats */
 	struct tick_bpf *skel;
 	struct bpf_link *link;

@@ -228,6 +228,7 @@ static void *tick_main(void *arg)
 	}
 	t->skel->rodata->tick_ns = 1000000000ULL / t->hz;
 	t->skel->rodata->regs_out = t->regs_out;
+	t->skel->rodata->since_ns = t->since_ns;
 	t->err = tick_bpf__load(t->skel);
 	if (t->err) {
 		t->what = "load its BPF object";
