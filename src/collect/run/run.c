@@ -264,6 +264,17 @@ static int rcu_watchdog(pid_t *pid_out)
 	return p[1];
 }
 
+/* Tells the watchdog there is nothing to restore, and reaps it. */
+static void rcu_watchdog_dismiss(int watch, pid_t wpid)
+{
+	if (watch < 0)
+		return;
+	if (write(watch, "d", 1) != 1)
+		pr_debug("rcu watchdog: %s", strerror(errno));
+	close(watch);
+	waitpid(wpid, NULL, 0);
+}
+
 /*
  * Expedites RCU grace periods if they are not: true when it did (and must
  * undo it).  *WATCH gets the watchdog's pipe (see rcu_watchdog()).
@@ -281,6 +292,11 @@ static bool rcu_expedite(int *watch, pid_t *wpid)
 		*watch = rcu_watchdog(wpid);
 		if (*watch >= 0)
 			done = pwrite(fd, "1", 1, 0) == 1;
+		if (!done) {
+			/* not set: the watchdog must not write 0 over what others set */
+			rcu_watchdog_dismiss(*watch, *wpid);
+			*watch = -1;
+		}
 	}
 	close(fd);
 	if (done)
@@ -296,13 +312,7 @@ static void rcu_unexpedite(int watch, pid_t wpid)
 		pr_warn("could not set %s back to 0: %s", RCU_EXPEDITED, strerror(errno));
 	if (fd >= 0)
 		close(fd);
-	if (watch >= 0) {
-		/* restored: the watchdog exits without touching it */
-		if (write(watch, "d", 1) != 1)
-			pr_debug("rcu watchdog: %s", strerror(errno));
-		close(watch);
-		waitpid(wpid, NULL, 0);
-	}
+	rcu_watchdog_dismiss(watch, wpid);
 }
 
 static void *primer_main(void *arg)
