@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <math.h>
 #include <stdlib.h>
 
 #include "model/addr.h"
@@ -7,6 +8,28 @@ bool addr_ip__strided(const struct addr_ip *ip)
 {
 	return ip->stride && ip->stride_deltas >= 8 && ip->stride_frac >= 0.8 &&
 	       ip->stride_monotonic >= 0.8;
+}
+
+double addr__random_span(uint64_t s, uint64_t d)
+{
+	double rep, want, lo = 1e-9, hi = 1e3;
+
+	if (!s || !d || d > s)
+		return 0;
+	rep = (double)(s - d);
+	rep += 2 * sqrt(rep) + 1;
+	if (rep >= (double)s)
+		return (double)d;
+	want = (double)s / ((double)s - rep);
+	for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (mid / -expm1(-mid) < want)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (double)s / ((lo + hi) / 2);
 }
 
 void addr_profile__free(struct addr_report *p)

@@ -87,6 +87,14 @@ struct addr_ip {
 /* A regular strided walk: most deltas are multiples of the stride and go one way. */
 bool addr_ip__strided(const struct addr_ip *ip);
 
+/*
+ * The number of pages (or lines) a uniformly random walk covers, from S
+ * samples that saw D distinct ones (S/D = L / (1 - exp(-L)), N = S / L),
+ * with the repeats (S - D) taken two standard deviations high: a lower
+ * bound.  0 when S is 0.
+ */
+double addr__random_span(uint64_t s, uint64_t d);
+
 /* A mapping that effective addresses fell into. */
 struct addr_region {
 	uint64_t start, end;

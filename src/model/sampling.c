@@ -3,6 +3,7 @@
 #include "model/sampling.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,3 +89,44 @@ bool sampling__hot_exe(const struct sampling *p, const char *prefer, char *exe, 
 
 /* ---- text ------------------------------------------------------------------ */
 
+
+/* S/D for R faults per page, each sampled with probability P. */
+static double seen_ratio(double r, double p)
+{
+	double unseen = p >= 1 ? 0 : exp(r * log1p(-p));
+
+	return r * p / (1 - unseen);
+}
+
+double sampling__faults_per_page(uint64_t s, uint64_t d, uint64_t f, bool lower)
+{
+	double p, want, lo = 1, hi;
+
+	if (!d || !s)
+		return 0;
+	if (f < s)
+		f = s;
+	if (lower && s > d && f > s) {	/* sampled: the repeats are a count */
+		double rep = (double)(s - d);
+
+		rep -= 2 * sqrt(rep);
+		want = rep > 0 ? (double)s / ((double)s - rep) : 1;
+	} else {
+		want = (double)s / (double)d;
+	}
+	if (want <= 1)
+		return 1;
+	p = (double)s / (double)f;
+	hi = (double)f / (double)d;
+	if (hi <= 1 || seen_ratio(hi, p) <= want)
+		return hi > 1 ? hi : 1;
+	for (int i = 0; i < 100 && hi - lo > 1e-6 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (seen_ratio(mid, p) < want)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}

@@ -127,6 +127,16 @@ enum sampling_region_kind {
 };
 const char *sampling__region_kind_name(enum sampling_region_kind k);
 
+/*
+ * Faults per faulted page, estimated from S samples standing for F faults
+ * that saw D distinct pages (capture-recapture: each of N pages faults R
+ * times, each fault sampled with p = S/F; S/D = Rp / (1 - (1-p)^R)).  LOWER:
+ * the bound with the repeated samples (S - D) two standard deviations low
+ * (none when every fault was a sample: then S/D is exact).
+ * 1 when nothing repeated; 0 when D is 0 (unknown).
+ */
+double sampling__faults_per_page(uint64_t s, uint64_t d, uint64_t f, bool lower);
+
 /* A memory region (VMA) of a target process. */
 struct sampling_region {
 	pid_t pid;
@@ -142,6 +152,13 @@ struct sampling_region {
 	 */
 	uint64_t faults, writes, major;
 	uint64_t pages_faulted;	  /* distinct 4 KiB pages seen in samples (all when faults_exact) */
+	/*
+	 * Re-faulting: the samples that saw its pages fault (S) and the faults
+	 * they stood for (F, the periods while the event was open), against
+	 * the distinct pages they saw (pages_faulted, D).  A page faults
+	 * again only after it was unmapped, zapped or made read-only again.
+	 */
+	uint64_t fault_samples, fault_sampled;
 	bool at_exit;		  /* seen in the snapshot at exit (else only earlier) */
 	/* Huge pages (from /proc/PID/smaps at exit; has_smaps false = unknown). */
 	bool has_smaps;

@@ -220,6 +220,12 @@ static struct json_object *regions_json(const struct sampling *p)
 			if (p->major_measured)
 				json_add(x, "major", json_u64(r->major));
 			json_add(x, "pages_faulted", json_u64(r->pages_faulted));
+			json_add(x, "fault_samples", json_u64(r->fault_samples));
+			if (r->pages_faulted)
+				json_add(x, "faults_per_page",
+					 json_object_new_double(sampling__faults_per_page(
+						 r->fault_samples, r->pages_faulted,
+						 r->fault_sampled, false)));
 		}
 		json_add(x, "aligned_2m", json_object_new_boolean(r->aligned_2m));
 		json_add(x, "large", json_object_new_boolean(r->large));

@@ -98,6 +98,7 @@ static void bind_machine_profile(struct factbase *fb, const char *path)
 		{ "atomic_add_ns", "machine.atomic_ns" },
 		{ "atomic_cas_ns", "machine.cas_ns" },
 		{ "branch_miss_ns", "machine.branch_miss_ns" },
+		{ "stlb_entries", "machine.tlb_entries" },
 	};
 	static const struct {
 		const char *level, *name;

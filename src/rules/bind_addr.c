@@ -400,6 +400,47 @@ static const struct addr_ip *addr_region_hottest(const struct addr_report *a,
 	return best;
 }
 
+/*
+ * How region entity E is walked: the share of the samples of the code
+ * working mostly in it that comes from code with no regular stride
+ * (addr_ip__strided false, or no order measured), and the pages the
+ * busiest such code covers at random (addr__random_span).  A sequential or
+ * strided walk is not random, however many pages it crosses: each page's
+ * TLB entry serves the accesses after its first.
+ */
+static void addr_bind_region_order(struct factbase *fb, int i, const struct addr_report *a,
+				   const struct entity *e)
+{
+	double all = 0, rnd = 0, pages = 0;
+	uint64_t best = 0;
+
+	for (int k = 0; k < a->nr_ips; k++) {
+		const struct addr_ip *ip = &a->ips[k];
+
+		if (!ip->decoded || ip->op.skip != AS_OK ||
+		    ip->top_region_samples * 2 < ip->decoded ||
+		    ip->top_region_start >= e->region_start + e->region_len ||
+		    ip->top_region_end <= e->region_start)
+			continue;
+		all += (double)ip->decoded;
+		/*
+		 * No deltas: a load that overwrites its own base (p = p->next)
+		 * gives the address it moved to, whose order is not measured.
+		 */
+		if (ip->decoded < 8 || (ip->stride_deltas >= 8 && addr_ip__strided(ip)))
+			continue;
+		rnd += (double)ip->decoded;
+		if (ip->decoded > best) {
+			best = ip->decoded;
+			pages = addr__random_span(ip->decoded, ip->pages);
+		}
+	}
+	if (!all)
+		return;
+	factbase__set(fb, i, "region.random_share", rnd / all, a->tier);
+	factbase__set(fb, i, "region.random_pages", pages, a->tier);
+}
+
 /* Regions: the data-address samples that fell in each, and its hottest access. */
 static void addr_bind_regions(struct binder *b, const struct addr_report *a)
 {
@@ -419,6 +460,7 @@ static void addr_bind_regions(struct binder *b, const struct addr_report *a)
 			    a->regions[k].end > e->region_start)
 				n += (double)a->regions[k].samples;
 		factbase__set(fb, i, "region.addr_samples", n, a->tier);
+		addr_bind_region_order(fb, i, a, e);
 		if (!n || !(best = addr_region_hottest(a, e)))
 			continue;
 		bind__base_function(best->loc.function, e->function, sizeof(e->function));

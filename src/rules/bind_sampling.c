@@ -74,6 +74,24 @@ static void sampling_bind_hotspots(struct binder *b, const struct sampling *p)
 	}
 }
 
+/*
+ * Faults per faulted page of a region, a lower bound: its faults over its
+ * pages (more faults than pages is re-faulting, whatever was sampled), or
+ * where the samples saw pages fault twice, the estimate from the repeats
+ * (sampling__faults_per_page).  First touch gives 1, or 2 where a read
+ * mapped the zero page before the first write copied it.
+ */
+static double region_refaults(const struct sampling_region *g)
+{
+	double est = sampling__faults_per_page(g->fault_samples, g->pages_faulted,
+					       g->fault_sampled, true);
+	double pages = (double)g->size / 4096;
+
+	if (pages >= 1 && g->faults / pages > est)
+		est = g->faults / pages;
+	return est;
+}
+
 /* Page faults per line, with the region they were in. */
 static void sampling_bind_faults(struct binder *b, const struct sampling *p)
 {
@@ -99,6 +117,9 @@ static void sampling_bind_faults(struct binder *b, const struct sampling *p)
 			if (!fb->ents[idx].region[0] && s->region >= 0 && s->region < p->nr_regions)
 				fault_region_label(&p->regions[s->region], fb->ents[idx].region,
 						   sizeof(fb->ents[idx].region));
+			if (s->region >= 0 && s->region < p->nr_regions)
+				factbase__set(fb, idx, "line.refaults",
+					      region_refaults(&p->regions[s->region]), TIER_SOFTWARE);
 			if (p->faults)
 				factbase__set(fb, idx, "line.fault_share",
 					      (have + (double)s->count) / (double)p->faults, TIER_SOFTWARE);
@@ -153,6 +174,8 @@ static void sampling_bind_regions(struct binder *b, const struct sampling *p)
 				factbase__set(fb, idx, "region.write_faults", (double)g->writes,
 					      TIER_SOFTWARE);
 				factbase__set(fb, idx, "region.major_faults", (double)g->major,
+					      TIER_SOFTWARE);
+				factbase__set(fb, idx, "region.refaults", region_refaults(g),
 					      TIER_SOFTWARE);
 				if (g->size)
 					factbase__set(fb, idx, "region.faults_per_mib",

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "collect/addr/addrsample.h"
+#include "model/addr.h"
 #include "harness.h"
 
 static uint64_t regs[AS_NR_REGS];
@@ -243,4 +244,34 @@ void test_addrsample__atomics(void)
 	ASSERT_TRUE(op.atomic, "xchg with memory is implicitly locked");
 	ASSERT_OK(addrsample__decode(plain, sizeof(plain), 0x1000, &op), "add decodes");
 	ASSERT_FALSE(op.atomic, "no lock prefix");
+}
+
+/* Pages covered at random, from S samples that saw D of them: a lower bound near N. */
+void test_addrsample__random_span(void)
+{
+	static const int ns[] = { 500, 5000, 50000, 131072 };
+	uint64_t seed = 99;
+
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		int n = ns[i], s = 1500;
+		uint8_t *seen = calloc((size_t)n, 1);
+		uint64_t d = 0;
+		double est;
+
+		for (int k = 0; k < s; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			int pg = (int)((seed >> 33) % (uint64_t)n);
+
+			if (!seen[pg]++)
+				d++;
+		}
+		est = addr__random_span((uint64_t)s, d);
+		ASSERT_TRUE(est <= n * 1.1, "a lower bound");
+		if (n <= 50000)
+			ASSERT_TRUE(est >= n / 4.0, "of the right order");
+		else
+			ASSERT_TRUE(est >= 20000, "beyond any TLB");
+		free(seen);
+	}
+	ASSERT_EQ(addr__random_span(0, 0), 0, "no samples");
 }

@@ -265,3 +265,52 @@ void test_sampling__addrinfo_index(void)
 	symbolizer__free(s);
 	procmaps__free(m);
 }
+
+/* S samples of N pages each faulting R times, each fault sampled with P. */
+static void refault_trial(int n, int r, double p, uint64_t seed, uint64_t *s, uint64_t *d,
+			  uint64_t *f)
+{
+	*s = *d = 0;
+	*f = (uint64_t)n * r;
+	for (int pg = 0; pg < n; pg++) {
+		int seen = 0;
+
+		for (int k = 0; k < r; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			if ((double)(seed >> 11) / (double)(1ULL << 53) < p)
+				seen++;
+		}
+		*s += seen;
+		*d += seen > 0;
+	}
+}
+
+void test_sampling__faults_per_page(void)
+{
+	static const struct {
+		int n, r;
+		double p;
+	} t[] = {
+		{ 2048, 1, 0.01 }, { 2048, 2, 0.01 }, { 2048, 2, 0.05 }, { 100000, 2, 0.003 },
+		{ 2048, 20, 0.01 }, { 2048, 100, 0.0015 }, { 256, 1000, 0.01 }, { 4096, 2, 1.0 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint64_t s, d, f;
+		double est, lo;
+
+		refault_trial(t[i].n, t[i].r, t[i].p, 12345 + i, &s, &d, &f);
+		est = sampling__faults_per_page(s, d, f, false);
+		lo = sampling__faults_per_page(s, d, f, true);
+		ASSERT_TRUE(lo <= est + 1e-9, "the bound is below the estimate");
+		/* first touch (1, or 2 with the zero page) never looks like re-faulting */
+		if (t[i].r <= 2)
+			ASSERT_TRUE(lo < 3, "first touch stays under 3 faults a page");
+		else
+			ASSERT_TRUE(lo >= 3, "re-faulting is recognised");
+		if (t[i].p * t[i].r >= 0.1)
+			ASSERT_NEAR(est, t[i].r, 0.35 * t[i].r, "the estimate is near R");
+	}
+	ASSERT_EQ(sampling__faults_per_page(0, 0, 0, true), 0, "nothing sampled: unknown");
+	ASSERT_NEAR(sampling__faults_per_page(50, 50, 5000, true), 1, 1e-9, "no repeats: 1");
+}

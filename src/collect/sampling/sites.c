@@ -250,6 +250,10 @@ static void chunk_to_regions(struct sampling *p, const struct prof_chunk_key *ck
 		}
 		rg->faults += part[0];
 		rg->major += part[1];
+		if (pages) {	/* the window's own samples, for re-faulting */
+			rg->fault_samples += cv->samples * np[j] / total;
+			rg->fault_sampled += cv->faults * np[j] / total;
+		}
 	}
 	/* rounding remainders to the chunk's biggest region */
 	p->regions[ri_of[big]].faults += cnt[0] - given[0];
