@@ -10,6 +10,13 @@ bool addr_ip__strided(const struct addr_ip *ip)
 	       ip->stride_monotonic >= 0.8;
 }
 
+double addr_ip__order_sigma(const struct addr_ip *ip)
+{
+	if (!ip->stride_deltas)
+		return 0;
+	return (ip->stride_monotonic - 0.5) * 2 * sqrt((double)ip->stride_deltas);
+}
+
 double addr__random_span(uint64_t s, uint64_t d)
 {
 	double rep, want, lo = 1e-9, hi = 1e3;

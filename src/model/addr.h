@@ -95,6 +95,14 @@ bool addr_ip__strided(const struct addr_ip *ip);
  */
 double addr__random_span(uint64_t s, uint64_t d);
 
+/*
+ * How far IP's share of deltas going the stride's way lies above random
+ * order's 0.5, in standard deviations of that share over its deltas
+ * (0.5 / sqrt(n)).  A walk in order repeated from its start gives a share
+ * of (k-1)/k with k samples a pass, so the share itself needs no fixed bound.
+ */
+double addr_ip__order_sigma(const struct addr_ip *ip);
+
 /* A mapping that effective addresses fell into. */
 struct addr_region {
 	uint64_t start, end;

@@ -35,6 +35,7 @@ struct sbind {
 	double addr_samples, samples;
 	int64_t stride;
 	double stride_samples;
+	double order_sigma;	/* of the access that gave the stride: addr_ip__order_sigma */
 	uint64_t hot_off[64];	/* member offsets the accesses hit */
 	double hot_samples[64];	/* ... and the samples on each */
 	int nr_hot;
