@@ -18,6 +18,7 @@
 
 #include "machine/calibrate_run.h"
 #include "cli/common.h"
+#include "base/sudo.h"
 #include "base/json.h"
 #include "base/log.h"
 #include "machine/machine_profile.h"
@@ -151,6 +152,32 @@ static void usage(FILE *f)
 		"  memadvise calibrate --quick -j -o machine.json\n");
 }
 
+/*
+ * Under sudo the profile, its directories and the charts are the invoking
+ * user's: made by a child process that became that user (sudo_user__run).
+ */
+static int make_dirs_cb(void *path)
+{
+	return machine_profile__make_dirs(path);
+}
+
+static int writable_cb(void *dir)
+{
+	return access(dir, W_OK) ? -errno : 0;
+}
+
+struct save_arg {
+	const struct machine_profile *mp;
+	const char *path;
+};
+
+static int save_cb(void *arg)
+{
+	const struct save_arg *sa = arg;
+
+	return machine_profile__save(sa->mp, sa->path);
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -164,10 +191,12 @@ int cmd_calibrate(int argc, char **argv)
 	const char *output = NULL, *svg_dir = NULL, *examples = NULL;
 	char path[PATH_MAX], svg1[PATH_MAX + 16], svg2[PATH_MAX + 16], dirbuf[PATH_MAX];
 	bool save = true, have_svg = false;
+	struct sudo_user user;
 	struct cal *c;
 	int opt, err, ret = MA_EXIT_ERROR;
 	uint64_t t0 = now_ns();
 
+	sudo_user__init(&user);
 	c = cal__new();
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:o:s:ne:r:jh", opts, NULL)) != -1) {
@@ -228,14 +257,14 @@ int cmd_calibrate(int argc, char **argv)
 		}
 		/* Create the directories now, so a bad path fails before minutes of measuring. */
 		snprintf(svg1, sizeof(svg1), "%s/", dirbuf);
-		err = machine_profile__make_dirs(path);
+		err = sudo_user__run(&user, make_dirs_cb, path);
 		const char *bad = path;
 		if (!err) {
 			bad = dirbuf;
-			err = machine_profile__make_dirs(svg1);
+			err = sudo_user__run(&user, make_dirs_cb, svg1);
 		}
-		if (!err && access(dirbuf, W_OK))
-			err = -errno;
+		if (!err)
+			err = sudo_user__run(&user, writable_cb, dirbuf);
 		if (err) {
 			pr_err("cannot create the directory of '%s': %s", bad, strerror(-err));
 			pr_hint("choose another place with -o FILE or --svg-dir DIR");
@@ -251,7 +280,9 @@ int cmd_calibrate(int argc, char **argv)
 	if (have_svg)
 		cal__write_latency_svg(c, svg1);
 	if (save) {
-		err = machine_profile__save(&c->mp, path);
+		struct save_arg sa = { .mp = &c->mp, .path = path };
+
+		err = sudo_user__run(&user, save_cb, &sa);
 		if (err) {
 			pr_err("cannot write '%s': %s", path, strerror(-err));
 			goto out;
@@ -283,6 +314,7 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	ret = c->failed ? MA_EXIT_ERROR : MA_EXIT_OK;
 out:
+	sudo_user__free(&user);
 	cal__delete(c);
 	return ret;
 }

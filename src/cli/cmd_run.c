@@ -12,12 +12,14 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/common.h"
 #include "base/log.h"
+#include "base/sudo.h"
 #include "report/output.h"
 #include "model/report.h"
 #include "rules/rules.h"
@@ -31,6 +33,7 @@ struct cmd_run_opts {
 	const char *sarif;
 	bool no_advice;
 	bool wide;
+	bool any_user;
 };
 
 static void usage(FILE *f)
@@ -45,6 +48,8 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -p, --pid PID          attach to a running process instead of starting one\n"
 		"  -d, --duration DUR     with -p: measure for DUR (e.g. 10s, 500ms), then detach\n"
+		"      --any-user         under sudo, -p may attach to another user's process\n"
+		"                         (by default only to the invoking user's)\n"
 		"  -e, --events LIST      comma-separated events: generic names or libpfm4 strings\n"
 		"  -F, --freq HZ          sampling frequency (default: each sampler's own)\n"
 		"      --no-sample        count only: no sampling, tracing or watchpoints\n"
@@ -83,6 +88,33 @@ static void usage(FILE *f)
 		"  memadvise run --watch counters.hits --watch counters.misses -- ./app\n");
 }
 
+/*
+ * -p PID: the process exists and, under sudo, belongs to the user who
+ * invoked sudo unless --any-user: sudo rights to memadvise are not a way
+ * to read other users' (or root's) processes.
+ */
+static int check_pid(pid_t pid, bool any_user)
+{
+	struct sudo_user u;
+	int own;
+
+	if (kill(pid, 0) && errno == ESRCH) {
+		pr_err("no process %d", (int)pid);
+		pr_hint("check the pid with 'ps -p %d' or pgrep; the process may have exited", (int)pid);
+		return -ESRCH;
+	}
+	sudo_user__init(&u);
+	own = any_user ? 1 : sudo_user__owns_pid(&u, pid);
+	sudo_user__free(&u);
+	if (own == 0) {
+		pr_err("process %d does not belong to the user who ran sudo (uid %s)", (int)pid,
+		       getenv("SUDO_UID"));
+		pr_hint("attach only to your own processes, or add --any-user to attach to another user's");
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 {
 	static const struct option opts[] = {
@@ -101,6 +133,7 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		{ "wide", no_argument, NULL, 'w' },
 		{ "sarif", required_argument, NULL, 'R' },
 		{ "no-advice", no_argument, NULL, 'A' },
+		{ "any-user", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -116,6 +149,9 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 				return -EINVAL;
 			}
 			o->pid = v;
+			break;
+		case 'U':
+			co->any_user = true;
 			break;
 		case 'd':
 			if (parse_duration(optarg, &o->duration_ns) || !o->duration_ns) {
@@ -201,6 +237,8 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		pr_hint("use 'memadvise run --sim -- CMD [ARGS...]'");
 		return -EINVAL;
 	}
+	if (o->pid && check_pid(o->pid, co->any_user))
+		return -EINVAL;
 	if (o->duration_ns && !o->pid) {
 		pr_err("-d/--duration goes with -p PID");
 		pr_hint("a started command is measured until it exits; Ctrl-C ends it early");
@@ -294,6 +332,7 @@ static void out_file__hint(const char *path, int err)
 
 static int out_file__open(struct out_file *o, const char *opt, const char *path)
 {
+	struct sudo_user u;
 	int fd, err;
 
 	o->opt = opt;
@@ -302,10 +341,18 @@ static int out_file__open(struct out_file *o, const char *opt, const char *path)
 		o->f = stdout;
 		return 0;
 	}
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0 && errno == ENOENT) {
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+	/* under sudo, as the user who invoked it: the file is theirs, as the program is */
+	sudo_user__init(&u);
+	fd = sudo_user__open(&u, path, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0);
+	if (fd == -ENOENT) {
+		fd = sudo_user__open(&u, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
+				     0666);
 		o->created = fd >= 0;
+	}
+	sudo_user__free(&u);
+	if (fd < 0) {
+		errno = -fd;
+		fd = -1;
 	}
 	if (fd >= 0) {
 		o->f = fdopen(fd, "w");

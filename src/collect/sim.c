@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "base/log.h"
+#include "base/sudo.h"
 #include "collect/sim.h"
 #include "machine/sysinfo.h"
 #include "base/util.h"
@@ -328,6 +330,35 @@ static void cache_opt(struct sim_run *s, const char *name, const struct cache_le
 	s->argv[s->argc++] = xstrdup(opt);
 }
 
+/*
+ * Under sudo, valgrind runs as the invoking user (as every program
+ * memadvise starts), so the scratch directory, made by root with mode 0700,
+ * is handed to that user; the directory is memadvise's own, just made.
+ */
+static void sim_dir_for_user(const char *dir)
+{
+	struct sudo_user u;
+
+	sudo_user__init(&u);
+	if (u.active && chown(dir, u.uid, u.gid))
+		pr_debug("sim: cannot hand %s to uid %u: %s", dir, (unsigned int)u.uid,
+			 strerror(errno));
+	sudo_user__free(&u);
+}
+
+/*
+ * What is read back from that directory must be a file valgrind wrote: a
+ * regular file with one link, not a link the user put there for root to
+ * follow.  (A swap between this check and the parser's open remains
+ * possible; the parser reads numbers and reports only line numbers.)
+ */
+static bool sim_result_file(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISREG(st.st_mode) && st.st_nlink == 1;
+}
+
 struct sim_run *sim_run__new(char *const *argv)
 {
 	struct cache_level caches[8];
@@ -358,6 +389,7 @@ struct sim_run *sim_run__new(char *const *argv)
 		errno = e;
 		return NULL;
 	}
+	sim_dir_for_user(s->dir);
 	s->argv = xcalloc(argc + 16, sizeof(*s->argv));
 	s->argv[s->argc++] = xstrdup(vg);
 	s->argv[s->argc++] = xstrdup("--tool=cachegrind");
@@ -438,6 +470,11 @@ int sim_run__collect(struct sim_run *s, struct report *r)
 		if (strncmp(de->d_name, "cachegrind.out.", 15))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", s->dir, de->d_name);
+		if (!sim_result_file(path)) {
+			report__add_provenance(r, "simulation", "%s is not a file valgrind wrote: skipped",
+					       de->d_name);
+			continue;
+		}
 		rc = sim__parse_file(path, 0, &one, &errline);
 		if (rc) {
 			report__add_provenance(r, "simulation", "cannot parse %s line %d",

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/sudo.h"
 #include "base/util.h"
 
 struct target {
@@ -129,45 +130,9 @@ struct spawn {
 	char *const *argv;
 	int go_rd, go_wr;	/* release pipe: the child reads, memadvise writes */
 	int rep_rd, rep_wr;	/* report pipe: the child and the spawner write */
-	/* the sudo user the program runs as, resolved beforehand */
-	bool drop;
-	uid_t uid;
-	gid_t gid;
-	gid_t *groups;
-	int nr_groups;
+	/* under sudo, the program runs as the user who invoked sudo, not as root */
+	struct sudo_user user;	/* resolved beforehand */
 };
-
-/* Under sudo, the program runs as the user who invoked sudo, not as root. */
-static void sudo_user(struct spawn *s)
-{
-	const char *uid_s = getenv("SUDO_UID"), *gid_s = getenv("SUDO_GID");
-	const char *user = getenv("SUDO_USER");
-	int uid, gid, n = 32;
-
-	if (geteuid() != 0 || !uid_s || !gid_s)
-		return;
-	if (parse_int(uid_s, 0, INT_MAX, &uid) || parse_int(gid_s, 0, INT_MAX, &gid) || uid == 0)
-		return;
-	s->drop = true;
-	s->uid = (uid_t)uid;
-	s->gid = (gid_t)gid;
-	if (!user)
-		return; /* no supplementary groups */
-	for (;;) {
-		int got = n;
-
-		s->groups = xrealloc(s->groups, n * sizeof(*s->groups));
-		if (getgrouplist(user, s->gid, s->groups, &got) >= 0) {
-			s->nr_groups = got;
-			return;
-		}
-		if (got <= n)
-			break;
-		n = got;
-	}
-	s->groups[0] = s->gid; /* an unknown user: its primary group alone */
-	s->nr_groups = 1;
-}
 
 static void child_report(int fd, char tag, int val)
 {
@@ -219,9 +184,7 @@ static __attribute__((noreturn)) void corked_child(const struct spawn *s)
 		_exit(127);
 	close(s->go_rd);
 	prctl(PR_SET_PDEATHSIG, 0);
-	if (s->drop && (syscall(SYS_setgroups, (size_t)s->nr_groups, s->groups) ||
-			syscall(SYS_setresgid, s->gid, s->gid, s->gid) ||
-			syscall(SYS_setresuid, s->uid, s->uid, s->uid))) {
+	if (sudo_user__drop(&s->user)) {
 		child_report(s->rep_wr, 's', errno);
 		_exit(127);
 	}
@@ -271,7 +234,7 @@ static void spawn_free(struct spawn *s)
 		close(s->go_rd);
 	if (s->rep_wr >= 0)
 		close(s->rep_wr);
-	free(s->groups);
+	sudo_user__free(&s->user);
 	free(s);
 }
 
@@ -305,7 +268,7 @@ int target__launch(struct target **out, char *const argv[], unsigned int flags)
 	s->go_wr = go[1];
 	s->rep_rd = rep[0];
 	s->rep_wr = rep[1];
-	sudo_user(s);
+	sudo_user__init(&s->user);
 	err = -pthread_create(&s->thread, NULL, spawner_main, s);
 	s->running = !err;
 	/* ready, or could not start (not traced yet: nothing stops it on its way out) */
@@ -459,7 +422,7 @@ int target__start(struct target *t)
 			err = -m.val;
 		} else if (m.tag == 's') {
 			pr_err("cannot switch to the sudo user (uid %u) to run the program: %s",
-			       (unsigned int)s->uid, strerror(m.val));
+			       (unsigned int)s->user.uid, strerror(m.val));
 			pr_hint("run memadvise as that user, or without sudo's SUDO_UID in the environment");
 			err = TARGET_ERR_REPORTED;
 		}

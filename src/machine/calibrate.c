@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/sudo.h"
 #include "base/util.h"
 
 static int is_examples_dir(const char *dir)
@@ -107,6 +108,7 @@ int calib__run(const char *dir, const char *prog, const char *const *args, unsig
 	const char *argv[40];
 	size_t len = 0, cap = 0;
 	int fds[2], st, argc = 0, err = 0;
+	struct sudo_user user;
 	pid_t pid;
 
 	memset(out, 0, sizeof(*out));
@@ -118,11 +120,13 @@ int calib__run(const char *dir, const char *prog, const char *const *args, unsig
 	argv[argc] = NULL;
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
+	sudo_user__init(&user);	/* under sudo the workloads run as the invoking user */
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
 		close(fds[0]);
 		close(fds[1]);
+		sudo_user__free(&user);
 		return err;
 	}
 	if (pid == 0) {
@@ -138,9 +142,13 @@ int calib__run(const char *dir, const char *prog, const char *const *args, unsig
 					_exit(126);
 			}
 		}
+		/* the priority is set as root; the program runs as the sudo user */
+		if (sudo_user__drop(&user))
+			_exit(126);
 		execv(path, (char *const *)argv);
 		_exit(127);
 	}
+	sudo_user__free(&user);
 	close(fds[1]);
 	for (;;) {
 		ssize_t n;

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The charts of 'memadvise calibrate', as standalone SVG files. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "machine/calibrate.h"
 #include "machine/calibrate_run.h"
+#include "base/sudo.h"
 #include "base/log.h"
 
 static void svg_text(FILE *f, double x, double y, const char *anchor, int size, const char *s)
@@ -29,7 +32,18 @@ static void svg_text(FILE *f, double x, double y, const char *anchor, int size, 
 /* A W x H chart on white with its title centred at the top; NULL and errno set. */
 static FILE *svg_open(const char *path, double W, double H, const char *title)
 {
-	FILE *f = fopen(path, "we");
+	struct sudo_user u;
+	FILE *f = NULL;
+	int fd;
+
+	/* under sudo, written as the invoking user: the directory is theirs */
+	sudo_user__init(&u);
+	fd = sudo_user__open(&u, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+	sudo_user__free(&u);
+	if (fd >= 0 && !(f = fdopen(fd, "w")))
+		close(fd);
+	else if (fd < 0)
+		errno = -fd;
 
 	if (!f)
 		return NULL;

@@ -9,7 +9,7 @@ run -- $MA_TOP/tests/cli/progs/not-elf | exit 2 |  | ^error: cannot run '.*/not-
 run -- $MA_TOP/tests/cli/progs/bad-interp | exit 2 |  | ^error: cannot run '.*/bad-interp': no such file or directory
 run -p 0 | exit 2 |  | ^error: invalid pid '0'
 run -p -5 | exit 2 |  | ^error: invalid pid
-run -p 4194303 | exit 2 |  | no such process
+run -p 4194303 | exit 2 |  | no process 4194303
 run -p 1 -- true | exit 2 |  | give either a command or -p PID, not both
 run -d 10s -- true | exit 2 |  | -d/--duration goes with -p PID
 run -p 1 -d soon | exit 2 |  | invalid duration 'soon'
