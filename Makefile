@@ -138,7 +138,7 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/bench/run.sh $(OUTPUT)
 
-# Advice quality on the corpus (tests/corpus, docs: advice-scoring): every
+# Advice quality on the corpus (tests/corpus/README.md): every
 # scenario's variants built and run once under 'memadvise run' with default
 # options, one at a time, and scored against their labels.  Reports stay
 # under $(OUTPUT)/corpus; EVAL_FILTER=PATTERN runs the scenarios whose name

@@ -8,7 +8,7 @@ tests/corpus/README.md).  For each variant of each scenario: build it into
 OUT/NAME/VARIANT/prog with the label's cflags, defines and ldflags, run
 'memadvise run -j -o report.json -- ./prog ARGS' there once, with default
 options, one variant at a time, and score the fired findings against the
-label as docs/advice-scoring.md defines:
+label:
 
   recall      expected (variant, class) pairs found on BAD variants / all
   location    found pairs whose finding's location names a right place / found

@@ -4,7 +4,7 @@
 # at the right place, one found elsewhere, one found by a line within 3 of
 # the label's range, a miss (inconclusive only), a folded finding, a
 # tolerated class, an unmapped rule (spurious), GOOD and clean false
-# positives; the numbers must be those of docs advice-scoring.  Then a
+# positives; the numbers must be as tests/corpus/README.md defines them.  Then a
 # broken label (exit 2, file:line) and --strict on a list (exit 1).
 . "$MA_TOP/tests/lib.sh"
 need_cmd python3
