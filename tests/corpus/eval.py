@@ -466,6 +466,7 @@ def main(argv):
     ap.add_argument("--check", action="store_true",
                     help="only check the labels (build and run nothing)")
     a = ap.parse_args(argv)
+    a.memadvise, a.out = os.path.abspath(a.memadvise), os.path.abspath(a.out)
     cc = os.environ.get("CC", "cc")
     try:
         classes = load_classes(os.path.join(a.corpus, "classes.yaml"))
