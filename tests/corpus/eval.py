@@ -413,8 +413,9 @@ def print_table(results, tot, out=sys.stdout):
             extra += " (tolerated: %s)" % ", ".join(r["tolerated_fired"])
         if r.get("error"):
             extra = "ERROR " + r["error"]
-        out.write("%-*s %5.1fs  %-30s %-34s %s\n" % (w, "%s/%s" % (r["scenario"], r["variant"]),
-                  r.get("seconds", 0.0), exp, "; ".join(found) or "-", extra))
+        took = "-" if r.get("seconds") is None else "%.1fs" % r["seconds"]
+        out.write("%-*s %6s  %-30s %-34s %s\n" % (w, "%s/%s" % (r["scenario"], r["variant"]),
+                  took, exp, "; ".join(found) or "-", extra))
     pct = (lambda x: "n/a" if x is None else "%.0f%%" % (100 * x))
     out.write("\nrecall            %s  (%d of %d expected problems found on BAD variants)\n" % (
         pct(tot["recall"]), tot["found_pairs"], tot["expected_pairs"]))
@@ -502,14 +503,14 @@ def main(argv):
     for lab, v in todo:
         vdir = os.path.join(a.out, lab["name"], v)
         if a.no_run:
-            report, took, err = read_report(os.path.join(vdir, "report.json")), 0.0, None
+            report, took, err = read_report(os.path.join(vdir, "report.json")), None, None
         else:
             print("  RUN      %s/%s" % (lab["name"], v), file=sys.stderr, flush=True)
             report, took, err = run_variant(a.memadvise, vdir, lab["variants"][v]["args"])
         if report and "__error__" in report:
             err, report = report["__error__"], None
         r = score_variant(lab, v, report or {}, classes)
-        r["seconds"] = round(took, 2)
+        r["seconds"] = None if took is None else round(took, 2)
         if err:
             r["error"] = err
         results.append(r)
