@@ -91,7 +91,7 @@ static void *alloc_loop(void *p)
 
 int main(int argc, char **argv)
 {
-	long ops = argc > 1 ? atol(argv[1]) : 75000000;
+	long ops = argc > 1 ? atol(argv[1]) : 200000000;
 	struct worker w[2] = { { .id = 0, .ops = ops }, { .id = 1, .ops = ops } };
 	pthread_t t[2];
 

@@ -70,7 +70,7 @@ static void *parse_logs(void *p)
 
 int main(int argc, char **argv)
 {
-	long passes = argc > 1 ? atol(argv[1]) : 3000000;
+	long passes = argc > 1 ? atol(argv[1]) : 6000000;
 	struct parser *ps[2];
 	pthread_t t[2];
 	uint64_t sum = 0;

@@ -69,7 +69,7 @@ static void *handle_requests(void *p)
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 72000000;
+	long n = argc > 1 ? atol(argv[1]) : 180000000;
 	struct worker w[2] = { { .requests = n }, { .requests = n } };
 	pthread_t t[2];
 

@@ -65,7 +65,7 @@ static void *tone_worker(void *p)
 
 int main(int argc, char **argv)
 {
-	long frames = argc > 1 ? atol(argv[1]) : 10000;
+	long frames = argc > 1 ? atol(argv[1]) : 40000;
 	struct worker w[2] = { { 0 } };
 	pthread_t t[2];
 

@@ -72,7 +72,7 @@ static uint64_t serve_gets(long gets)
 
 int main(int argc, char **argv)
 {
-	long gets = argc > 1 ? atol(argv[1]) : 9000000;
+	long gets = argc > 1 ? atol(argv[1]) : 14000000;
 	uint64_t sum;
 
 	for (uint32_t s = 0; s < NSLABS; s++) {

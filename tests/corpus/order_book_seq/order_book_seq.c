@@ -79,7 +79,7 @@ static void *match_side(void *p)
 
 int main(int argc, char **argv)
 {
-	long orders = argc > 1 ? atol(argv[1]) : 180000000;
+	long orders = argc > 1 ? atol(argv[1]) : 600000000;
 	struct side_arg side[2] = {
 		{ .is_bid = 1, .orders = orders, .seed = 0x9e3779b97f4a7c15ull },
 		{ .is_bid = 0, .orders = orders, .seed = 0xd1b54a32d192ed03ull },

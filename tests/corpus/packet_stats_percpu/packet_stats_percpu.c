@@ -82,7 +82,7 @@ static void *rx_worker(void *p)
 
 int main(int argc, char **argv)
 {
-	long passes = argc > 1 ? atol(argv[1]) : 2000000;
+	long passes = argc > 1 ? atol(argv[1]) : 5000000;
 	struct queue *q[NWORKERS];
 	pthread_t t[NWORKERS];
 	uint64_t sum = 0;

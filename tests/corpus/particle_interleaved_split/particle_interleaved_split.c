@@ -60,7 +60,7 @@ static void *integrate(void *p)
 
 int main(int argc, char **argv)
 {
-	long steps = argc > 1 ? atol(argv[1]) : 80000;
+	long steps = argc > 1 ? atol(argv[1]) : 200000;
 	struct range r[NTHREADS];
 	pthread_t t[NTHREADS];
 	double sum = 0;
