@@ -61,7 +61,7 @@ CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all examples check test test-asan deps demo bench install uninstall clean lint fuzz
+.PHONY: all examples check test test-asan deps demo bench eval install uninstall clean lint fuzz
 
 all: $(OUTPUT)/memadvise examples
 
@@ -137,6 +137,16 @@ demo: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/bench/run.sh $(OUTPUT)
+
+# Advice quality on the corpus (tests/corpus/README.md): every
+# scenario's variants built and run once under 'memadvise run' with default
+# options, one at a time, and scored against their labels.  Reports stay
+# under $(OUTPUT)/corpus; EVAL_FILTER=PATTERN runs the scenarios whose name
+# contains PATTERN.
+EVAL_FILTER ?=
+eval: $(OUTPUT)/memadvise
+	$(Q)python3 tests/corpus/eval.py --memadvise $(OUTPUT)/memadvise --out $(OUTPUT)/corpus \
+		$(if $(EVAL_FILTER),-k '$(EVAL_FILTER)') --json $(OUTPUT)/corpus/eval.json
 
 # Longer fuzzing of the rule parser and the condition evaluator; new
 # interesting inputs are merged into tests/fuzz/corpus.  FUZZ_TIME=seconds.
