@@ -56,7 +56,7 @@ static __attribute__((noinline)) uint32_t walk(const uint32_t *adj, uint32_t sta
 
 int main(int argc, char **argv)
 {
-	long walks = argc > 1 ? atol(argv[1]) : 40000;
+	long walks = argc > 1 ? atol(argv[1]) : 150000;
 	uint32_t *adj = adj_map((size_t)NV * DEG * sizeof(uint32_t));
 	uint64_t x = 0xda942042e4dd58b5ull, visits = 0, check = 0;
 

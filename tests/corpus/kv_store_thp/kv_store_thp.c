@@ -68,7 +68,7 @@ static __attribute__((noinline)) uint64_t serve_gets(const struct slot *t, uint6
 
 int main(int argc, char **argv)
 {
-	long gets = argc > 1 ? atol(argv[1]) : 12000000;
+	long gets = argc > 1 ? atol(argv[1]) : 40000000;
 	struct slot *t = table__map(SLOTS * sizeof(struct slot));
 	uint64_t rng = 88172645463325252ull, check = 0;
 

@@ -69,7 +69,7 @@ static __attribute__((noinline)) uint64_t forward_burst(struct flow *tab, uint64
 
 int main(int argc, char **argv)
 {
-	long bursts = argc > 1 ? atol(argv[1]) : 2000;
+	long bursts = argc > 1 ? atol(argv[1]) : 1000;
 	struct flow *tab = calloc(SLOTS, sizeof(*tab));
 	uint64_t *keys = malloc(LIVE * sizeof(*keys));
 	uint32_t rng = 2463534242u;
