@@ -16,8 +16,6 @@
 #include "machine/sysinfo.h"
 #include "base/util.h"
 
-#define SIM_KEEP_LINES 200
-
 /* --- parsing ----------------------------------------------------------- */
 
 static int cmp_key(const void *a, const void *b)
@@ -279,6 +277,8 @@ struct sim_run {
 	char program[PATH_MAX];
 	char **argv;
 	int argc;
+	int keep;
+	bool pinned;
 	char note[200];
 };
 
@@ -328,7 +328,21 @@ static void cache_opt(struct sim_run *s, const char *name, const struct cache_le
 	s->argv[s->argc++] = xstrdup(opt);
 }
 
-struct sim_run *sim_run__new(char *const *argv)
+/* "--I1=size,assoc,line" from a pinned geometry. */
+static int pinned_opt(struct sim_run *s, const char *name, const struct sim_cache *c)
+{
+	char opt[64], why[128];
+
+	if (!c->size)
+		return 0;
+	if (sim_cache__check(c, why, sizeof(why)))
+		return -EINVAL;
+	snprintf(opt, sizeof(opt), "--%s=%" PRIu64 ",%d,%d", name, c->size, c->ways, c->line);
+	s->argv[s->argc++] = xstrdup(opt);
+	return 1;
+}
+
+struct sim_run *sim_run__new(char *const *argv, const struct sim_geometry *pin, int keep)
 {
 	struct cache_level caches[8];
 	const struct cache_level *ll = NULL, *l1i = NULL;
@@ -363,6 +377,7 @@ struct sim_run *sim_run__new(char *const *argv)
 	s->argv[s->argc++] = xstrdup("--tool=cachegrind");
 	s->argv[s->argc++] = xstrdup("--cache-sim=yes");
 	s->argv[s->argc++] = xstrdup("--branch-sim=yes");
+	s->keep = keep;
 	n = sysinfo__caches(caches, 8);
 	for (int i = 0; i < n; i++) {
 		if (caches[i].level == 1 && !strcmp(caches[i].type, "Instruction"))
@@ -370,10 +385,28 @@ struct sim_run *sim_run__new(char *const *argv)
 		if (strcmp(caches[i].type, "Instruction") && (!ll || caches[i].level > ll->level))
 			ll = &caches[i];
 	}
-	cache_opt(s, "I1", l1i);
-	cache_opt(s, "D1", n > 0 ? sysinfo__cache(caches, n, 1) : NULL);
-	if (ll && ll->level > 1)
-		cache_opt(s, "LL", ll);
+	if (pin) {
+		int i1 = pinned_opt(s, "I1", &pin->i1), d1 = pinned_opt(s, "D1", &pin->d1);
+		int l2 = pinned_opt(s, "LL", &pin->ll);
+
+		if (i1 < 0 || d1 < 0 || l2 < 0) {
+			sim_run__free(s);
+			errno = EINVAL;
+			return NULL;
+		}
+		s->pinned = true;
+		if (!i1)
+			cache_opt(s, "I1", l1i);
+		if (!d1)
+			cache_opt(s, "D1", n > 0 ? sysinfo__cache(caches, n, 1) : NULL);
+		if (!l2 && ll && ll->level > 1)
+			cache_opt(s, "LL", ll);
+	} else {
+		cache_opt(s, "I1", l1i);
+		cache_opt(s, "D1", n > 0 ? sysinfo__cache(caches, n, 1) : NULL);
+		if (ll && ll->level > 1)
+			cache_opt(s, "LL", ll);
+	}
 	snprintf(opt, sizeof(opt), "--cachegrind-out-file=%s/cachegrind.out.%%p", s->dir);
 	s->argv[s->argc++] = xstrdup(opt);
 	snprintf(opt, sizeof(opt), "--log-file=%s/valgrind.log.%%p", s->dir);
@@ -466,9 +499,10 @@ int sim_run__collect(struct sim_run *s, struct report *r)
 		return -ENODATA;
 	}
 	all->nr_lines = all->nr_lines_total;
-	merge_lines(all, SIM_KEEP_LINES);
+	merge_lines(all, s->keep ? s->keep : SIM_KEEP_LINES);
 	derive(all);
 	snprintf(all->note, sizeof(all->note), "%s", s->note);
+	all->pinned = s->pinned;
 	if (files > 1)
 		report__add_provenance(r, "simulation", "%d processes simulated (forked children "
 				       "added); exec'd programs are not followed", files);
