@@ -348,17 +348,8 @@ static int check_workload(const struct budget *b, const struct budget_workload *
 	}
 	if (res->nr_runs < nr) {
 		/* every limit of it says so: never a pass */
-		for (int i = 0; i < w->nr_limits; i++) {
-			struct check_item *it = check_report__add(cr, w->name, "metric",
-								  w->limits[i].src_line);
-
-			snprintf(it->name, sizeof(it->name), "%s: %s", w->name, w->limits[i].metric);
-			snprintf(it->metric, sizeof(it->metric), "%s", w->limits[i].metric);
-			snprintf(it->detail, sizeof(it->detail), "%s",
-				 argv ? "the workload could not be run (see the error above)"
-				      : "the workload has no 'run' and no command was given after --");
-		}
-		budget__eval_findings(w, NULL, cr);
+		budget__eval_unmeasured(w, "the workload could not be run (see the error above)",
+					cr);
 		return -1;
 	}
 	if (w->tier == BUDGET_TIER_SIM)
@@ -582,6 +573,14 @@ int cmd_check(int argc, char **argv)
 		pr_hint("add a workload without 'run:' to check CMD (memadvise-budget(5))");
 		goto out;
 	}
+	for (int i = 0; i < b->nr_w; i++)
+		if (!b->w[i].argv && !o.cmd) {
+			pr_err("%s:%d: workload '%s' has no 'run' and no command was given after --",
+			       o.budget, b->w[i].src_line, b->w[i].name);
+			pr_hint("give it 'run: [PROGRAM, ARGS...]' or run 'memadvise check -- CMD "
+				"[ARGS...]'");
+			goto out;
+		}
 	if (o.baseline && !(base = baseline_load(o.baseline)))
 		goto out;
 	if (out__open(&junit, "--junit", o.junit) || out__open(&sarif, "--sarif", o.sarif) ||

@@ -43,6 +43,7 @@ struct check_item {
 	double tolerance;
 	bool has_value;
 	double value;		/* measured (the median for repeats) */
+	char value_text[16];	/* says the value in words when set ("shared", "apart") */
 	double spread;		/* repeats: max - min; 0 otherwise */
 	int repeats;
 	enum tier tier;

@@ -31,9 +31,9 @@ static void value_text(bool has, double v, char *buf, size_t len)
 
 void check_report__print_text(const struct check_report *cr, FILE *f, bool wide)
 {
-	int namew = wide ? 60 : 34, fails = 0, errors = 0;
+	int namew = wide ? 64 : 38, fails = 0, errors = 0;
 
-	fprintf(f, "%-*s %12s %12s %-10s %s\n", namew, "BUDGET", "LIMIT", "MEASURED", "TIER",
+	fprintf(f, "%-*s %10s %10s %-10s %s\n", namew, "BUDGET", "LIMIT", "MEASURED", "TIER",
 		"VERDICT");
 	for (int i = 0; i < cr->nr_items; i++) {
 		const struct check_item *it = &cr->items[i];
@@ -43,10 +43,13 @@ void check_report__print_text(const struct check_report *cr, FILE *f, bool wide)
 			fmt_num(it->limit, tmp, sizeof(tmp));
 			snprintf(lim, sizeof(lim), "%s %s", it->op, tmp);
 		} else {
-			snprintf(lim, sizeof(lim), "%s", it->kind[0] == 'l' ? "required" : "-");
+			snprintf(lim, sizeof(lim), "%s", !strcmp(it->op, "==") ? "shared"
+							 : !strcmp(it->op, "!=") ? "apart" : "-");
 		}
 		value_text(it->has_value, it->value, val, sizeof(val));
-		fprintf(f, "%-*.*s %12s %12s %-10s %s\n", namew, namew, it->name, lim, val,
+		if (it->has_value && it->value_text[0])
+			snprintf(val, sizeof(val), "%s", it->value_text);
+		fprintf(f, "%-*.*s %10s %10s %-10s %s\n", namew, namew, it->name, lim, val,
 			tier__name(it->tier), check_verdict__name(it->verdict));
 		if ((int)strlen(it->name) > namew)
 			fprintf(f, "  (budget: %s)\n", it->name);
@@ -71,8 +74,9 @@ void check_report__print_text(const struct check_report *cr, FILE *f, bool wide)
 			fprintf(f, ", caches pinned %s (modelled, not measured)", e->fp.geometry);
 		fputc('\n', f);
 	}
-	fprintf(f, "\n%s: %d budgets, %d exceeded, %d not checked\n",
-		check_verdict__name(check_report__verdict(cr)), cr->nr_items, fails, errors);
+	fprintf(f, "\n%s: %d budget%s, %d exceeded, %d not checked\n",
+		check_verdict__name(check_report__verdict(cr)), cr->nr_items,
+		cr->nr_items == 1 ? "" : "s", fails, errors);
 }
 
 static struct json_object *jnum(bool has, double v)
@@ -128,6 +132,8 @@ struct json_object *check_report__to_json(const struct check_report *cr)
 		json_add(c, "limit", jnum(it->has_limit, it->limit));
 		json_add(c, "tolerance", json_object_new_double(it->tolerance));
 		json_add(c, "measured", jnum(it->has_value, it->value));
+		if (it->value_text[0])
+			json_add(c, "measured_text", json_str(it->value_text));
 		if (it->repeats)
 			json_add(c, "repeats", json_object_new_int(it->repeats));
 		if (it->repeats > 1)

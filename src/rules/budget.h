@@ -118,6 +118,9 @@ void budget__eval_sim(const struct budget_workload *w, const struct report *r,
 		      struct check_report *cr);
 void budget__eval_counters(const struct budget_workload *w, struct report *const *runs, int nr,
 			   struct check_report *cr);
+/* Every limit of a workload that could not be measured, with WHY. */
+void budget__eval_unmeasured(const struct budget_workload *w, const char *why,
+			     struct check_report *cr);
 /* The workload's findings limits on FS (NULL: the rules did not run). */
 void budget__eval_findings(const struct budget_workload *w, const struct findings *fs,
 			   struct check_report *cr);

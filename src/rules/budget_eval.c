@@ -218,6 +218,20 @@ void budget__eval_sim(const struct budget_workload *w, const struct report *r,
 	}
 }
 
+void budget__eval_unmeasured(const struct budget_workload *w, const char *why,
+			     struct check_report *cr)
+{
+	enum tier t = w->tier == BUDGET_TIER_SIM ? TIER_SIMULATION : TIER_SOFTWARE;
+
+	for (int i = 0; i < w->nr_limits; i++)
+		snprintf(limit_item(cr, w, &w->limits[i], t)->detail, sizeof(cr->items->detail),
+			 "%s", why);
+	if (w->has_findings) {
+		budget__eval_findings(w, NULL, cr);
+		snprintf(cr->items[cr->nr_items - 1].detail, sizeof(cr->items->detail), "%s", why);
+	}
+}
+
 /* A metric or counter of a run, with its tier; false with WHY when not counted. */
 static bool run_value(const struct report *r, const char *name, double *v, enum tier *tier,
 		      char *why, size_t len)
@@ -433,6 +447,7 @@ static void member_pair(struct check_report *cr, const struct budget_layout *bl,
 
 	snprintf(what, sizeof(what), "%s %s %s", pair[0], same ? "with" : "apart from", pair[1]);
 	it = layout_item(cr, bl, what, "");
+	snprintf(it->op, sizeof(it->op), same ? "==" : "!=");
 	if (err || !a || !b) {
 		snprintf(it->detail, sizeof(it->detail), "%s%s%s%s", err ? err : "no member '",
 			 err ? "" : (!a ? pair[0] : pair[1]), err ? "" : "' in ",
@@ -446,6 +461,7 @@ static void member_pair(struct check_report *cr, const struct budget_layout *bl,
 			 (a->last_line > b->last_line ? a->last_line : b->last_line);
 	it->has_value = true;
 	it->value = shared;
+	snprintf(it->value_text, sizeof(it->value_text), "%s", shared ? "shared" : "apart");
 	it->verdict = shared == same ? CHECK_PASS : CHECK_FAIL;
 	if (it->verdict == CHECK_FAIL)
 		snprintf(it->detail, sizeof(it->detail), "%s (line %llu-%llu) and %s (line "
