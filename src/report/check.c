@@ -70,8 +70,10 @@ void check_report__print_text(const struct check_report *cr, FILE *f, bool wide)
 		const struct check_workload_env *e = &cr->envs[i];
 
 		fprintf(f, "\nworkload %s: tier %s, %.2f s", e->name, e->fp.tier, e->wall_s);
-		if (e->fp.geometry[0])
+		if (e->fp.geometry[0] && !strcmp(e->fp.tier, tier__name(TIER_SIMULATION)))
 			fprintf(f, ", caches pinned %s (modelled, not measured)", e->fp.geometry);
+		else if (e->fp.geometry[0])
+			fprintf(f, ", this host's caches %s", e->fp.geometry);
 		fputc('\n', f);
 	}
 	fprintf(f, "\n%s: %d budget%s, %d exceeded, %d not checked\n",

@@ -285,7 +285,9 @@ void budget__eval_counters(const struct budget_workload *w, struct report *const
 	for (int i = 0; i < w->nr_limits; i++) {
 		const struct budget_limit *l = &w->limits[i];
 		const struct budget_metric *m = budget_metric__find(l->metric);
-		struct check_item *it = limit_item(cr, w, l, TIER_SOFTWARE);
+		/* faults are software events; the rest needs the PMU */
+		struct check_item *it = limit_item(cr, w, l, strstr(l->metric, "fault")
+								 ? TIER_SOFTWARE : TIER_COUNTING);
 		char why[256] = "";
 		int k;
 
