@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/log.h"
@@ -342,6 +343,22 @@ static int pinned_opt(struct sim_run *s, const char *name, const struct sim_cach
 	return 1;
 }
 
+/*
+ * Under sudo the program (valgrind) runs as the invoking user (target.c):
+ * the output directory is given to that user, and only regular files in it
+ * are read back (sim_run__collect).
+ */
+static int give_to_sudo_user(const char *dir)
+{
+	const char *uid_s = getenv("SUDO_UID"), *gid_s = getenv("SUDO_GID");
+	int uid, gid;
+
+	if (geteuid() != 0 || !uid_s || !gid_s || parse_int(uid_s, 0, INT_MAX, &uid) ||
+	    parse_int(gid_s, 0, INT_MAX, &gid) || uid == 0)
+		return 0;
+	return chown(dir, (uid_t)uid, (gid_t)gid) ? -errno : 0;
+}
+
 struct sim_run *sim_run__new(char *const *argv, const struct sim_geometry *pin, int keep)
 {
 	struct cache_level caches[8];
@@ -365,9 +382,10 @@ struct sim_run *sim_run__new(char *const *argv, const struct sim_geometry *pin, 
 		s->program[0] = '\0';
 	}
 	snprintf(s->dir, sizeof(s->dir), "%s/memadvise-sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(s->dir)) {
+	if (!mkdtemp(s->dir) || give_to_sudo_user(s->dir)) {
 		int e = errno;
 
+		rmdir(s->dir);
 		free(s);
 		errno = e;
 		return NULL;
@@ -462,8 +480,12 @@ int sim_run__collect(struct sim_run *s, struct report *r)
 		return -errno;
 	while ((de = readdir(d))) {
 		struct sim_report *one;
+		struct stat st;
 		int errline;
 
+		snprintf(path, sizeof(path), "%s/%s", s->dir, de->d_name);
+		if (lstat(path, &st) || !S_ISREG(st.st_mode))
+			continue; /* not something cachegrind wrote */
 		if (!strncmp(de->d_name, "valgrind.log.", 13) && !why[0]) {
 			snprintf(path, sizeof(path), "%s/%s", s->dir, de->d_name);
 			log_reason(path, why, sizeof(why));
