@@ -279,7 +279,6 @@ struct sim_run {
 	char **argv;
 	int argc;
 	int keep;
-	bool pinned;
 	char note[200];
 };
 
@@ -412,7 +411,6 @@ struct sim_run *sim_run__new(char *const *argv, const struct sim_geometry *pin, 
 			errno = EINVAL;
 			return NULL;
 		}
-		s->pinned = true;
 		if (!i1)
 			cache_opt(s, "I1", l1i);
 		if (!d1)
@@ -524,7 +522,6 @@ int sim_run__collect(struct sim_run *s, struct report *r)
 	merge_lines(all, s->keep ? s->keep : SIM_KEEP_LINES);
 	derive(all);
 	snprintf(all->note, sizeof(all->note), "%s", s->note);
-	all->pinned = s->pinned;
 	if (files > 1)
 		report__add_provenance(r, "simulation", "%d processes simulated (forked children "
 				       "added); exec'd programs are not followed", files);

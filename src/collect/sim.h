@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The simulation tier: the program runs under Valgrind's cachegrind with
- * cache and branch simulation and this machine's cache geometry pinned from
- * sysfs.  The counts are exact for the *modelled* machine (inclusive LRU
+ * cache and branch simulation and this machine's cache geometry from sysfs
+ * ('run --sim'), or the geometry a budget file pins ('check').  The counts are exact for the *modelled* machine (inclusive LRU
  * caches, a simple branch predictor), not measurements of this one, and
  * every output says "simulation".
  */

@@ -61,7 +61,6 @@ struct sim_report {
 	int nr_lines;
 	int nr_lines_total;	/* lines in the file, before keeping the top */
 	char note[200];		/* geometry adjustments, e.g. LL sets rounded */
-	bool pinned;		/* the geometry was given (sim_geometry), not the host's */
 };
 
 uint64_t sim_line__d1_misses(const struct sim_line *l);
