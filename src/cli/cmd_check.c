@@ -48,6 +48,7 @@ struct check_opts {
 	const char *sarif;
 	const char *save_baseline;
 	const char *baseline;
+	int repeat;		/* --repeat: counters-tier runs, 0: each workload's own */
 	bool force;
 	bool wide;
 	char **cmd;		/* after '--', NULL: none */
@@ -68,6 +69,7 @@ static void usage(FILE *f)
 		"  -j, --json               JSON results on stdout\n"
 		"      --pretty             indented JSON (implies --json)\n"
 		"  -w, --wide               do not fit the table into 80 columns\n"
+		"  -r, --repeat N           counters tier: run each workload N times (median)\n"
 		"      --junit FILE         also write JUnit XML, one test case per budget\n"
 		"      --sarif FILE         also write the findings as SARIF 2.1.0\n"
 		"      --save-baseline FILE save the results (JSON) as a baseline\n"
@@ -96,6 +98,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },
 		{ "wide", no_argument, NULL, 'w' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "junit", required_argument, NULL, 'J' },
 		{ "sarif", required_argument, NULL, 'R' },
 		{ "save-baseline", required_argument, NULL, 'S' },
@@ -104,16 +107,24 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, v;
 
 	o->budget = DEFAULT_BUDGET;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:b:jwh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:b:jwr:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->budget = optarg; break;
 		case 'j': gopts.json = true; break;
 		case 'P': gopts.json = gopts.pretty = true; break;
 		case 'w': o->wide = true; break;
+		case 'r':
+			if (parse_int(optarg, 1, 100, &v)) {
+				pr_err("invalid --repeat '%s'", optarg);
+				pr_hint("give a number of runs from 1 to 100");
+				return -EINVAL;
+			}
+			o->repeat = v;
+			break;
 		case 'J': o->junit = optarg; break;
 		case 'R': o->sarif = optarg; break;
 		case 'S': o->save_baseline = optarg; break;
@@ -339,7 +350,8 @@ static int check_workload(const struct budget *b, const struct budget_workload *
 			  struct check_report *cr, struct wl_result *res)
 {
 	char **argv = workload_argv(b, w, o->cmd);
-	int nr = w->tier == BUDGET_TIER_SIM ? 1 : w->repeat;
+	/* the simulation is deterministic: one run says it all */
+	int nr = w->tier == BUDGET_TIER_SIM ? 1 : o->repeat ? o->repeat : w->repeat;
 	struct check_workload_env *env = check_report__add_env(cr, w->name);
 	uint64_t t0 = now_ns();
 

@@ -21,5 +21,6 @@ check -b $MA_TOP/tests/budgets/layout-missing-binary.yaml | exit 2 | why: cannot
 check -b $MA_TOP/tests/budgets/no-geometry.yaml --baseline /nonexistent.json | exit 2 |  | no-geometry.yaml:3
 check -b $MA_TOP/tests/budgets/no-run.yaml | exit 2 |  | ^error: .*/no-run.yaml:7: workload 'a' has no 'run' and no command was given
 check -b $MA_TOP/tests/budgets/no-run.yaml -- /nonexistent/prog | exit 2 | a: l1d_mpki .* error | 
-check -b $MA_TOP/tests/budgets/no-run.yaml --junit - | exit 2 |  | ^error: --junit needs a file name
+check -b $MA_TOP/tests/budgets/no-run.yaml --junit - -- /bin/true | exit 2 |  | ^error: --junit needs a file name
 check -b $MA_TOP/tests/budgets/no-run.yaml --sarif /nonexistent/dir/x.sarif -- /bin/true | exit 2 |  | ^error: cannot open '/nonexistent/dir/x.sarif'
+check --repeat 0 | exit 2 |  | ^error: invalid --repeat
