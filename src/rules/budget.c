@@ -611,6 +611,9 @@ static int parse_root(struct bctx *p, yaml_node_t *root, struct budget *b)
 			if ((err = parse_layout(p, node(p, *it), b, &b->l[b->nr_l++])))
 				return err;
 	}
+	if (!b->nr_w && !b->nr_l)
+		return berr(p, nline(root), "the file sets no budget: its 'workloads' and "
+			    "'layouts' are empty");
 	return 0;
 }
 

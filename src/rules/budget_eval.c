@@ -365,7 +365,7 @@ void budget__eval_findings(const struct budget_workload *w, const struct finding
 	snprintf(it->unit, sizeof(it->unit), "count");
 	it->has_limit = true;
 	it->limit = 0;
-	it->tier = TIER_SIMULATION;
+	it->tier = w->tier == BUDGET_TIER_SIM ? TIER_SIMULATION : TIER_SOFTWARE;
 	if (!fs) {
 		snprintf(it->detail, sizeof(it->detail), "the rules could not be applied");
 		return;

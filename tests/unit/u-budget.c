@@ -115,6 +115,7 @@ void test_budget__errors(void)
 		     "has neither 'limits' nor 'findings'", 3);
 	expect_error("version: 1\nversion: 1\n", "'version' is given twice", 2);
 	expect_error("- 1\n", "a budget file must be a mapping", 1);
+	expect_error("version: 1\nlayouts: []\n", "the file sets no budget", 1);
 }
 
 static struct report *sim_run(uint64_t ir, uint64_t d1)
