@@ -250,8 +250,10 @@ static void junit_property(FILE *f, const char *name, const char *value)
 	fputs("\"/>\n", f);
 }
 
-static void junit_case(FILE *f, const struct check_item *it)
+static void junit_case(FILE *f, const struct check_report *cr, const struct check_item *it)
 {
+	const struct check_workload_env *e = it->workload[0] ? check_report__env(cr, it->workload)
+							     : NULL;
 	char lim[32] = "-", val[32] = "-", msg[512];
 
 	if (it->has_limit)
@@ -262,7 +264,8 @@ static void junit_case(FILE *f, const struct check_item *it)
 	xml_text(f, it->name);
 	fputs("\" classname=\"memadvise.check.", f);
 	xml_text(f, it->workload[0] ? it->workload : "layout");
-	fprintf(f, "\" time=\"0\"");
+	/* a workload's budgets share its run: each shows the run's time */
+	fprintf(f, "\" time=\"%.3f\"", e ? e->wall_s : 0.0);
 	if (it->verdict == CHECK_PASS) {
 		fputs("/>\n", f);
 		return;
@@ -311,7 +314,7 @@ int check_report__write_junit(const struct check_report *cr, FILE *f, const char
 	}
 	fputs("  </properties>\n", f);
 	for (int i = 0; i < cr->nr_items; i++)
-		junit_case(f, &cr->items[i]);
+		junit_case(f, cr, &cr->items[i]);
 	fputs("  <system-out/>\n  <system-err/>\n</testsuite>\n", f);
 	return fflush(f) ? -errno : 0;
 }
