@@ -111,6 +111,7 @@ examples:
 
 deps:
 	$(Q)sh scripts/install-deps.sh
+	$(Q)sh scripts/fetch-schemas.sh
 
 test: $(OUTPUT)/memadvise $(OUTPUT)/unit-tests examples
 	$(Q)MA_OUTPUT=$(OUTPUT) sh tests/run.sh

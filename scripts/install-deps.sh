@@ -8,7 +8,7 @@ set -eu
 PKGS="make gcc pkg-config clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libdw-dev libpfm4-dev libncurses-dev libyaml-dev libjson-c-dev libcapstone-dev
 valgrind linux-perf dwarves tmux groff-base python3 python3-yaml libclang-rt-14-dev
-g++ dpkg-dev xz-utils strace"
+g++ dpkg-dev xz-utils strace python3-jsonschema libxml2-utils"
 
 missing=""
 for p in $PKGS; do

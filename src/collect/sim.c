@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -17,8 +18,6 @@
 #include "collect/sim.h"
 #include "machine/sysinfo.h"
 #include "base/util.h"
-
-#define SIM_KEEP_LINES 200
 
 /* --- parsing ----------------------------------------------------------- */
 
@@ -281,6 +280,7 @@ struct sim_run {
 	char program[PATH_MAX];
 	char **argv;
 	int argc;
+	int keep;
 	char note[200];
 };
 
@@ -359,7 +359,21 @@ static bool sim_result_file(const char *path)
 	return !lstat(path, &st) && S_ISREG(st.st_mode) && st.st_nlink == 1;
 }
 
-struct sim_run *sim_run__new(char *const *argv)
+/* "--I1=size,assoc,line" from a pinned geometry. */
+static int pinned_opt(struct sim_run *s, const char *name, const struct sim_cache *c)
+{
+	char opt[64], why[128];
+
+	if (!c->size)
+		return 0;
+	if (sim_cache__check(c, why, sizeof(why)))
+		return -EINVAL;
+	snprintf(opt, sizeof(opt), "--%s=%" PRIu64 ",%d,%d", name, c->size, c->ways, c->line);
+	s->argv[s->argc++] = xstrdup(opt);
+	return 1;
+}
+
+struct sim_run *sim_run__new(char *const *argv, const struct sim_geometry *pin, int keep)
 {
 	struct cache_level caches[8];
 	const struct cache_level *ll = NULL, *l1i = NULL;
@@ -385,6 +399,7 @@ struct sim_run *sim_run__new(char *const *argv)
 	if (!mkdtemp(s->dir)) {
 		int e = errno;
 
+		rmdir(s->dir);
 		free(s);
 		errno = e;
 		return NULL;
@@ -395,6 +410,7 @@ struct sim_run *sim_run__new(char *const *argv)
 	s->argv[s->argc++] = xstrdup("--tool=cachegrind");
 	s->argv[s->argc++] = xstrdup("--cache-sim=yes");
 	s->argv[s->argc++] = xstrdup("--branch-sim=yes");
+	s->keep = keep;
 	n = sysinfo__caches(caches, 8);
 	for (int i = 0; i < n; i++) {
 		if (caches[i].level == 1 && !strcmp(caches[i].type, "Instruction"))
@@ -402,10 +418,27 @@ struct sim_run *sim_run__new(char *const *argv)
 		if (strcmp(caches[i].type, "Instruction") && (!ll || caches[i].level > ll->level))
 			ll = &caches[i];
 	}
-	cache_opt(s, "I1", l1i);
-	cache_opt(s, "D1", n > 0 ? sysinfo__cache(caches, n, 1) : NULL);
-	if (ll && ll->level > 1)
-		cache_opt(s, "LL", ll);
+	if (pin) {
+		int i1 = pinned_opt(s, "I1", &pin->i1), d1 = pinned_opt(s, "D1", &pin->d1);
+		int l2 = pinned_opt(s, "LL", &pin->ll);
+
+		if (i1 < 0 || d1 < 0 || l2 < 0) {
+			sim_run__free(s);
+			errno = EINVAL;
+			return NULL;
+		}
+		if (!i1)
+			cache_opt(s, "I1", l1i);
+		if (!d1)
+			cache_opt(s, "D1", n > 0 ? sysinfo__cache(caches, n, 1) : NULL);
+		if (!l2 && ll && ll->level > 1)
+			cache_opt(s, "LL", ll);
+	} else {
+		cache_opt(s, "I1", l1i);
+		cache_opt(s, "D1", n > 0 ? sysinfo__cache(caches, n, 1) : NULL);
+		if (ll && ll->level > 1)
+			cache_opt(s, "LL", ll);
+	}
 	snprintf(opt, sizeof(opt), "--cachegrind-out-file=%s/cachegrind.out.%%p", s->dir);
 	s->argv[s->argc++] = xstrdup(opt);
 	snprintf(opt, sizeof(opt), "--log-file=%s/valgrind.log.%%p", s->dir);
@@ -461,18 +494,20 @@ int sim_run__collect(struct sim_run *s, struct report *r)
 		return -errno;
 	while ((de = readdir(d))) {
 		struct sim_report *one;
+		bool log = !strncmp(de->d_name, "valgrind.log.", 13);
 		int errline;
 
-		if (!strncmp(de->d_name, "valgrind.log.", 13) && !why[0]) {
-			snprintf(path, sizeof(path), "%s/%s", s->dir, de->d_name);
-			log_reason(path, why, sizeof(why));
-		}
-		if (strncmp(de->d_name, "cachegrind.out.", 15))
+		if (!log && strncmp(de->d_name, "cachegrind.out.", 15))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", s->dir, de->d_name);
 		if (!sim_result_file(path)) {
 			report__add_provenance(r, "simulation", "%s is not a file valgrind wrote: skipped",
 					       de->d_name);
+			continue;
+		}
+		if (log) {
+			if (!why[0])
+				log_reason(path, why, sizeof(why));
 			continue;
 		}
 		rc = sim__parse_file(path, 0, &one, &errline);
@@ -503,7 +538,7 @@ int sim_run__collect(struct sim_run *s, struct report *r)
 		return -ENODATA;
 	}
 	all->nr_lines = all->nr_lines_total;
-	merge_lines(all, SIM_KEEP_LINES);
+	merge_lines(all, s->keep ? s->keep : SIM_KEEP_LINES);
 	derive(all);
 	snprintf(all->note, sizeof(all->note), "%s", s->note);
 	if (files > 1)

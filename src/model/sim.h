@@ -4,6 +4,7 @@
 #define __MA_MODEL_SIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/report.h"
@@ -19,6 +20,21 @@ struct sim_cache {
 	uint64_t size;
 	int line, ways;
 };
+
+/*
+ * The modelled machine's caches, pinned (a budget file's 'geometry') rather
+ * than read from this host: every runner then simulates the same machine.
+ * A cache with size 0 is left to the host's (sysfs) geometry.
+ */
+struct sim_geometry {
+	struct sim_cache i1, d1, ll;
+};
+
+/*
+ * Whether cachegrind can model cache C: sets and line size powers of two,
+ * size = sets * ways * line.  0, or -EINVAL with the reason in WHY.
+ */
+int sim_cache__check(const struct sim_cache *c, char *why, size_t len);
 
 /* Counts of one source line (cachegrind keys by file, function, line). */
 struct sim_line {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "model/addr.h"
+#include "model/check.h"
 #include "model/findings.h"
 #include "model/sampling.h"
 #include "model/report.h"
@@ -42,5 +43,14 @@ void findings__print_text(const struct findings *fs, FILE *f, bool wide);
 int findings__write_sarif(const struct findings *fs, const char *path);
 /* The same to an open stream, flushed (not closed). 0 or -errno. */
 int findings__fwrite_sarif(const struct findings *fs, FILE *f);
+
+/* 'memadvise check': the table, JSON (also the baseline format) and JUnit XML. */
+void check_report__print_text(const struct check_report *cr, FILE *f, bool wide);
+struct json_object *check_report__to_json(const struct check_report *cr);
+/* A baseline: the JSON of an earlier check.  0, or -EINVAL with WHY. */
+int check_report__from_json(const char *text, struct check_report **out, char *why, size_t len);
+/* One <testsuite>, one <testcase> per budget.  0 or -errno. */
+int check_report__write_junit(const struct check_report *cr, FILE *f, const char *hostname,
+			      double wall_s);
 
 #endif

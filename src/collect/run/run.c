@@ -447,11 +447,14 @@ int run__launch(struct run **runp, const struct run_opts *o, struct report *r)
 	run->r = r;
 	run->cmd = o->argv;
 	if (o->sim) {
-		run->sim = sim_run__new(o->argv);
+		run->sim = sim_run__new(o->argv, o->sim_pin, o->sim_keep);
 		if (!run->sim) {
 			if (errno == ENOENT) {
 				pr_err("cannot run the simulation: valgrind is not installed");
 				pr_hint("install it (apt-get install valgrind) or run without --sim");
+			} else if (errno == EINVAL) {
+				pr_err("cannot run the simulation: a pinned cache cannot be modelled");
+				pr_hint("give sizes of sets x ways x line with sets and line powers of two");
 			} else {
 				pr_err("cannot prepare the simulation: %s", strerror(errno));
 			}

@@ -29,6 +29,7 @@
 #include "model/watch.h"
 
 struct report;
+struct sim_geometry;
 
 struct run_opts {
 	pid_t pid;		/* -p: attach to it; 0: launch argv */
@@ -40,6 +41,8 @@ struct run_opts {
 	bool all_faults;	/* no fault windows */
 	bool expedite_rcu;	/* --expedite-rcu: may set rcu_expedited while priming */
 	bool sim;		/* run under cachegrind */
+	const struct sim_geometry *sim_pin; /* sim: caches pinned (NULL: the host's) */
+	int sim_keep;		/* sim: source lines kept (sim_run__new()) */
 	const char *watch[WATCH_MAX];	/* --watch expressions, "auto" */
 	int nr_watch;
 };
