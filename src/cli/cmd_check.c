@@ -145,18 +145,12 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 
 /* --- output files: opened before anything runs ----------------------------- */
 
-struct out {
-	const char *opt, *path;
-	FILE *f;
-	bool created;
-};
-
-static int out__open(struct out *o, const char *opt, const char *path)
+/* --junit, --sarif, --save-baseline: a file, not stdout (it has the results) */
+static int out__open(struct cli_out *o, const char *opt, const char *path)
 {
-	int fd;
-
 	o->opt = opt;
 	o->path = path;
+	o->f = NULL;
 	if (!path)
 		return 0;
 	if (!strcmp(path, "-")) {
@@ -164,27 +158,11 @@ static int out__open(struct out *o, const char *opt, const char *path)
 		pr_hint("give a path, e.g. %s check.out", opt);
 		return -EINVAL;
 	}
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0 && errno == ENOENT) {
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
-		o->created = fd >= 0;
-	}
-	if (fd >= 0)
-		o->f = fdopen(fd, "w");
-	if (!o->f) {
-		int err = errno;
-
-		if (fd >= 0)
-			close(fd);
-		pr_err("cannot open '%s' (%s) for writing: %s", path, opt, strerror(err));
-		pr_hint("choose a path memadvise can write to");
-		return -err;
-	}
-	return 0;
+	return cli_out__open(o, opt, path);
 }
 
 /* Closes O; unless WRITTEN, removes the file memadvise created. */
-static int out__close(struct out *o, bool written)
+static int out__close(struct cli_out *o, bool written)
 {
 	int err = 0;
 
@@ -534,7 +512,7 @@ static int write_sarif(struct wl_result *res, int nr, FILE *f)
 }
 
 static int write_outputs(const struct check_report *cr, const struct check_opts *o,
-			 struct out *junit, struct out *sarif, struct out *save,
+			 struct cli_out *junit, struct cli_out *sarif, struct cli_out *save,
 			 struct wl_result *res, int nr, double wall_s)
 {
 	char host[64] = "localhost";
@@ -581,7 +559,7 @@ int cmd_check(int argc, char **argv)
 	struct check_report *cr = NULL, *base = NULL;
 	struct ruleset *rules = NULL;
 	struct wl_result *res = NULL;
-	struct out junit = { 0 }, sarif = { 0 }, save = { 0 };
+	struct cli_out junit = { 0 }, sarif = { 0 }, save = { 0 };
 	uint64_t t0 = now_ns();
 	int err, ret = MA_EXIT_ERROR;
 	bool refused = false;

@@ -292,121 +292,16 @@ static void phase(const char *what)
 	run__phase(what);
 }
 
-/*
- * An output file (-o, --sarif), opened before the program starts: a path
- * that cannot be written is an error that costs no run.  It is truncated
- * only when the report is written, and removed again when memadvise created
- * it and fails before that.
- */
-struct out_file {
-	const char *opt;
-	const char *path;
-	FILE *f;
-	bool created;
-};
-
-static void out_file__hint(const char *path, int err)
-{
-	switch (err) {
-	case ENOENT:
-		pr_hint("the directory of '%s' does not exist: create it or choose another path", path);
-		break;
-	case ENOTDIR:
-		pr_hint("a component of '%s' is not a directory", path);
-		break;
-	case EISDIR:
-		pr_hint("'%s' is a directory: give a file name in it", path);
-		break;
-	case EACCES:
-	case EPERM:
-		pr_hint("check the permissions of '%s' and of its directory (an immutable file, chattr +i, cannot be written)",
-			path);
-		break;
-	case EROFS:
-		pr_hint("'%s' is on a read-only file system: choose another path", path);
-		break;
-	default:
-		pr_hint("choose a path memadvise can write to");
-	}
-}
-
-static int out_file__open(struct out_file *o, const char *opt, const char *path)
-{
-	struct sudo_user u;
-	int fd, err;
-
-	o->opt = opt;
-	o->path = path;
-	if (!path || !strcmp(path, "-")) {
-		o->f = stdout;
-		return 0;
-	}
-	/* under sudo, as the user who invoked it: the file is theirs, as the program is */
-	sudo_user__init(&u);
-	fd = sudo_user__open(&u, path, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0);
-	if (fd == -ENOENT) {
-		fd = sudo_user__open(&u, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
-				     0666);
-		o->created = fd >= 0;
-	}
-	sudo_user__free(&u);
-	if (fd < 0) {
-		errno = -fd;
-		fd = -1;
-	}
-	if (fd >= 0) {
-		o->f = fdopen(fd, "w");
-		if (o->f)
-			return 0;
-		err = errno;
-		close(fd);
-		if (o->created)
-			unlink(path);
-		o->created = false;
-	} else {
-		err = errno;
-	}
-	pr_err("cannot open '%s' (%s) for writing: %s", path, opt, strerror(err));
-	out_file__hint(path, err);
-	return -err;
-}
-
-/* Empties a regular file kept from an earlier run, before writing to it. */
-static int out_file__rewind(struct out_file *o)
-{
-	struct stat st;
-	int fd = fileno(o->f);
-
-	if (o->f == stdout || fstat(fd, &st) || !S_ISREG(st.st_mode))
-		return 0;
-	return ftruncate(fd, 0) ? -errno : 0;
-}
-
-/* Closes O; unless WRITTEN, removes the file memadvise created. 0 or -errno. */
-static int out_file__close(struct out_file *o, bool written)
-{
-	int err = 0;
-
-	if (!o->f || o->f == stdout)
-		return 0;
-	if (fclose(o->f))
-		err = -errno;
-	o->f = NULL;
-	if (!written && o->created)
-		unlink(o->path);
-	return err;
-}
-
 /* Writes the SARIF log (empty without findings) to its file. 0 or -errno. */
-static int write_sarif(struct out_file *o, const struct findings *fs)
+static int write_sarif(struct cli_out *o, const struct findings *fs)
 {
 	static const struct findings none;
 	int err;
 
-	err = out_file__rewind(o);
+	err = cli_out__rewind(o);
 	if (!err)
 		err = findings__fwrite_sarif(fs ? fs : &none, o->f);
-	err = out_file__close(o, true) ?: err;
+	err = cli_out__close(o, true) ?: err;
 	if (err)
 		pr_err("cannot write the SARIF log to '%s': %s", o->path, strerror(-err));
 	return err;
@@ -416,15 +311,15 @@ static int write_sarif(struct out_file *o, const struct findings *fs)
  * Writes the report to its file.  When that fails the measurement is not
  * lost: the report goes to stdout instead.  0 or -errno.
  */
-static int write_report(struct out_file *o, const struct report *r, bool wide)
+static int write_report(struct cli_out *o, const struct report *r, bool wide)
 {
 	bool json = gopts.json, pretty = gopts.pretty;
 	int err;
 
-	err = out_file__rewind(o);
+	err = cli_out__rewind(o);
 	if (!err)
 		err = report__emit(r, o->f, json, pretty, wide);
-	err = out_file__close(o, true) ?: err;
+	err = cli_out__close(o, true) ?: err;
 	if (!err)
 		return 0;
 	pr_err("cannot write the report to '%s': %s", o->path ? o->path : "stdout", strerror(-err));
@@ -442,7 +337,7 @@ int cmd_run(int argc, char **argv)
 	struct report *r = NULL;
 	struct ruleset *rules = NULL;
 	struct rules_load rl = { 0 };
-	struct out_file out = { 0 }, sarif = { 0 };
+	struct cli_out out = { 0 }, sarif = { 0 };
 	int err, ret = MA_EXIT_ERROR;
 
 	phase("start");
@@ -451,9 +346,9 @@ int cmd_run(int argc, char **argv)
 		return err > 0 ? MA_EXIT_OK : MA_EXIT_ERROR;
 	o.run.argv = argv + optind;
 	/* A path that cannot be written is an error before the program runs. */
-	if (out_file__open(&out, "-o", o.output) ||
-	    (o.sarif && out_file__open(&sarif, "--sarif", o.sarif))) {
-		out_file__close(&out, false);
+	if (cli_out__open(&out, "-o", o.output) ||
+	    (o.sarif && cli_out__open(&sarif, "--sarif", o.sarif))) {
+		cli_out__close(&out, false);
 		return MA_EXIT_ERROR;
 	}
 
@@ -495,8 +390,8 @@ int cmd_run(int argc, char **argv)
 	phase("report written");
 
 out:
-	out_file__close(&sarif, false);
-	out_file__close(&out, false);
+	cli_out__close(&sarif, false);
+	cli_out__close(&out, false);
 	rules = rules_join(&rl, &err);
 	run__free(run);
 	report__free(r);

@@ -4,6 +4,7 @@
 #define __MA_COMMON_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #pragma GCC poison u8 u16 u32 u64 s32 s64
 
@@ -32,5 +33,28 @@ int cmd_check(int argc, char **argv);
 
 /* Reports a getopt_long() error (opterr = 0) for command CMD (NULL: global). */
 void cli__opt_error(int c, char **argv, const char *cmd);
+
+/*
+ * An output file (-o, --sarif), opened before the program starts: a path
+ * that cannot be written is an error that costs no run.  It is truncated
+ * only when the report is written, and removed again when memadvise created
+ * it and fails before that.
+ */
+struct cli_out {
+	const char *opt;
+	const char *path;
+	FILE *f;
+	bool created;
+};
+
+/*
+ * Opens PATH for writing (stdout for NULL or "-"), under sudo with the
+ * invoking user's rights; an error says why with a hint.  0 or -errno.
+ */
+int cli_out__open(struct cli_out *o, const char *opt, const char *path);
+/* Empties a regular file kept from an earlier run, before writing to it. */
+int cli_out__rewind(struct cli_out *o);
+/* Closes O; unless WRITTEN, removes the file memadvise created.  0 or -errno. */
+int cli_out__close(struct cli_out *o, bool written);
 
 #endif
