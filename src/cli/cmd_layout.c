@@ -70,12 +70,33 @@ static void usage(FILE *f)
 		sysinfo__cacheline());
 }
 
+/*
+ * Splits "a,b,c" in place at the commas outside <...> and (...), so that a
+ * template ("app::Ring<char, 5>") stays one name.  Empty names are dropped.
+ */
 static int split_list(char *arg, const char ***list, int *n)
 {
-	for (char *tok = strtok(arg, ","); tok; tok = strtok(NULL, ",")) {
-		*list = xrealloc(*list, sizeof(**list) * (*n + 2));
-		(*list)[(*n)++] = tok;
-		(*list)[*n] = NULL;
+	char *start = arg;
+	int depth = 0;
+
+	for (char *p = arg;; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == '>' || *p == ')') && depth > 0)
+			depth--;
+		if (*p && (*p != ',' || depth))
+			continue;
+		bool end = !*p;
+
+		*p = 0;
+		if (*start) {
+			*list = xrealloc(*list, sizeof(**list) * (*n + 2));
+			(*list)[(*n)++] = start;
+			(*list)[*n] = NULL;
+		}
+		if (end)
+			break;
+		start = p + 1;
 	}
 	return 0;
 }
@@ -195,6 +216,33 @@ static void load_error(const char *path, int err)
 	}
 }
 
+/*
+ * With type names, only the units that define them are read (the output is
+ * the same); when one is not found, everything is read again so that the
+ * error says what a full read says (no DWARF, .dwo files missing, no type).
+ */
+static int load(const char *path, const struct layout_opts *o, struct layout **l)
+{
+	int err;
+
+	if (!o->nr_types)
+		return layout__load(path, l);
+	/* Only JSON shows how many identical definitions were merged. */
+	err = layout__load_types(path, o->types, o->nr_types, o->json ? 0 : LAYOUT_LOAD_FIRST, l);
+	if (!err) {
+		for (int i = 0; i < o->nr_types; i++)
+			if (!layout__find_struct(*l, o->types[i])) {
+				err = -ENOENT;
+				break;
+			}
+		if (!err)
+			return 0;
+		layout__free(*l);
+		*l = NULL;
+	}
+	return layout__load(path, l);
+}
+
 int cmd_layout(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -222,7 +270,7 @@ int cmd_layout(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":C:c:RH:Psjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
-			if (!strtok(strdupa(optarg), ",")) {
+			if (!optarg[strspn(optarg, ",")]) {
 				pr_err("-C needs at least one struct name");
 				pr_hint("give names separated by commas: -C foo,bar");
 				goto out;
@@ -291,7 +339,7 @@ int cmd_layout(int argc, char **argv)
 	for (; optind < argc; optind++)
 		split_list(argv[optind], &o.types, &o.nr_types);
 
-	err = layout__load(path, &l);
+	err = load(path, &o, &l);
 	if (err) {
 		load_error(path, err);
 		goto out;

@@ -788,6 +788,35 @@ static void collect_qnames(struct layout *l, Dwarf_Die *parent, const char *pref
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
+static const char *strip_kw(const char *name);
+
+/*
+ * Whether a type called N is one layout__load_types() was asked for: the
+ * same name, or for a name without "::" any qualified name ending in
+ * "::NAME" (layout__find_struct() picks among them as after a full load).
+ */
+static bool wanted_name(const struct layout *l, const char *n)
+{
+	size_t nl;
+
+	if (!l->want)
+		return true;
+	if (!n)
+		return false;
+	nl = strlen(n);
+	for (int i = 0; i < l->nr_want; i++) {
+		const char *w = strip_kw(l->want[i]);
+		size_t wl = strlen(w);
+
+		if (!strcmp(n, w))
+			return true;
+		if (nl > wl + 2 && !strcmp(n + nl - wl, w) && n[nl - wl - 1] == ':' &&
+		    n[nl - wl - 2] == ':' && !strstr(w, "::"))
+			return true;
+	}
+	return false;
+}
+
 static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die c;
@@ -804,7 +833,7 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 				continue;
 			}
 			n = die_name(l, &c);
-			if (n) {
+			if (n && wanted_name(l, n)) {
 				uint64_t sz;
 
 				if (!attr_udata(&c, DW_AT_byte_size, &sz))
@@ -822,7 +851,7 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 			Dwarf_Die td;
 			const char *n = die_name(l, &c);
 
-			if (!n || !die_type(&c, &td) || !is_aggregate_tag(dwarf_tag(&td)) ||
+			if (!n || !wanted_name(l, n) || !die_type(&c, &td) || !is_aggregate_tag(dwarf_tag(&td)) ||
 			    dwarf_diename(&td) || attr_flag(&td, DW_AT_declaration))
 				continue;
 			struct tinfo *t = tinfo__get(l, &td);
@@ -865,6 +894,20 @@ static void skeleton_missing(struct layout *l, Dwarf_Die *cudie)
 	l->dwo_missing++;
 }
 
+static const struct mstruct *find_exact(const struct layout *l, const char *name);
+
+/*
+ * Whether every wanted name has a definition of its own name (a "C" that so
+ * far matched only "ns::C" may still be defined as "C" in a later unit).
+ */
+static bool wanted_all_found(const struct layout *l)
+{
+	for (int i = 0; i < l->nr_want; i++)
+		if (!find_exact(l, l->want[i]))
+			return false;
+	return true;
+}
+
 static int layout_walk(struct layout *l, Dwarf *dbg)
 {
 	Dwarf_CU *cu = NULL;
@@ -897,6 +940,8 @@ static int layout_walk(struct layout *l, Dwarf *dbg)
 			collect_qnames(l, top, NULL, 0);
 		walk_scope(l, top, 0);
 		nr++;
+		if (l->want_first && wanted_all_found(l))
+			break;
 	}
 	return nr;
 }
@@ -915,6 +960,12 @@ const char *layout__strerror(int err)
 }
 
 int layout__load(const char *path, struct layout **out)
+{
+	return layout__load_types(path, NULL, 0, 0, out);
+}
+
+int layout__load_types(const char *path, const char *const *names, int nr, unsigned int flags,
+		       struct layout **out)
 {
 	static char *debuginfo_path;
 	static const Dwfl_Callbacks cb = {
@@ -976,6 +1027,9 @@ int layout__load(const char *path, struct layout **out)
 		}
 	}
 	l->cur_dbg = dbg;
+	l->want = nr ? names : NULL;
+	l->nr_want = nr;
+	l->want_first = nr && (flags & LAYOUT_LOAD_FIRST);
 	if (layout_walk(l, dbg) == 0 || (l->n == 0 && l->dwo_missing)) {
 		err = l->dwo_missing ? -ENOPKG : -ENODATA;
 		goto out_free;
@@ -983,6 +1037,8 @@ int layout__load(const char *path, struct layout **out)
 	umap__free(&l->types);
 	umap__free(&l->aggs);
 	umap__free(&l->qnames);
+	l->want = NULL; /* the caller's array */
+	l->nr_want = 0;
 	*out = l;
 	return 0;
 out_free:
@@ -1050,7 +1106,8 @@ static const char *strip_kw(const char *name)
 	return name;
 }
 
-const struct ma_struct *layout__find_struct(const struct layout *l, const char *name)
+/* The first type called NAME ("union NAME": the first union), no suffix match. */
+static const struct mstruct *find_exact(const struct layout *l, const char *name)
 {
 	const char *n = strip_kw(name);
 	void **slot = umap__slot((struct umap *)&l->names, str_hash(n), false);
@@ -1059,8 +1116,18 @@ const struct ma_struct *layout__find_struct(const struct layout *l, const char *
 		if (!strcmp(o->pub.name, n)) {
 			if (n != name && strncmp(name, "union ", 6) == 0 && o->pub.kind != MA_KIND_UNION)
 				continue;
-			return &o->pub;
+			return o;
 		}
+	return NULL;
+}
+
+const struct ma_struct *layout__find_struct(const struct layout *l, const char *name)
+{
+	const char *n = strip_kw(name);
+	const struct mstruct *e = find_exact(l, name);
+
+	if (e)
+		return &e->pub;
 	/* C++: "Base" finds "ns::Base" when no type is called just "Base". */
 	if (!strstr(n, "::")) {
 		size_t nl = strlen(n);

@@ -115,6 +115,19 @@ struct layout;
  * -ENOENT no such file, -ENOEXEC not ELF, -ENODATA no DWARF (stripped).
  */
 int layout__load(const char *path, struct layout **out);
+/*
+ * As layout__load(), but builds only the types called one of NAMES (as
+ * layout__find_struct() matches them: "foo", "struct foo", "ns::C", or "C"
+ * for "ns::C") and what they contain: every unit's top-level names are
+ * compared and nothing else is built.  layout__find_struct() then returns
+ * what it would after layout__load(); types not asked for are not listed.
+ * With LAYOUT_LOAD_FIRST the units after the one where each name was first
+ * defined are not read, so identical definitions elsewhere are not counted
+ * (ma_struct.duplicates stays 0).
+ */
+enum { LAYOUT_LOAD_FIRST = 1 << 0 };
+int layout__load_types(const char *path, const char *const *names, int nr, unsigned int flags,
+		       struct layout **out);
 /* A short reason for the last layout__load() failure ("no DWARF in ..."). */
 const char *layout__strerror(int err);
 /*
