@@ -649,23 +649,35 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 /*
  * The declaring file of D, or NULL.  Not dwarf_decl_file(): libdw asserts
  * there when the unit has no usable file table (a skeleton unit of
- * -gsplit-dwarf, a split unit whose skeleton it cannot pair).  The table is
- * read here first with dwarf_getsrcfiles() and a unit without one gives no
- * name.  It reads the unit's whole line table (elfutils 0.188), so it runs
- * only for definitions that get listed, not for every duplicate.
+ * -gsplit-dwarf, a split unit whose skeleton it cannot pair), and in
+ * elfutils 0.188 it decodes and sorts the unit's whole line program to get
+ * the names.  The table is read once per unit by unit_files__read(); where
+ * that cannot read it, dwarf_getsrcfiles() does, and a unit without one
+ * gives no name.  Runs only for definitions that get listed.
  */
-static const char *die_decl_file(Dwarf_Die *d)
+static const char *die_decl_file(struct layout *l, Dwarf_Die *d)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word idx;
 	Dwarf_Die cudie;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
+	struct unit_files *uf;
+	void **slot;
 
 	if (!dwarf_attr_integrate(d, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx))
 		return NULL;
 	if (!a.cu || !dwarf_cu_die(a.cu, &cudie, NULL, NULL, NULL, NULL, NULL, NULL))
 		return NULL;
+	slot = umap__slot(&l->files, (uintptr_t)a.cu, true);
+	if (!*slot) {
+		uf = arena__alloc(&l->arena, sizeof(*uf));
+		uf->from_libdw = unit_files__read(l, &cudie, uf) != 0;
+		*slot = uf;
+	}
+	uf = *slot;
+	if (!uf->from_libdw)
+		return idx < uf->n ? uf->names[idx] : NULL;
 	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0 || !files ||
 	    files == (void *)-1l || idx >= nfiles)
 		return NULL;
@@ -681,12 +693,12 @@ static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 		return;
 	ms->files_done = true;
 	if (dwarf_offdie(dbg, ms->off, &d))
-		ms->pub.decl_file = die_decl_file(&d);
+		ms->pub.decl_file = die_decl_file(l, &d);
 	for (int i = 0; i < ms->pub.nr_members && ms->moffs; i++) {
 		struct ma_member *m = &ms->pub.members[i];
 
 		if (dwarf_offdie(dbg, ms->moffs[i], &d))
-			m->decl_file = die_decl_file(&d);
+			m->decl_file = die_decl_file(l, &d);
 		if (m->nested && (m->flags & MA_M_ANON))
 			resolve_files(l, (struct mstruct *)m->nested, depth + 1);
 	}
@@ -1068,6 +1080,7 @@ void layout__free(struct layout *l)
 	umap__free(&l->aggs);
 	umap__free(&l->qnames);
 	umap__free(&l->names);
+	umap__free(&l->files);
 	free(l->v);
 	arena__free(l->arena);
 	free(l);

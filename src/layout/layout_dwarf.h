@@ -29,6 +29,20 @@ struct umap {
 /* The value's slot for key; with insert a new slot (NULL) is made, else NULL when absent. */
 void **umap__slot(struct umap *m, uint64_t key, bool insert);
 
+/* The file names of a unit's line table (layout_files.c). */
+struct unit_files {
+	const char **names;
+	size_t n;
+	bool from_libdw; /* the table was not readable here: dwarf_getsrcfiles() */
+};
+
+/*
+ * Reads the file table of CUDIE's line program, names as dwarf_filesrc()
+ * gives them.  -ENOTSUP for what only libdw reads (split or type units,
+ * DWARF64, strx forms, big endian), -EINVAL when damaged, -ENOENT without one.
+ */
+int unit_files__read(struct layout *l, Dwarf_Die *cudie, struct unit_files *uf);
+
 struct mstruct {
 	struct ma_struct pub;
 	struct mstruct *hnext; /* same name hash */
@@ -68,6 +82,7 @@ struct layout {
 	struct umap types;  /* die key -> tinfo (reset per unit) */
 	struct umap aggs;   /* die key -> mstruct (reset per unit) */
 	struct umap qnames; /* die key -> qualified C++ name (reset per unit) */
+	struct umap files;  /* Dwarf_CU * -> struct unit_files */
 	uint32_t cacheline;
 	int addr_size;
 	bool big_endian;

@@ -5,6 +5,8 @@
  * the known x86-64 ABI layout where C has no offsetof (bit fields).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "harness.h"
 #include "layout/layout.h"
 #include "layout/layout_int.h"
+#include "layout/layout_dwarf.h"
 
 static struct layout *load_fixture(const char *src, const char *out, const char *flags)
 {
@@ -539,4 +542,62 @@ void test_layout__absurd_arithmetic(void)
 	ASSERT_EQ(layout__mul(1ULL << 32, 1ULL << 32, &e), -ERANGE, "array size wraps");
 	ASSERT_OK(layout__mul(10, 4, &e), "array size");
 	ASSERT_EQ(e, 40, "10 x 4");
+}
+
+/*
+ * The file tables read from the line program's header name every file as
+ * dwarf_getsrcfiles() does, in every unit: DWARF 4 and 5, C and C++, and
+ * whatever MA_LAYOUT_BINS lists (real programs).
+ */
+static int check_unit_files(const char *path)
+{
+	int fd = open(path, O_RDONLY), units = 0;
+	Dwarf *dbg = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+	struct layout l = { 0 };
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t ut;
+
+	if (!ASSERT_NOT_NULL(dbg, path)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while (dwarf_get_units(dbg, cu, &cu, NULL, &ut, &cudie, NULL) == 0) {
+		struct unit_files uf;
+		Dwarf_Files *files;
+		size_t n;
+
+		if (ut != DW_UT_compile || dwarf_getsrcfiles(&cudie, &files, &n))
+			continue;
+		if (!ASSERT_OK(unit_files__read(&l, &cudie, &uf), "read the file table"))
+			break;
+		if (!ASSERT_EQ(uf.n, n, "number of files"))
+			break;
+		for (size_t i = 0; i < n; i++)
+			if (!ASSERT_STREQ(uf.names[i], dwarf_filesrc(files, i, NULL, NULL), path))
+				break;
+		units++;
+	}
+	arena__free(l.arena);
+	dwarf_end(dbg);
+	close(fd);
+	return units;
+}
+
+void test_layout__unit_files_match_libdw(void)
+{
+	const char *bins[] = {
+		test__build_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0"),
+		test__build_fixture("layout_c.c", "layout_c4", "-g -gdwarf-4 -O0"),
+		test__build_fixture("layout_cc.cc", "layout_cc", "-g -O0 -Wno-invalid-offsetof"),
+	};
+	char *more = getenv("MA_LAYOUT_BINS") ? strdup(getenv("MA_LAYOUT_BINS")) : NULL;
+
+	for (size_t i = 0; i < sizeof(bins) / sizeof(bins[0]); i++)
+		if (ASSERT_NOT_NULL(bins[i], "fixture build"))
+			ASSERT_TRUE(check_unit_files(bins[i]) >= 1, bins[i]);
+	for (char *b = more ? strtok(more, " ") : NULL; b; b = strtok(NULL, " "))
+		ASSERT_TRUE(check_unit_files(b) >= 1, b);
+	free(more);
 }
