@@ -176,19 +176,26 @@ static void tinfo_pointer(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 		return;
 	}
 	/*
-	 * Named before the pointee is resolved: a member reached again
-	 * through a cycle of pointers (struct A { B *b; }, struct B
-	 * { A *a; }) gets this pointer while it is in progress.
+	 * A pointer to a named type is spelled by the name alone, and the
+	 * pointee is not read: reading it would walk a cycle of pointers
+	 * (typedef Term -> struct Term { Clause *pWC; } -> struct Clause
+	 * { Term aStatic[8]; }) and reach Term while it is still being read,
+	 * with no size yet: sqlite3's WhereClause.aStatic came out as 0
+	 * bytes, depending on which struct the unit walk met first.
 	 */
 	if (tag != DW_TAG_ptr_to_member_type) {
 		int pt = dwarf_tag(&td);
 		const char *pn = die_name(l, &td);
 
-		if (pn && (pt == DW_TAG_typedef || pt == DW_TAG_base_type))
+		if (pn && (pt == DW_TAG_typedef || pt == DW_TAG_base_type)) {
 			t->p = arena__cat(&l->arena, pn, decl__needs_space(pn) ? " " : "", op, NULL);
-		else if (pn && (pt == DW_TAG_structure_type || pt == DW_TAG_class_type ||
-				pt == DW_TAG_union_type))
+			return;
+		}
+		if (pn && (pt == DW_TAG_structure_type || pt == DW_TAG_class_type ||
+			   pt == DW_TAG_union_type)) {
 			t->p = arena__cat(&l->arena, kw(l, pt), pn, " ", op);
+			return;
+		}
 	}
 	tt = tinfo__get(l, &td);
 	if (tag == DW_TAG_ptr_to_member_type) {

@@ -601,3 +601,31 @@ void test_layout__unit_files_match_libdw(void)
 		ASSERT_TRUE(check_unit_files(b) >= 1, b);
 	free(more);
 }
+
+/*
+ * An array of a struct met while that struct's typedef is still being read
+ * (sqlite3's WhereClause.aStatic) has the compiler's size, and
+ * --reorganize claims no bytes that are not there.
+ */
+void test_layout__cycle_array_size(void)
+{
+	const char *bin = test__build_fixture("layout_cycle_array.c", "layout_cycle_array", "-g -O0");
+	struct layout *l = NULL;
+	const struct ma_struct *s;
+	const struct ma_member *m;
+	struct layout_reorg r = { 0 };
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	ASSERT_EQ(check_against_compiler(l, bin), 6, "facts checked");
+	s = layout__find_struct(l, "Clause");
+	m = s ? ma_struct__find_member(s, "aStatic") : NULL;
+	if (ASSERT_NOT_NULL(m, "Clause.aStatic")) {
+		ASSERT_EQ(m->size, 8 * 24, "aStatic size");
+		ASSERT_EQ(s->padding, 0, "no padding");
+		if (ASSERT_OK(layout__reorganize(l, s, NULL, &r, NULL), "reorganize"))
+			ASSERT_EQ(r.new_size, s->size, "nothing to save");
+		layout_reorg__free(&r);
+	}
+	layout__free(l);
+}
