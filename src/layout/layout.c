@@ -354,7 +354,91 @@ static void find_holes(struct ma_struct *s)
 	} else {
 		s->bit_padding = 0;
 	}
+	if (s->nr_vbases)
+		last_seen = (int64_t)(s->vbases_placed ? s->vbases_end : s->size) * 8;
 	s->padding = (int64_t)s->size - last_seen / 8;
+}
+
+/* Bytes a base class takes inside another: its non-virtual part when it has virtual bases. */
+static uint64_t base_bytes(const struct ma_struct *b)
+{
+	return b->nr_vbases ? b->nv_size : b->size;
+}
+
+/* The virtual bases of S's bases, first seen first (depth first, left to right). */
+static void collect_vbases(const struct ma_struct *s, const struct ma_struct **v, int *n, int max,
+			   int depth)
+{
+	if (depth > 16)
+		return;
+	for (int i = 0; i < s->nr_members; i++) {
+		const struct ma_member *m = &s->members[i];
+		bool seen = false;
+
+		if (!(m->flags & MA_M_BASE) || !m->nested)
+			continue;
+		if (m->flags & MA_M_VIRTUAL_BASE) {
+			for (int k = 0; k < *n; k++)
+				seen |= v[k] == m->nested;
+			if (!seen && *n < max)
+				v[(*n)++] = m->nested;
+		}
+		collect_vbases(m->nested, v, n, max, depth + 1);
+	}
+}
+
+/*
+ * Places S's virtual bases as the Itanium C++ ABI does in a complete
+ * object: after the non-virtual part, each at the next offset its
+ * alignment allows.  The result must add up to DW_AT_byte_size; when it
+ * does not (empty or nearly empty bases the ABI shares), nothing is claimed.
+ */
+static void place_vbases(struct layout *l, struct ma_struct *s)
+{
+	const struct ma_struct *v[64];
+	uint64_t end = 0, align = s->align ? s->align : 1;
+	int n = 0;
+
+	collect_vbases(s, v, &n, 64, 0);
+	for (int i = 0; i < s->nr_members; i++) {
+		struct ma_member *m = &s->members[i];
+		uint64_t sz = (m->flags & MA_M_BASE) && m->nested ? base_bytes(m->nested) : m->size;
+
+		if (!(m->flags & MA_M_VIRTUAL_BASE) && m->offset + sz > end)
+			end = m->offset + sz;
+	}
+	s->nv_size = end;
+	s->nr_vbases = n;
+	if (!n)
+		return;
+	s->vbases = arena__alloc(&l->arena, sizeof(*s->vbases) * n);
+	s->vbases_placed = true;
+	for (int i = 0; i < n; i++) {
+		struct ma_member *m = &s->vbases[i];
+		uint64_t a = v[i]->align ? v[i]->align : 1, sz = base_bytes(v[i]);
+
+		if (!sz)
+			s->vbases_placed = false;
+		m->type_name = m->decl = v[i]->name ? v[i]->name : "?";
+		m->flags = MA_M_BASE | MA_M_VIRTUAL_BASE;
+		m->nested = v[i];
+		m->offset = (end + a - 1) / a * a;
+		m->size = v[i]->size;
+		m->align = a;
+		end = m->offset + sz;
+		if (a > align)
+			align = a;
+	}
+	s->vbases_end = end;
+	if ((end + align - 1) / align * align != s->size)
+		s->vbases_placed = false;
+	for (int i = 0; i < s->nr_members && s->vbases_placed; i++) {
+		struct ma_member *m = &s->members[i];
+
+		for (int k = 0; k < n && (m->flags & MA_M_VIRTUAL_BASE); k++)
+			if (s->vbases[k].nested == m->nested)
+				m->offset = s->vbases[k].offset;
+	}
 }
 
 static void struct_stats(struct ma_struct *s)
@@ -550,6 +634,8 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 				m->flags |= MA_M_FLEX;
 			if (ti->agg)
 				m->nested = &ti->agg->pub;
+			if (ti->anon)
+				m->anon_type = &ti->anon->pub;
 			if (dwarf_tag(&td) == DW_TAG_structure_type || dwarf_tag(&td) == DW_TAG_class_type)
 				m->flags |= MA_M_DIRECT_STRUCT;
 			if (attr_udata(&c, DW_AT_alignment, &v)) {
@@ -634,6 +720,8 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 	if (s->declared_align > align)
 		align = s->declared_align;
 	s->align = align;
+	if (l->cplusplus)
+		place_vbases(l, s);
 	struct_stats(s);
 	if (s->nr_sync)
 		for (int i = 0; i < s->nr_members; i++)
@@ -701,6 +789,8 @@ static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 			m->decl_file = die_decl_file(l, &d);
 		if (m->nested && (m->flags & MA_M_ANON))
 			resolve_files(l, (struct mstruct *)m->nested, depth + 1);
+		if (m->anon_type)
+			resolve_files(l, (struct mstruct *)m->anon_type, depth + 1);
 	}
 }
 
@@ -721,6 +811,9 @@ static bool members_equal(const struct ma_struct *a, const struct ma_struct *b)
 			return false;
 		if (x->nested && y->nested && x->nested->anonymous &&
 		    !members_equal(x->nested, y->nested))
+			return false;
+		if (!x->anon_type != !y->anon_type ||
+		    (x->anon_type && !members_equal(x->anon_type, y->anon_type)))
 			return false;
 	}
 	return true;
@@ -1091,10 +1184,13 @@ static void lines_rec(struct ma_struct *s, uint32_t line, int depth)
 	layout__struct_lines(s, line);
 	if (depth > 8)
 		return;
-	for (int i = 0; i < s->nr_members; i++)
+	for (int i = 0; i < s->nr_members; i++) {
 		if (s->members[i].nested && s->members[i].nested->anonymous &&
 		    s->members[i].flags & MA_M_ANON)
 			lines_rec((struct ma_struct *)s->members[i].nested, line, depth + 1);
+		if (s->members[i].anon_type)
+			lines_rec((struct ma_struct *)s->members[i].anon_type, line, depth + 1);
+	}
 }
 
 void layout__set_cacheline(struct layout *l, uint32_t line)

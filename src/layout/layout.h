@@ -62,6 +62,8 @@ struct ma_member {
 	const char *qualifiers; /* "const volatile _Atomic" of the member's own type, or "" */
 	const char *sync_kind;	/* "_Atomic", "pthread_mutex_t", ... when ATOMIC or LOCK */
 	const struct ma_struct *nested; /* struct/union type of the member (typedefs stripped) */
+	/* The unnamed struct/union the member is an array of or points to, printed inline. */
+	const struct ma_struct *anon_type;
 	uint64_t first_line, last_line; /* cache lines it covers (by cacheline size) */
 };
 
@@ -103,6 +105,18 @@ struct ma_struct {
 	bool line_aligned;	/* alignment guarantees every instance starts a line */
 	uint64_t max_lines_spanned; /* worst case over the placements its alignment allows */
 	int duplicates;		/* identical definitions merged from other units */
+	/*
+	 * C++ virtual bases (direct and inherited), where they are in a
+	 * complete object: after the non-virtual part (nv_size bytes), as the
+	 * Itanium C++ ABI places them.  Not members, not padding.  When the
+	 * placement does not add up to the size, vbases_placed is false and
+	 * the bytes after the non-virtual part are virtual bases and padding.
+	 */
+	int nr_vbases;
+	struct ma_member *vbases; /* type_name, offset, size, align */
+	bool vbases_placed;
+	uint64_t nv_size;
+	uint64_t vbases_end;
 	bool garbled_by_pahole;	/* has _Atomic members (pahole 1.24 does not handle them) */
 };
 

@@ -69,6 +69,7 @@ struct tinfo {
 	const char *quals;
 	const char *sync_kind;
 	struct mstruct *agg; /* struct/union this type is (typedefs/cv stripped), if built */
+	struct mstruct *anon; /* unnamed struct/union an array or pointer (chain) leads to */
 	Dwarf_Off agg_off;   /* its DIE offset, for on-demand builds */
 };
 

@@ -158,6 +158,18 @@ static void tinfo_base(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 	t->align = base_align(t->size, (int)enc);
 }
 
+/*
+ * The unnamed struct or union that a pointer to or an array of TT shows
+ * inline (pahole does): TT itself when spelled "struct {...}" (qualified or
+ * not), what TT's own pointer or array leads to, nothing behind a typedef.
+ */
+static struct mstruct *anon_of(const struct tinfo *tt)
+{
+	if (tt->agg && strstr(tt->p, "{...}"))
+		return tt->agg;
+	return tt->anon;
+}
+
 /* Pointers, references and pointers to members: "T *", "T (*)[4]", "T (C::*)(...)". */
 static void tinfo_pointer(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 {
@@ -198,6 +210,8 @@ static void tinfo_pointer(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 		}
 	}
 	tt = tinfo__get(l, &td);
+	if (tag != DW_TAG_ptr_to_member_type)
+		t->anon = anon_of(tt);
 	if (tag == DW_TAG_ptr_to_member_type) {
 		Dwarf_Die cd;
 		Dwarf_Attribute a;
@@ -272,6 +286,7 @@ static void tinfo_typedef(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 	t->sync_kind = tt->sync_kind;
 	t->agg = tt->agg;
 	t->agg_off = tt->agg_off;
+	t->anon = NULL; /* spelled by the typedef's name */
 	t->quals = tt->quals;
 	if (name && is_lock_name(name, &t->sync_kind))
 		t->flags |= MA_M_LOCK;
@@ -370,6 +385,7 @@ static void tinfo_array(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 		t->flags = (tt->flags & (MA_M_ATOMIC | MA_M_LOCK)) | MA_M_ARRAY;
 		t->sync_kind = tt->sync_kind;
 		t->agg = NULL;
+		t->anon = anon_of(tt);
 	}
 	uint64_t n = 1;
 

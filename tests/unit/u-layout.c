@@ -629,3 +629,107 @@ void test_layout__cycle_array_size(void)
 	}
 	layout__free(l);
 }
+
+/* The value the fixture program printed for KEY ("KEY VALUE" lines), or -1. */
+static long fixture_value(const char *bin, const char *key)
+{
+	char line[256], cmd[600], k[128];
+	long v, r = -1;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "'%s'", bin);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%127s %ld", k, &v) == 2 && !strcmp(k, key))
+			r = v;
+	pclose(p);
+	return r;
+}
+
+static char *print_to_string(const struct ma_struct *s)
+{
+	struct layout_print_opts po = { .notes = false };
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	ma_struct__print_text(s, 64, &po, f);
+	fclose(f);
+	return buf;
+}
+
+/* Arrays of and pointers to unnamed structs and unions are expanded, at the right offsets. */
+void test_layout__anon_array_and_pointer(void)
+{
+	const char *bin = test__build_fixture("layout_anon.c", "layout_anon", "-g -O0");
+	struct layout *l = NULL;
+	const struct ma_struct *s;
+	const struct ma_member *arr, *ptr, *u2;
+	char *text;
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	ASSERT_EQ(check_against_compiler(l, bin), 4, "facts checked");
+	s = layout__find_struct(l, "holder");
+	arr = s ? ma_struct__find_member(s, "arr") : NULL;
+	ptr = s ? ma_struct__find_member(s, "ptr") : NULL;
+	u2 = s ? ma_struct__find_member(s, "u2") : NULL;
+	if (!ASSERT_NOT_NULL(arr, "arr") || !ASSERT_NOT_NULL(ptr, "ptr") || !ASSERT_NOT_NULL(u2, "u2"))
+		goto out;
+	if (ASSERT_NOT_NULL(arr->anon_type, "element type of arr")) {
+		ASSERT_EQ(arr->anon_type->size, 16, "element size");
+		ASSERT_EQ(arr->anon_type->nr_holes, 1, "element hole");
+	}
+	if (ASSERT_NOT_NULL(ptr->anon_type, "pointee of ptr"))
+		ASSERT_EQ(ptr->anon_type->size, 8, "pointee size");
+	if (ASSERT_NOT_NULL(u2->anon_type, "element type of u2"))
+		ASSERT_EQ(u2->anon_type->kind, MA_KIND_UNION, "union elements");
+	text = print_to_string(s);
+	ASSERT_TRUE(text && !strstr(text, "{...}"), "no struct {...} left");
+	ASSERT_TRUE(text && strstr(text, "\t} arr[3];"), "arr expanded");
+	ASSERT_TRUE(text && strstr(text, "\t} *ptr;"), "ptr expanded");
+	/* the array's element at the member's offset, the pointee from 0 */
+	ASSERT_TRUE(text && strstr(text, "long int           b;                    /*    16     8 */"),
+		    "element member at the array's offset");
+	ASSERT_TRUE(text && strstr(text, "int                d;                    /*     4     4 */"),
+		    "pointee member at its own offset");
+	free(text);
+out:
+	layout__free(l);
+}
+
+/* Virtual bases are placed where the compiler puts them, not counted as padding. */
+void test_layout__virtual_base(void)
+{
+	const char *bin = test__build_fixture("layout_cxx_cases.cc", "layout_cxx_cases", "-g -O0");
+	struct layout *l = NULL;
+	const struct ma_struct *s;
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	s = layout__find_struct(l, "app::Left");
+	if (ASSERT_NOT_NULL(s, "app::Left")) {
+		ASSERT_EQ(s->size, fixture_value(bin, "left.size"), "sizeof(Left)");
+		ASSERT_EQ(s->nr_vbases, 1, "one virtual base");
+		ASSERT_TRUE(s->vbases_placed, "placed");
+		if (s->nr_vbases)
+			ASSERT_EQ(s->vbases[0].offset, fixture_value(bin, "left.Base"), "Base in a Left");
+		ASSERT_EQ(s->padding, 0, "no padding");
+	}
+	s = layout__find_struct(l, "app::Diamond");
+	if (ASSERT_NOT_NULL(s, "app::Diamond")) {
+		ASSERT_EQ(s->size, fixture_value(bin, "diamond.size"), "sizeof(Diamond)");
+		ASSERT_EQ(s->nr_vbases, 1, "one inherited virtual base");
+		ASSERT_TRUE(s->vbases_placed, "placed");
+		if (s->nr_vbases)
+			ASSERT_EQ(s->vbases[0].offset, fixture_value(bin, "diamond.Base"),
+				  "Base in a Diamond");
+		ASSERT_EQ(s->padding, 0, "no padding");
+	}
+	s = layout__find_struct(l, "app::Ring<char, 5>");
+	if (ASSERT_NOT_NULL(s, "app::Ring<char, 5>"))
+		ASSERT_EQ(s->size, fixture_value(bin, "ring.size"), "sizeof(Ring<char, 5>)");
+	layout__free(l);
+}
