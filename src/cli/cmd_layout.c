@@ -145,8 +145,9 @@ static struct json_object *reorg_json(const struct layout_reorg *r)
 
 /*
  * JSON is written as it is made, one type's object at a time: one tree for
- * 20,000 types took 2.1 GB and 17.9 s.  The bytes are those json-c prints
- * for the whole document (PLAIN, or PRETTY with 2 spaces a level).
+ * 20,000 generated structs took 490 MB and 4.9 s (text: 56 MB, 0.7 s);
+ * streamed, 56 MB and 2.4 s.  The bytes are those json-c prints for the
+ * whole document (PLAIN, or PRETTY with 2 spaces a level).
  */
 struct jstream {
 	bool pretty;

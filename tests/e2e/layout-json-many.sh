@@ -3,8 +3,8 @@
 # 'memadvise layout -j' on an object with 20,000 structs writes each type's
 # JSON as it is made: its peak memory stays within 1.5x (+16 MB) of the text
 # output's and its CPU time within 5x (one JSON tree for the whole file took
-# 8.7x the memory and 6.6x the time here, 2.1 GB and 17.9 s on a larger
-# object).  The JSON is complete: one object per struct.
+# 8.7x the memory and 8.5x the CPU time here).  The JSON is complete: one
+# object per struct.
 . "$MA_TOP/tests/lib.sh"
 need_cmd python3
 # AddressSanitizer keeps freed memory in quarantine: peak memory says nothing there.
