@@ -219,6 +219,9 @@ static int show_one(const struct layout_opts *o, const struct layout *l, const s
 			return -EINVAL;
 		}
 		have_reorg = !err;
+		if (err == -EINVAL && s->nr_vbases && o->reorganize && o->nr_types && !check)
+			pr_warn("no member order proposed for %s %s: it has virtual bases",
+				ma_kind__name(s->kind), s->name);
 	}
 	if (check || (o->packable && (!have_reorg || r.new_size >= r.old_size))) {
 		layout_reorg__free(&r);

@@ -180,7 +180,8 @@ struct layout_reorg {
 /*
  * Packs S's holes, keeping the members named in HOT (NULL-terminated, may be
  * NULL) first and in that order.  Returns 0, or -ENOENT when a hot name is
- * not a member (*bad_name set), -EINVAL for unions.
+ * not a member (*bad_name set), -EINVAL for unions and classes with virtual
+ * bases.
  */
 int layout__reorganize(const struct layout *l, const struct ma_struct *s, const char *const *hot,
 		       struct layout_reorg *out, const char **bad_name);

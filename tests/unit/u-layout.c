@@ -733,3 +733,23 @@ void test_layout__virtual_base(void)
 		ASSERT_EQ(s->size, fixture_value(bin, "ring.size"), "sizeof(Ring<char, 5>)");
 	layout__free(l);
 }
+
+/* No reorganisation is proposed for a class with virtual bases. */
+void test_layout__virtual_base_no_reorg(void)
+{
+	const char *bin = test__build_fixture("layout_cxx_cases.cc", "layout_cxx_cases", "-g -O0");
+	struct layout *l = NULL;
+	struct layout_reorg r = { 0 };
+	const struct ma_struct *s;
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	s = layout__find_struct(l, "app::Diamond");
+	if (ASSERT_NOT_NULL(s, "app::Diamond"))
+		ASSERT_EQ(layout__reorganize(l, s, NULL, &r, NULL), -EINVAL, "no proposal");
+	s = layout__find_struct(l, "app::Ring<char, 5>");
+	if (ASSERT_NOT_NULL(s, "app::Ring<char, 5>") &&
+	    ASSERT_OK(layout__reorganize(l, s, NULL, &r, NULL), "a plain struct is reorganized"))
+		layout_reorg__free(&r);
+	layout__free(l);
+}
