@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Fetches two real programs from Debian source packages (redis, zstd) and
-# builds them with -g, for comparing 'memadvise layout' with pahole on code
+# Fetches three real programs from Debian source packages (redis, zstd,
+# sqlite3) and builds them with -g, for comparing 'memadvise layout' with pahole on code
 # nobody here wrote.  Prints the paths of the built binaries, one a line.
 # Reuses an earlier build in the cache directory.
 #
 #   scripts/real-programs.sh [DIR]     (default: ${XDG_CACHE_HOME:-~/.cache}/memadvise/real)
 #
-# Needs: root (to add a deb-src entry when there is none), apt's network.
+# Needs: root (to add a deb-src entry when there is none), apt's network,
+# tclsh (sqlite3 generates its amalgamation with it).
 set -eu
 dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/memadvise/real}
 mkdir -p "$dir"
@@ -54,3 +55,16 @@ if [ ! -x "$z/programs/zstd" ]; then
 	make -s -C "$z/programs" -j2 zstd MOREFLAGS="-g -O1" >> "$log" 2>&1
 fi
 echo "$dir/${z%/}/programs/zstd"
+
+# sqlite3: the shell and the 250k-line amalgamation in one binary (the
+# Debian build links a shared library instead), the way most programs embed it.
+fetch sqlite3
+q=$(ls -d sqlite3-*/ | head -n 1)
+if [ ! -x "$q/sqlite3-g" ]; then
+	command -v tclsh >/dev/null 2>&1 || { echo "error: sqlite3's amalgamation needs tclsh (apt-get install tcl)" >&2; exit 1; }
+	( cd "$q" && { [ -f Makefile ] || ./configure -q --disable-tcl --disable-readline; } &&
+		make -s sqlite3.c shell.c &&
+		${CC:-cc} -g -O1 -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_MATH_FUNCTIONS -o sqlite3-g \
+			shell.c sqlite3.c -lm -lpthread -ldl ) >> "$log" 2>&1
+fi
+echo "$dir/${q%/}/sqlite3-g"

@@ -354,7 +354,91 @@ static void find_holes(struct ma_struct *s)
 	} else {
 		s->bit_padding = 0;
 	}
+	if (s->nr_vbases)
+		last_seen = (int64_t)(s->vbases_placed ? s->vbases_end : s->size) * 8;
 	s->padding = (int64_t)s->size - last_seen / 8;
+}
+
+/* Bytes a base class takes inside another: its non-virtual part when it has virtual bases. */
+static uint64_t base_bytes(const struct ma_struct *b)
+{
+	return b->nr_vbases ? b->nv_size : b->size;
+}
+
+/* The virtual bases of S's bases, first seen first (depth first, left to right). */
+static void collect_vbases(const struct ma_struct *s, const struct ma_struct **v, int *n, int max,
+			   int depth)
+{
+	if (depth > 16)
+		return;
+	for (int i = 0; i < s->nr_members; i++) {
+		const struct ma_member *m = &s->members[i];
+		bool seen = false;
+
+		if (!(m->flags & MA_M_BASE) || !m->nested)
+			continue;
+		if (m->flags & MA_M_VIRTUAL_BASE) {
+			for (int k = 0; k < *n; k++)
+				seen |= v[k] == m->nested;
+			if (!seen && *n < max)
+				v[(*n)++] = m->nested;
+		}
+		collect_vbases(m->nested, v, n, max, depth + 1);
+	}
+}
+
+/*
+ * Places S's virtual bases as the Itanium C++ ABI does in a complete
+ * object: after the non-virtual part, each at the next offset its
+ * alignment allows.  The result must add up to DW_AT_byte_size; when it
+ * does not (empty or nearly empty bases the ABI shares), nothing is claimed.
+ */
+static void place_vbases(struct layout *l, struct ma_struct *s)
+{
+	const struct ma_struct *v[64];
+	uint64_t end = 0, align = s->align ? s->align : 1;
+	int n = 0;
+
+	collect_vbases(s, v, &n, 64, 0);
+	for (int i = 0; i < s->nr_members; i++) {
+		struct ma_member *m = &s->members[i];
+		uint64_t sz = (m->flags & MA_M_BASE) && m->nested ? base_bytes(m->nested) : m->size;
+
+		if (!(m->flags & MA_M_VIRTUAL_BASE) && m->offset + sz > end)
+			end = m->offset + sz;
+	}
+	s->nv_size = end;
+	s->nr_vbases = n;
+	if (!n)
+		return;
+	s->vbases = arena__alloc(&l->arena, sizeof(*s->vbases) * n);
+	s->vbases_placed = true;
+	for (int i = 0; i < n; i++) {
+		struct ma_member *m = &s->vbases[i];
+		uint64_t a = v[i]->align ? v[i]->align : 1, sz = base_bytes(v[i]);
+
+		if (!sz)
+			s->vbases_placed = false;
+		m->type_name = m->decl = v[i]->name ? v[i]->name : "?";
+		m->flags = MA_M_BASE | MA_M_VIRTUAL_BASE;
+		m->nested = v[i];
+		m->offset = (end + a - 1) / a * a;
+		m->size = v[i]->size;
+		m->align = a;
+		end = m->offset + sz;
+		if (a > align)
+			align = a;
+	}
+	s->vbases_end = end;
+	if ((end + align - 1) / align * align != s->size)
+		s->vbases_placed = false;
+	for (int i = 0; i < s->nr_members && s->vbases_placed; i++) {
+		struct ma_member *m = &s->members[i];
+
+		for (int k = 0; k < n && (m->flags & MA_M_VIRTUAL_BASE); k++)
+			if (s->vbases[k].nested == m->nested)
+				m->offset = s->vbases[k].offset;
+	}
 }
 
 static void struct_stats(struct ma_struct *s)
@@ -550,6 +634,8 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 				m->flags |= MA_M_FLEX;
 			if (ti->agg)
 				m->nested = &ti->agg->pub;
+			if (ti->anon)
+				m->anon_type = &ti->anon->pub;
 			if (dwarf_tag(&td) == DW_TAG_structure_type || dwarf_tag(&td) == DW_TAG_class_type)
 				m->flags |= MA_M_DIRECT_STRUCT;
 			if (attr_udata(&c, DW_AT_alignment, &v)) {
@@ -634,6 +720,8 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 	if (s->declared_align > align)
 		align = s->declared_align;
 	s->align = align;
+	if (l->cplusplus)
+		place_vbases(l, s);
 	struct_stats(s);
 	if (s->nr_sync)
 		for (int i = 0; i < s->nr_members; i++)
@@ -649,23 +737,35 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 /*
  * The declaring file of D, or NULL.  Not dwarf_decl_file(): libdw asserts
  * there when the unit has no usable file table (a skeleton unit of
- * -gsplit-dwarf, a split unit whose skeleton it cannot pair).  The table is
- * read here first with dwarf_getsrcfiles() and a unit without one gives no
- * name.  It reads the unit's whole line table (elfutils 0.188), so it runs
- * only for definitions that get listed, not for every duplicate.
+ * -gsplit-dwarf, a split unit whose skeleton it cannot pair), and in
+ * elfutils 0.188 it decodes and sorts the unit's whole line program to get
+ * the names.  The table is read once per unit by unit_files__read(); where
+ * that cannot read it, dwarf_getsrcfiles() does, and a unit without one
+ * gives no name.  Runs only for definitions that get listed.
  */
-static const char *die_decl_file(Dwarf_Die *d)
+static const char *die_decl_file(struct layout *l, Dwarf_Die *d)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word idx;
 	Dwarf_Die cudie;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
+	struct unit_files *uf;
+	void **slot;
 
 	if (!dwarf_attr_integrate(d, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx))
 		return NULL;
 	if (!a.cu || !dwarf_cu_die(a.cu, &cudie, NULL, NULL, NULL, NULL, NULL, NULL))
 		return NULL;
+	slot = umap__slot(&l->files, (uintptr_t)a.cu, true);
+	if (!*slot) {
+		uf = arena__alloc(&l->arena, sizeof(*uf));
+		uf->from_libdw = unit_files__read(l, &cudie, uf) != 0;
+		*slot = uf;
+	}
+	uf = *slot;
+	if (!uf->from_libdw)
+		return idx < uf->n ? uf->names[idx] : NULL;
 	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0 || !files ||
 	    files == (void *)-1l || idx >= nfiles)
 		return NULL;
@@ -681,14 +781,16 @@ static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 		return;
 	ms->files_done = true;
 	if (dwarf_offdie(dbg, ms->off, &d))
-		ms->pub.decl_file = die_decl_file(&d);
+		ms->pub.decl_file = die_decl_file(l, &d);
 	for (int i = 0; i < ms->pub.nr_members && ms->moffs; i++) {
 		struct ma_member *m = &ms->pub.members[i];
 
 		if (dwarf_offdie(dbg, ms->moffs[i], &d))
-			m->decl_file = die_decl_file(&d);
+			m->decl_file = die_decl_file(l, &d);
 		if (m->nested && (m->flags & MA_M_ANON))
 			resolve_files(l, (struct mstruct *)m->nested, depth + 1);
+		if (m->anon_type)
+			resolve_files(l, (struct mstruct *)m->anon_type, depth + 1);
 	}
 }
 
@@ -709,6 +811,9 @@ static bool members_equal(const struct ma_struct *a, const struct ma_struct *b)
 			return false;
 		if (x->nested && y->nested && x->nested->anonymous &&
 		    !members_equal(x->nested, y->nested))
+			return false;
+		if (!x->anon_type != !y->anon_type ||
+		    (x->anon_type && !members_equal(x->anon_type, y->anon_type)))
 			return false;
 	}
 	return true;
@@ -788,6 +893,35 @@ static void collect_qnames(struct layout *l, Dwarf_Die *parent, const char *pref
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
+static const char *strip_kw(const char *name);
+
+/*
+ * Whether a type called N is one layout__load_types() was asked for: the
+ * same name, or for a name without "::" any qualified name ending in
+ * "::NAME" (layout__find_struct() picks among them as after a full load).
+ */
+static bool wanted_name(const struct layout *l, const char *n)
+{
+	size_t nl;
+
+	if (!l->want)
+		return true;
+	if (!n)
+		return false;
+	nl = strlen(n);
+	for (int i = 0; i < l->nr_want; i++) {
+		const char *w = strip_kw(l->want[i]);
+		size_t wl = strlen(w);
+
+		if (!strcmp(n, w))
+			return true;
+		if (nl > wl + 2 && !strcmp(n + nl - wl, w) && n[nl - wl - 1] == ':' &&
+		    n[nl - wl - 2] == ':' && !strstr(w, "::"))
+			return true;
+	}
+	return false;
+}
+
 static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die c;
@@ -804,7 +938,7 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 				continue;
 			}
 			n = die_name(l, &c);
-			if (n) {
+			if (n && wanted_name(l, n)) {
 				uint64_t sz;
 
 				if (!attr_udata(&c, DW_AT_byte_size, &sz))
@@ -822,7 +956,7 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 			Dwarf_Die td;
 			const char *n = die_name(l, &c);
 
-			if (!n || !die_type(&c, &td) || !is_aggregate_tag(dwarf_tag(&td)) ||
+			if (!n || !wanted_name(l, n) || !die_type(&c, &td) || !is_aggregate_tag(dwarf_tag(&td)) ||
 			    dwarf_diename(&td) || attr_flag(&td, DW_AT_declaration))
 				continue;
 			struct tinfo *t = tinfo__get(l, &td);
@@ -865,6 +999,20 @@ static void skeleton_missing(struct layout *l, Dwarf_Die *cudie)
 	l->dwo_missing++;
 }
 
+static const struct mstruct *find_exact(const struct layout *l, const char *name);
+
+/*
+ * Whether every wanted name has a definition of its own name (a "C" that so
+ * far matched only "ns::C" may still be defined as "C" in a later unit).
+ */
+static bool wanted_all_found(const struct layout *l)
+{
+	for (int i = 0; i < l->nr_want; i++)
+		if (!find_exact(l, l->want[i]))
+			return false;
+	return true;
+}
+
 static int layout_walk(struct layout *l, Dwarf *dbg)
 {
 	Dwarf_CU *cu = NULL;
@@ -897,6 +1045,8 @@ static int layout_walk(struct layout *l, Dwarf *dbg)
 			collect_qnames(l, top, NULL, 0);
 		walk_scope(l, top, 0);
 		nr++;
+		if (l->want_first && wanted_all_found(l))
+			break;
 	}
 	return nr;
 }
@@ -915,6 +1065,12 @@ const char *layout__strerror(int err)
 }
 
 int layout__load(const char *path, struct layout **out)
+{
+	return layout__load_types(path, NULL, 0, 0, out);
+}
+
+int layout__load_types(const char *path, const char *const *names, int nr, unsigned int flags,
+		       struct layout **out)
 {
 	static char *debuginfo_path;
 	static const Dwfl_Callbacks cb = {
@@ -976,6 +1132,9 @@ int layout__load(const char *path, struct layout **out)
 		}
 	}
 	l->cur_dbg = dbg;
+	l->want = nr ? names : NULL;
+	l->nr_want = nr;
+	l->want_first = nr && (flags & LAYOUT_LOAD_FIRST);
 	if (layout_walk(l, dbg) == 0 || (l->n == 0 && l->dwo_missing)) {
 		err = l->dwo_missing ? -ENOPKG : -ENODATA;
 		goto out_free;
@@ -983,6 +1142,8 @@ int layout__load(const char *path, struct layout **out)
 	umap__free(&l->types);
 	umap__free(&l->aggs);
 	umap__free(&l->qnames);
+	l->want = NULL; /* the caller's array */
+	l->nr_want = 0;
 	*out = l;
 	return 0;
 out_free:
@@ -1012,6 +1173,7 @@ void layout__free(struct layout *l)
 	umap__free(&l->aggs);
 	umap__free(&l->qnames);
 	umap__free(&l->names);
+	umap__free(&l->files);
 	free(l->v);
 	arena__free(l->arena);
 	free(l);
@@ -1022,10 +1184,13 @@ static void lines_rec(struct ma_struct *s, uint32_t line, int depth)
 	layout__struct_lines(s, line);
 	if (depth > 8)
 		return;
-	for (int i = 0; i < s->nr_members; i++)
+	for (int i = 0; i < s->nr_members; i++) {
 		if (s->members[i].nested && s->members[i].nested->anonymous &&
 		    s->members[i].flags & MA_M_ANON)
 			lines_rec((struct ma_struct *)s->members[i].nested, line, depth + 1);
+		if (s->members[i].anon_type)
+			lines_rec((struct ma_struct *)s->members[i].anon_type, line, depth + 1);
+	}
 }
 
 void layout__set_cacheline(struct layout *l, uint32_t line)
@@ -1050,7 +1215,8 @@ static const char *strip_kw(const char *name)
 	return name;
 }
 
-const struct ma_struct *layout__find_struct(const struct layout *l, const char *name)
+/* The first type called NAME ("union NAME": the first union), no suffix match. */
+static const struct mstruct *find_exact(const struct layout *l, const char *name)
 {
 	const char *n = strip_kw(name);
 	void **slot = umap__slot((struct umap *)&l->names, str_hash(n), false);
@@ -1059,8 +1225,18 @@ const struct ma_struct *layout__find_struct(const struct layout *l, const char *
 		if (!strcmp(o->pub.name, n)) {
 			if (n != name && strncmp(name, "union ", 6) == 0 && o->pub.kind != MA_KIND_UNION)
 				continue;
-			return &o->pub;
+			return o;
 		}
+	return NULL;
+}
+
+const struct ma_struct *layout__find_struct(const struct layout *l, const char *name)
+{
+	const char *n = strip_kw(name);
+	const struct mstruct *e = find_exact(l, name);
+
+	if (e)
+		return &e->pub;
 	/* C++: "Base" finds "ns::Base" when no type is called just "Base". */
 	if (!strstr(n, "::")) {
 		size_t nl = strlen(n);

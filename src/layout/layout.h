@@ -62,6 +62,8 @@ struct ma_member {
 	const char *qualifiers; /* "const volatile _Atomic" of the member's own type, or "" */
 	const char *sync_kind;	/* "_Atomic", "pthread_mutex_t", ... when ATOMIC or LOCK */
 	const struct ma_struct *nested; /* struct/union type of the member (typedefs stripped) */
+	/* The unnamed struct/union the member is an array of or points to, printed inline. */
+	const struct ma_struct *anon_type;
 	uint64_t first_line, last_line; /* cache lines it covers (by cacheline size) */
 };
 
@@ -103,6 +105,18 @@ struct ma_struct {
 	bool line_aligned;	/* alignment guarantees every instance starts a line */
 	uint64_t max_lines_spanned; /* worst case over the placements its alignment allows */
 	int duplicates;		/* identical definitions merged from other units */
+	/*
+	 * C++ virtual bases (direct and inherited), where they are in a
+	 * complete object: after the non-virtual part (nv_size bytes), as the
+	 * Itanium C++ ABI places them.  Not members, not padding.  When the
+	 * placement does not add up to the size, vbases_placed is false and
+	 * the bytes after the non-virtual part are virtual bases and padding.
+	 */
+	int nr_vbases;
+	struct ma_member *vbases; /* type_name, offset, size, align */
+	bool vbases_placed;
+	uint64_t nv_size;
+	uint64_t vbases_end;
 	bool garbled_by_pahole;	/* has _Atomic members (pahole 1.24 does not handle them) */
 };
 
@@ -115,6 +129,19 @@ struct layout;
  * -ENOENT no such file, -ENOEXEC not ELF, -ENODATA no DWARF (stripped).
  */
 int layout__load(const char *path, struct layout **out);
+/*
+ * As layout__load(), but builds only the types called one of NAMES (as
+ * layout__find_struct() matches them: "foo", "struct foo", "ns::C", or "C"
+ * for "ns::C") and what they contain: every unit's top-level names are
+ * compared and nothing else is built.  layout__find_struct() then returns
+ * what it would after layout__load(); types not asked for are not listed.
+ * With LAYOUT_LOAD_FIRST the units after the one where each name was first
+ * defined are not read, so identical definitions elsewhere are not counted
+ * (ma_struct.duplicates stays 0).
+ */
+enum { LAYOUT_LOAD_FIRST = 1 << 0 };
+int layout__load_types(const char *path, const char *const *names, int nr, unsigned int flags,
+		       struct layout **out);
 /* A short reason for the last layout__load() failure ("no DWARF in ..."). */
 const char *layout__strerror(int err);
 /*
@@ -153,7 +180,8 @@ struct layout_reorg {
 /*
  * Packs S's holes, keeping the members named in HOT (NULL-terminated, may be
  * NULL) first and in that order.  Returns 0, or -ENOENT when a hot name is
- * not a member (*bad_name set), -EINVAL for unions.
+ * not a member (*bad_name set), -EINVAL for unions and classes with virtual
+ * bases.
  */
 int layout__reorganize(const struct layout *l, const struct ma_struct *s, const char *const *hot,
 		       struct layout_reorg *out, const char **bad_name);

@@ -29,6 +29,20 @@ struct umap {
 /* The value's slot for key; with insert a new slot (NULL) is made, else NULL when absent. */
 void **umap__slot(struct umap *m, uint64_t key, bool insert);
 
+/* The file names of a unit's line table (layout_files.c). */
+struct unit_files {
+	const char **names;
+	size_t n;
+	bool from_libdw; /* the table was not readable here: dwarf_getsrcfiles() */
+};
+
+/*
+ * Reads the file table of CUDIE's line program, names as dwarf_filesrc()
+ * gives them.  -ENOTSUP for what only libdw reads (split or type units,
+ * DWARF64, strx forms, big endian), -EINVAL when damaged, -ENOENT without one.
+ */
+int unit_files__read(struct layout *l, Dwarf_Die *cudie, struct unit_files *uf);
+
 struct mstruct {
 	struct ma_struct pub;
 	struct mstruct *hnext; /* same name hash */
@@ -55,6 +69,7 @@ struct tinfo {
 	const char *quals;
 	const char *sync_kind;
 	struct mstruct *agg; /* struct/union this type is (typedefs/cv stripped), if built */
+	struct mstruct *anon; /* unnamed struct/union an array or pointer (chain) leads to */
 	Dwarf_Off agg_off;   /* its DIE offset, for on-demand builds */
 };
 
@@ -68,6 +83,7 @@ struct layout {
 	struct umap types;  /* die key -> tinfo (reset per unit) */
 	struct umap aggs;   /* die key -> mstruct (reset per unit) */
 	struct umap qnames; /* die key -> qualified C++ name (reset per unit) */
+	struct umap files;  /* Dwarf_CU * -> struct unit_files */
 	uint32_t cacheline;
 	int addr_size;
 	bool big_endian;
@@ -76,6 +92,9 @@ struct layout {
 	int dwo_missing;      /* skeleton units whose .dwo was not found */
 	const char *dwo_name; /* the first of them */
 	int absurd;	      /* types skipped for absurd offsets or sizes */
+	const char *const *want; /* only these names (layout__load_types), or NULL */
+	int nr_want;
+	bool want_first;	 /* stop once each wanted name has a definition */
 };
 
 /* DIE offsets of the alternate (dwz) file live in their own space. */

@@ -108,6 +108,33 @@ static void print_offset_comment(struct pstate *ps, const struct ma_member *m, u
 		fprintf(ps->f, "/* %5" PRIu64 " %5" PRIu64 " */", base + m->offset, m->size);
 }
 
+/*
+ * An array of an unnamed struct or union, or a pointer to one, expanded as
+ * pahole does: "struct {" members "} arr[3];".  An array's members are at
+ * the first element's offsets; a pointee's are its own (from 0), with no
+ * cache-line boundaries, since it lives elsewhere.
+ */
+static void print_anon_type(struct pstate *ps, const struct ma_member *m, uint64_t base,
+			    int indent, int target)
+{
+	const char *d = m->decl, *b = strstr(d, "{...}"), *rest = b + 5;
+	bool pointee = strpbrk(rest, "*&") != NULL;
+	struct pstate sub = *ps;
+	int col;
+
+	fprintf(ps->f, "%.*s{\n", (int)(b - d), d);
+	if (pointee) {
+		sub.cacheline = INT64_MAX;
+		print_body(&sub, m->anon_type, 0, indent + 1, false);
+	} else {
+		print_body(ps, m->anon_type, base + m->offset, indent + 1, false);
+	}
+	put_tabs(ps->f, indent);
+	col = indent * 8 + fprintf(ps->f, "}%s;", rest);
+	pad_to(ps->f, col, target);
+	print_offset_comment(ps, m, base);
+}
+
 static void print_member(struct pstate *ps, const struct ma_member *m, uint64_t base, int indent,
 			 bool in_union_top)
 {
@@ -121,7 +148,8 @@ static void print_member(struct pstate *ps, const struct ma_member *m, uint64_t 
 		tw = 1;
 	print_boundary(ps, base + m->offset, indent);
 	if (m->flags & MA_M_BASE) {
-		int n = fprintf(f, "/* %-26s <ancestor>; */", m->type_name);
+		int n = fprintf(f, "/* %-26s %s; */", m->type_name,
+				m->flags & MA_M_VIRTUAL_BASE ? "<virtual ancestor>" : "<ancestor>");
 
 		pad_to(f, col + n, target);
 		print_offset_comment(ps, m, base);
@@ -134,6 +162,10 @@ static void print_member(struct pstate *ps, const struct ma_member *m, uint64_t 
 		col = indent * 8 + fprintf(f, "}%s%s;", m->name ? " " : "", m->name ? m->name : "");
 		pad_to(f, col, target);
 		print_offset_comment(ps, m, base);
+		return;
+	}
+	if (m->anon_type && m->decl && strstr(m->decl, "{...}")) {
+		print_anon_type(ps, m, base, indent, target);
 		return;
 	}
 	layout__split_decl(m, type, sizeof(type), name, sizeof(name));
@@ -172,6 +204,9 @@ static void print_body(struct pstate *ps, const struct ma_struct *s, uint64_t ba
 	for (int i = 0; i < s->nr_members; i++) {
 		const struct ma_member *m = &s->members[i];
 
+		/* at their place in the complete object, after the members */
+		if ((m->flags & MA_M_VIRTUAL_BASE) && s->vbases_placed)
+			continue;
 		if (last && !(m->flags & MA_M_BASE) && last_size) {
 			const char *cmt = NULL;
 
@@ -282,13 +317,19 @@ void ma_struct__print_text(const struct ma_struct *s, uint32_t line,
 
 		if (!(m->flags & MA_M_BASE))
 			continue;
-		fprintf(f, "%s public %s", first_base ? " :" : ",", m->type_name);
+		fprintf(f, "%s public %s%s", first_base ? " :" : ",",
+			m->flags & MA_M_VIRTUAL_BASE ? "virtual " : "", m->type_name);
 		first_base = false;
 	}
 	if (!s->anonymous)
 		fprintf(f, " {");
 	fputc('\n', f);
 	print_body(&ps, s, 0, 1, true);
+	for (int i = 0; i < s->nr_vbases && s->vbases_placed; i++) {
+		put_tabs(f, 1);
+		print_member(&ps, &s->vbases[i], 0, 1, false);
+		fputc('\n', f);
+	}
 	if (!o->compile) {
 		fprintf(f, "\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %d */\n",
 			s->size, s->cachelines, s->nr_members);
@@ -312,6 +353,13 @@ void ma_struct__print_text(const struct ma_struct *s, uint32_t line,
 		}
 		if (s->padding > 0)
 			fprintf(f, "\t/* padding: %" PRId64 " */\n", s->padding);
+		if (s->nr_vbases && s->vbases_placed)
+			fprintf(f, "\t/* virtual bases: %d, bytes %" PRIu64 "..%" PRIu64 ", not padding */\n",
+				s->nr_vbases, s->nv_size, s->vbases_end - 1);
+		else if (s->nr_vbases)
+			fprintf(f, "\t/* virtual bases: %d, with any padding in the %" PRIu64
+				   " bytes after the members (placement not known) */\n",
+				s->nr_vbases, s->size - s->nv_size);
 		if (s->nr_paddings)
 			fprintf(f, "\t/* paddings: %d, sum paddings: %" PRIu64 " */\n", s->nr_paddings,
 				s->sum_paddings);
@@ -394,6 +442,9 @@ static struct json_object *member_to_json(const struct ma_member *m)
 
 	if (pad > 0)
 		json_add(o, "type_padding_bytes", json_object_new_int64(pad));
+	/* the unnamed struct/union it is an array of or points to */
+	if (m->anon_type)
+		json_add(o, "anonymous_type", ma_struct__to_json(m->anon_type));
 	if ((m->flags & MA_M_ANON) && m->nested) {
 		struct json_object *n = ma_struct__to_json(m->nested);
 
@@ -444,6 +495,22 @@ struct json_object *ma_struct__to_json(const struct ma_struct *s)
 	json_add(o, "array_period_elements", json_u64(s->array_period));
 	json_add(o, "array_straddling_elements", json_u64(s->array_straddling));
 	json_add(o, "duplicates_merged", json_object_new_int(s->duplicates));
+	if (s->nr_vbases) {
+		struct json_object *vb = json_object_new_array();
+
+		for (int i = 0; i < s->nr_vbases; i++) {
+			struct json_object *b = json_object_new_object();
+
+			json_add(b, "type", json_str(s->vbases[i].type_name));
+			if (s->vbases_placed)
+				json_add(b, "offset_bytes", json_u64(s->vbases[i].offset));
+			json_add(b, "size_bytes", json_u64(s->vbases[i].size));
+			json_object_array_add(vb, b);
+		}
+		json_add(o, "virtual_bases", vb);
+		json_add(o, "virtual_bases_placed", json_object_new_boolean(s->vbases_placed));
+		json_add(o, "non_virtual_size_bytes", json_u64(s->nv_size));
+	}
 	for (int i = 0; i < s->nr_members; i++) {
 		const struct ma_member *m = &s->members[i];
 

@@ -137,7 +137,12 @@ int layout__reorganize(const struct layout *l, const struct ma_struct *s, const 
 	struct ma_struct *ns;
 
 	memset(out, 0, sizeof(*out));
-	if (s->kind == MA_KIND_UNION)
+	/*
+	 * A class with virtual bases: where they go follows from the members'
+	 * order, which this packing does not model; no proposal is better
+	 * than one that counts a virtual base as a leading member.
+	 */
+	if (s->kind == MA_KIND_UNION || s->nr_vbases)
 		return -EINVAL;
 	items = xcalloc(n + 1, sizeof(*items));
 	order = xcalloc(n + 1, sizeof(*order));

@@ -158,6 +158,18 @@ static void tinfo_base(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 	t->align = base_align(t->size, (int)enc);
 }
 
+/*
+ * The unnamed struct or union that a pointer to or an array of TT shows
+ * inline (pahole does): TT itself when spelled "struct {...}" (qualified or
+ * not), what TT's own pointer or array leads to, nothing behind a typedef.
+ */
+static struct mstruct *anon_of(const struct tinfo *tt)
+{
+	if (tt->agg && strstr(tt->p, "{...}"))
+		return tt->agg;
+	return tt->anon;
+}
+
 /* Pointers, references and pointers to members: "T *", "T (*)[4]", "T (C::*)(...)". */
 static void tinfo_pointer(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 {
@@ -176,21 +188,30 @@ static void tinfo_pointer(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 		return;
 	}
 	/*
-	 * Named before the pointee is resolved: a member reached again
-	 * through a cycle of pointers (struct A { B *b; }, struct B
-	 * { A *a; }) gets this pointer while it is in progress.
+	 * A pointer to a named type is spelled by the name alone, and the
+	 * pointee is not read: reading it would walk a cycle of pointers
+	 * (typedef Term -> struct Term { Clause *pWC; } -> struct Clause
+	 * { Term aStatic[8]; }) and reach Term while it is still being read,
+	 * with no size yet: sqlite3's WhereClause.aStatic came out as 0
+	 * bytes, depending on which struct the unit walk met first.
 	 */
 	if (tag != DW_TAG_ptr_to_member_type) {
 		int pt = dwarf_tag(&td);
 		const char *pn = die_name(l, &td);
 
-		if (pn && (pt == DW_TAG_typedef || pt == DW_TAG_base_type))
+		if (pn && (pt == DW_TAG_typedef || pt == DW_TAG_base_type)) {
 			t->p = arena__cat(&l->arena, pn, decl__needs_space(pn) ? " " : "", op, NULL);
-		else if (pn && (pt == DW_TAG_structure_type || pt == DW_TAG_class_type ||
-				pt == DW_TAG_union_type))
+			return;
+		}
+		if (pn && (pt == DW_TAG_structure_type || pt == DW_TAG_class_type ||
+			   pt == DW_TAG_union_type)) {
 			t->p = arena__cat(&l->arena, kw(l, pt), pn, " ", op);
+			return;
+		}
 	}
 	tt = tinfo__get(l, &td);
+	if (tag != DW_TAG_ptr_to_member_type)
+		t->anon = anon_of(tt);
 	if (tag == DW_TAG_ptr_to_member_type) {
 		Dwarf_Die cd;
 		Dwarf_Attribute a;
@@ -265,6 +286,7 @@ static void tinfo_typedef(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 	t->sync_kind = tt->sync_kind;
 	t->agg = tt->agg;
 	t->agg_off = tt->agg_off;
+	t->anon = NULL; /* spelled by the typedef's name */
 	t->quals = tt->quals;
 	if (name && is_lock_name(name, &t->sync_kind))
 		t->flags |= MA_M_LOCK;
@@ -363,6 +385,7 @@ static void tinfo_array(struct layout *l, Dwarf_Die *d, struct tinfo *t)
 		t->flags = (tt->flags & (MA_M_ATOMIC | MA_M_LOCK)) | MA_M_ARRAY;
 		t->sync_kind = tt->sync_kind;
 		t->agg = NULL;
+		t->anon = anon_of(tt);
 	}
 	uint64_t n = 1;
 

@@ -15,3 +15,6 @@ layout -R --hot nr_hot $MA layout_reorg | exit 0 | ^/\* saved
 layout -R --hot nosuch $MA layout_reorg | exit 2 |  | ^error: 'nosuch' is not a member
 layout -C report $MA | exit 0 | struct sampling \* +sampling; | 
 layout $MA -C target_info | exit 0 | ^struct target_info \{ | 
+layout $MA 'no::Such<char, 5>' | exit 2 |  | ^error: no struct, union or class 'no::Such<char, 5>'
+layout -C 'no::Such<char, 5>,layout_reorg' $MA | exit 2 |  | ^error: no struct, union or class 'no::Such<char, 5>'
+layout -C ',layout_reorg,' -s $MA | exit 0 | ^layout_reorg	

@@ -5,6 +5,8 @@
  * the known x86-64 ABI layout where C has no offsetof (bit fields).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "harness.h"
 #include "layout/layout.h"
 #include "layout/layout_int.h"
+#include "layout/layout_dwarf.h"
 
 static struct layout *load_fixture(const char *src, const char *out, const char *flags)
 {
@@ -539,4 +542,214 @@ void test_layout__absurd_arithmetic(void)
 	ASSERT_EQ(layout__mul(1ULL << 32, 1ULL << 32, &e), -ERANGE, "array size wraps");
 	ASSERT_OK(layout__mul(10, 4, &e), "array size");
 	ASSERT_EQ(e, 40, "10 x 4");
+}
+
+/*
+ * The file tables read from the line program's header name every file as
+ * dwarf_getsrcfiles() does, in every unit: DWARF 4 and 5, C and C++, and
+ * whatever MA_LAYOUT_BINS lists (real programs).
+ */
+static int check_unit_files(const char *path)
+{
+	int fd = open(path, O_RDONLY), units = 0;
+	Dwarf *dbg = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+	struct layout l = { 0 };
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t ut;
+
+	if (!ASSERT_NOT_NULL(dbg, path)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while (dwarf_get_units(dbg, cu, &cu, NULL, &ut, &cudie, NULL) == 0) {
+		struct unit_files uf;
+		Dwarf_Files *files;
+		size_t n;
+
+		if (ut != DW_UT_compile || dwarf_getsrcfiles(&cudie, &files, &n))
+			continue;
+		if (!ASSERT_OK(unit_files__read(&l, &cudie, &uf), "read the file table"))
+			break;
+		if (!ASSERT_EQ(uf.n, n, "number of files"))
+			break;
+		for (size_t i = 0; i < n; i++)
+			if (!ASSERT_STREQ(uf.names[i], dwarf_filesrc(files, i, NULL, NULL), path))
+				break;
+		units++;
+	}
+	arena__free(l.arena);
+	dwarf_end(dbg);
+	close(fd);
+	return units;
+}
+
+void test_layout__unit_files_match_libdw(void)
+{
+	const char *bins[] = {
+		test__build_fixture("layout_c.c", "layout_c5", "-g -gdwarf-5 -O0"),
+		test__build_fixture("layout_c.c", "layout_c4", "-g -gdwarf-4 -O0"),
+		test__build_fixture("layout_cc.cc", "layout_cc", "-g -O0 -Wno-invalid-offsetof"),
+	};
+	char *more = getenv("MA_LAYOUT_BINS") ? strdup(getenv("MA_LAYOUT_BINS")) : NULL;
+
+	for (size_t i = 0; i < sizeof(bins) / sizeof(bins[0]); i++)
+		if (ASSERT_NOT_NULL(bins[i], "fixture build"))
+			ASSERT_TRUE(check_unit_files(bins[i]) >= 1, bins[i]);
+	for (char *b = more ? strtok(more, " ") : NULL; b; b = strtok(NULL, " "))
+		ASSERT_TRUE(check_unit_files(b) >= 1, b);
+	free(more);
+}
+
+/*
+ * An array of a struct met while that struct's typedef is still being read
+ * (sqlite3's WhereClause.aStatic) has the compiler's size, and
+ * --reorganize claims no bytes that are not there.
+ */
+void test_layout__cycle_array_size(void)
+{
+	const char *bin = test__build_fixture("layout_cycle_array.c", "layout_cycle_array", "-g -O0");
+	struct layout *l = NULL;
+	const struct ma_struct *s;
+	const struct ma_member *m;
+	struct layout_reorg r = { 0 };
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	ASSERT_EQ(check_against_compiler(l, bin), 6, "facts checked");
+	s = layout__find_struct(l, "Clause");
+	m = s ? ma_struct__find_member(s, "aStatic") : NULL;
+	if (ASSERT_NOT_NULL(m, "Clause.aStatic")) {
+		ASSERT_EQ(m->size, 8 * 24, "aStatic size");
+		ASSERT_EQ(s->padding, 0, "no padding");
+		if (ASSERT_OK(layout__reorganize(l, s, NULL, &r, NULL), "reorganize"))
+			ASSERT_EQ(r.new_size, s->size, "nothing to save");
+		layout_reorg__free(&r);
+	}
+	layout__free(l);
+}
+
+/* The value the fixture program printed for KEY ("KEY VALUE" lines), or -1. */
+static long fixture_value(const char *bin, const char *key)
+{
+	char line[256], cmd[600], k[128];
+	long v, r = -1;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "'%s'", bin);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%127s %ld", k, &v) == 2 && !strcmp(k, key))
+			r = v;
+	pclose(p);
+	return r;
+}
+
+static char *print_to_string(const struct ma_struct *s)
+{
+	struct layout_print_opts po = { .notes = false };
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	ma_struct__print_text(s, 64, &po, f);
+	fclose(f);
+	return buf;
+}
+
+/* Arrays of and pointers to unnamed structs and unions are expanded, at the right offsets. */
+void test_layout__anon_array_and_pointer(void)
+{
+	const char *bin = test__build_fixture("layout_anon.c", "layout_anon", "-g -O0");
+	struct layout *l = NULL;
+	const struct ma_struct *s;
+	const struct ma_member *arr, *ptr, *u2;
+	char *text;
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	ASSERT_EQ(check_against_compiler(l, bin), 4, "facts checked");
+	s = layout__find_struct(l, "holder");
+	arr = s ? ma_struct__find_member(s, "arr") : NULL;
+	ptr = s ? ma_struct__find_member(s, "ptr") : NULL;
+	u2 = s ? ma_struct__find_member(s, "u2") : NULL;
+	if (!ASSERT_NOT_NULL(arr, "arr") || !ASSERT_NOT_NULL(ptr, "ptr") || !ASSERT_NOT_NULL(u2, "u2"))
+		goto out;
+	if (ASSERT_NOT_NULL(arr->anon_type, "element type of arr")) {
+		ASSERT_EQ(arr->anon_type->size, 16, "element size");
+		ASSERT_EQ(arr->anon_type->nr_holes, 1, "element hole");
+	}
+	if (ASSERT_NOT_NULL(ptr->anon_type, "pointee of ptr"))
+		ASSERT_EQ(ptr->anon_type->size, 8, "pointee size");
+	if (ASSERT_NOT_NULL(u2->anon_type, "element type of u2"))
+		ASSERT_EQ(u2->anon_type->kind, MA_KIND_UNION, "union elements");
+	text = print_to_string(s);
+	ASSERT_TRUE(text && !strstr(text, "{...}"), "no struct {...} left");
+	ASSERT_TRUE(text && strstr(text, "\t} arr[3];"), "arr expanded");
+	ASSERT_TRUE(text && strstr(text, "\t} *ptr;"), "ptr expanded");
+	/* the array's element at the member's offset, the pointee from 0 */
+	ASSERT_TRUE(text && strstr(text, "long int           b;                    /*    16     8 */"),
+		    "element member at the array's offset");
+	ASSERT_TRUE(text && strstr(text, "int                d;                    /*     4     4 */"),
+		    "pointee member at its own offset");
+	free(text);
+out:
+	layout__free(l);
+}
+
+/* Virtual bases are placed where the compiler puts them, not counted as padding. */
+void test_layout__virtual_base(void)
+{
+	const char *bin = test__build_fixture("layout_cxx_cases.cc", "layout_cxx_cases", "-g -O0");
+	struct layout *l = NULL;
+	const struct ma_struct *s;
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	s = layout__find_struct(l, "app::Left");
+	if (ASSERT_NOT_NULL(s, "app::Left")) {
+		ASSERT_EQ(s->size, fixture_value(bin, "left.size"), "sizeof(Left)");
+		ASSERT_EQ(s->nr_vbases, 1, "one virtual base");
+		ASSERT_TRUE(s->vbases_placed, "placed");
+		if (s->nr_vbases)
+			ASSERT_EQ(s->vbases[0].offset, fixture_value(bin, "left.Base"), "Base in a Left");
+		ASSERT_EQ(s->padding, 0, "no padding");
+	}
+	s = layout__find_struct(l, "app::Diamond");
+	if (ASSERT_NOT_NULL(s, "app::Diamond")) {
+		ASSERT_EQ(s->size, fixture_value(bin, "diamond.size"), "sizeof(Diamond)");
+		ASSERT_EQ(s->nr_vbases, 1, "one inherited virtual base");
+		ASSERT_TRUE(s->vbases_placed, "placed");
+		if (s->nr_vbases)
+			ASSERT_EQ(s->vbases[0].offset, fixture_value(bin, "diamond.Base"),
+				  "Base in a Diamond");
+		ASSERT_EQ(s->padding, 0, "no padding");
+	}
+	s = layout__find_struct(l, "app::Ring<char, 5>");
+	if (ASSERT_NOT_NULL(s, "app::Ring<char, 5>"))
+		ASSERT_EQ(s->size, fixture_value(bin, "ring.size"), "sizeof(Ring<char, 5>)");
+	layout__free(l);
+}
+
+/* No reorganisation is proposed for a class with virtual bases. */
+void test_layout__virtual_base_no_reorg(void)
+{
+	const char *bin = test__build_fixture("layout_cxx_cases.cc", "layout_cxx_cases", "-g -O0");
+	struct layout *l = NULL;
+	struct layout_reorg r = { 0 };
+	const struct ma_struct *s;
+
+	if (!ASSERT_NOT_NULL(bin, "build") || !ASSERT_OK(layout__load(bin, &l), "load"))
+		return;
+	s = layout__find_struct(l, "app::Diamond");
+	if (ASSERT_NOT_NULL(s, "app::Diamond"))
+		ASSERT_EQ(layout__reorganize(l, s, NULL, &r, NULL), -EINVAL, "no proposal");
+	s = layout__find_struct(l, "app::Ring<char, 5>");
+	if (ASSERT_NOT_NULL(s, "app::Ring<char, 5>") &&
+	    ASSERT_OK(layout__reorganize(l, s, NULL, &r, NULL), "a plain struct is reorganized"))
+		layout_reorg__free(&r);
+	layout__free(l);
 }
