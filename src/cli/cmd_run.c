@@ -48,6 +48,8 @@ static void usage(FILE *f)
 		"  -e, --events LIST      comma-separated events: generic names or libpfm4 strings\n"
 		"  -F, --freq HZ          sampling frequency (default: each sampler's own)\n"
 		"      --no-sample        count only: no sampling, tracing or watchpoints\n"
+		"      --no-streams       no address streams (uprobes on the hot memory\n"
+		"                         instructions for short bursts, about 0.5%% of the run)\n"
 		"      --all-faults       sample page faults for the whole run (default: in a\n"
 		"                         fault storm, in windows, counting those between)\n"
 		"      --expedite-rcu     as root, set /sys/kernel/rcu_expedited to 1 for the\n"
@@ -92,6 +94,7 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, 'N' },
 		{ "all-faults", no_argument, NULL, 'X' },
+		{ "no-streams", no_argument, NULL, 'U' },
 		{ "expedite-rcu", no_argument, NULL, 'E' },
 		{ "sim", no_argument, NULL, 'S' },
 		{ "watch", required_argument, NULL, 'W' },
@@ -140,6 +143,9 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 			break;
 		case 'X':
 			o->all_faults = true;
+			break;
+		case 'U':
+			o->no_streams = true;
 			break;
 		case 'E':
 			o->expedite_rcu = true;

@@ -40,6 +40,7 @@ struct run_opts {
 	bool all_faults;	/* no fault windows */
 	bool expedite_rcu;	/* --expedite-rcu: may set rcu_expedited while priming */
 	bool sim;		/* run under cachegrind */
+	bool no_streams;	/* --no-streams: no uprobes on the hot instructions */
 	const char *watch[WATCH_MAX];	/* --watch expressions, "auto" */
 	int nr_watch;
 };
