@@ -474,7 +474,11 @@ void streams__analyze(const struct stream_access *a, size_t n, const struct stre
 			if (c->wlines.keys[k] &&
 			    u64map__find(&read_lines, c->wlines.keys[k]) != 0)
 				o->written_lines_read++;
-		o->write_only = o->write && !o->read && o->written_lines >= 64 &&
+		/*
+		 * write-only: under 5 % of the written lines read back, over 20
+		 * lines or more (fewer could not show one line in 20 read back)
+		 */
+		o->write_only = o->write && !o->read && o->written_lines >= 20 &&
 				o->written_lines_read * 20 <= o->written_lines;
 		o->conflict = crowded(o->l1_sets_used, o->l1_max_set_lines, g->l1_ways,
 				      o->window_lines, g->l1_sets) ||
