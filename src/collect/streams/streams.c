@@ -313,6 +313,10 @@ static void burst(struct streams *st, uint64_t len_ns)
 
 		sp->link = bpf_program__attach_uprobe(st->skel->progs.stream_hit, false, st->pid,
 						      sp->path, sp->off);
+		if (!sp->link && errno == ESRCH) {
+			st->stop = true;	/* the process is gone */
+			break;
+		}
 		if (!sp->link) {
 			sp->out.skip = STREAM_SKIP_ATTACH;
 			snprintf(sp->out.why, sizeof(sp->out.why), "the kernel refused the uprobe: %s",
