@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +309,10 @@ static void burst(struct streams *st, uint64_t len_ns)
 				     sizeof(zero), BPF_ANY);
 	}
 	t0 = now_ns();
+	if (kill(st->pid, 0) && errno == ESRCH) {
+		st->stop = true;	/* gone: no attach to fail (and warn) */
+		return;
+	}
 	for (int i = 0; i < nr; i++) {
 		struct sprobe *sp = &st->ips[order[i]];
 
