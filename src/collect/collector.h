@@ -118,6 +118,7 @@ struct run_ctx {
 	unsigned int freq_hz;	/* sampling frequency asked for (-F), 0 = collector default */
 	bool sample;		/* sampling allowed (not --no-sample) */
 	bool streams;		/* address streams allowed (not --no-streams) */
+	double stream_budget;	/* --stream-budget as a share (0: the collector's default) */
 	bool all_faults;	/* --all-faults: no fault windows (see collect/sampling/faults.c) */
 	uint64_t duration_ns;	/* -d, 0 = until exit */
 	const char *const *watch;	/* --watch expressions (kept, not copied) */

@@ -93,7 +93,8 @@ struct streams_report {
 	uint64_t hits;		/* uprobe hits (records + capped + dropped) */
 	uint64_t records, dropped, capped;
 	uint64_t ip_at_probe, ip_after_int3; /* what regs->ip was in the handler */
-	double cost_ns;		/* estimated time the target lost to the probes */
+	double cost_ns;		/* charged: the bursts' spans, attach to detach (upper bound) */
+	double hits_cost_ns;	/* the hits alone, at cost_per_hit_ns */
 	double cost_per_hit_ns;	/* the estimate used */
 	uint64_t run_ns;	/* the time the budget was taken from */
 	double budget;		/* share of the run the bursts may cost */

@@ -94,7 +94,8 @@ struct json_object *streams_report__to_json(const struct streams_report *p)
 	json_add(o, "capped", json_u64(p->capped));
 	json_add(o, "ip_at_probed_address", json_u64(p->ip_at_probe));
 	json_add(o, "ip_after_breakpoint", json_u64(p->ip_after_int3));
-	json_add(o, "estimated_cost_ns", json_object_new_double(p->cost_ns));
+	json_add(o, "charged_cost_ns", json_object_new_double(p->cost_ns));
+	json_add(o, "hits_cost_ns", json_object_new_double(p->hits_cost_ns));
 	json_add(o, "cost_per_hit_ns", json_object_new_double(p->cost_per_hit_ns));
 	json_add(o, "budget", json_object_new_double(p->budget));
 	json_add(o, "run_ns", json_u64(p->run_ns));
@@ -141,8 +142,10 @@ void streams_report__print_text(const struct streams_report *p, FILE *f, bool wi
 		fprintf(f, "dTLB %d entries\n", p->geom.tlb_entries);
 	else
 		fprintf(f, "no dTLB size (memadvise calibrate)\n");
-	fprintf(f, "  estimated cost %.1f ms (%.2f%% of %.2f s)\n", p->cost_ns / 1e6,
-		p->run_ns ? 100.0 * p->cost_ns / (double)p->run_ns : 0.0, p->run_ns / 1e9);
+	fprintf(f, "  charged %.1f ms (bursts' spans, %.2f%% of %.2f s; budget %.2f%%), "
+		"hits %.1f ms\n", p->cost_ns / 1e6,
+		p->run_ns ? 100.0 * p->cost_ns / (double)p->run_ns : 0.0, p->run_ns / 1e9,
+		100 * p->budget, p->hits_cost_ns / 1e6);
 	for (int i = 0; i < p->nr_ips; i++) {
 		const struct stream_ip *s = &p->ips[i];
 		char where[200], stride[24], line[300];

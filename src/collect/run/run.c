@@ -523,6 +523,7 @@ static void open_collectors(struct run *run)
 	ctx->shared = &run->shared;
 	ctx->sample = !o->no_sample && !o->sim;
 	ctx->streams = ctx->sample && !o->no_streams;
+	ctx->stream_budget = o->stream_budget;
 	ctx->all_faults = o->all_faults;
 	if (o->sim)
 		report__add_provenance(r, "simulation",

@@ -41,6 +41,7 @@ struct run_opts {
 	bool expedite_rcu;	/* --expedite-rcu: may set rcu_expedited while priming */
 	bool sim;		/* run under cachegrind */
 	bool no_streams;	/* --no-streams: no uprobes on the hot instructions */
+	double stream_budget;	/* --stream-budget PCT / 100, 0 = default */
 	const char *watch[WATCH_MAX];	/* --watch expressions, "auto" */
 	int nr_watch;
 };
