@@ -434,8 +434,15 @@ static int streams_poll(void *state)
 	st->nr_hot = st->shared->hot_insns(st->shared->hot_insns_ctx, st->hot,
 					   (int)ARRAY_SIZE(st->hot));
 	pthread_mutex_unlock(&st->lock);
-	if (!st->running && st->nr_hot)
+	if (!st->running && st->nr_hot) {
+		sigset_t all, old;
+
+		/* signals stay the main thread's (run.c handles Ctrl-C there) */
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
 		st->running = !pthread_create(&st->thread, NULL, burst_thread, st);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	return 0;
 }
 
