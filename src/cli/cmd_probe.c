@@ -221,6 +221,7 @@ static bool tier_ok(const struct probe *p, enum tier t)
 	case TIER_COUNTING: return p->hw_pmu.ok;
 	case TIER_SOFTWARE: return p->events[7].ok; /* page_faults */
 	case TIER_SW_ADDR: return p->events[6].ok;  /* task_clock sampling + decode */
+	case TIER_UPROBE_STREAM: return p->events[6].ok && p->bpf.ok && p->uprobes.ok;
 	case TIER_WATCHPOINT: return p->watchpoints.ok;
 	case TIER_SIMULATION: return p->valgrind.ok;
 	case TIER_STATIC: return true;
@@ -230,7 +231,8 @@ static bool tier_ok(const struct probe *p, enum tier t)
 
 static const char *const tier_keys[TIER__COUNT] = {
 	[TIER_PRECISE] = "precise", [TIER_COUNTING] = "counting", [TIER_SOFTWARE] = "software",
-	[TIER_SW_ADDR] = "sw_addr", [TIER_WATCHPOINT] = "watchpoint",
+	[TIER_SW_ADDR] = "sw_addr", [TIER_UPROBE_STREAM] = "uprobe_stream",
+	[TIER_WATCHPOINT] = "watchpoint",
 	[TIER_SIMULATION] = "simulation", [TIER_STATIC] = "static",
 };
 

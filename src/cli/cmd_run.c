@@ -53,6 +53,11 @@ static void usage(FILE *f)
 		"  -e, --events LIST      comma-separated events: generic names or libpfm4 strings\n"
 		"  -F, --freq HZ          sampling frequency (default: each sampler's own)\n"
 		"      --no-sample        count only: no sampling, tracing or watchpoints\n"
+		"      --no-streams       no address streams (uprobes on the hot memory\n"
+		"                         instructions in short bursts)\n"
+		"      --stream-budget PCT\n"
+		"                         share of the run the address streams' bursts may\n"
+		"                         cost (default 0.5; a burst is charged 100-200 ms)\n"
 		"      --all-faults       sample page faults for the whole run (default: in a\n"
 		"                         fault storm, in windows, counting those between)\n"
 		"      --expedite-rcu     as root, set /sys/kernel/rcu_expedited to 1 for the\n"
@@ -124,6 +129,8 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-sample", no_argument, NULL, 'N' },
 		{ "all-faults", no_argument, NULL, 'X' },
+		{ "no-streams", no_argument, NULL, 'U' },
+		{ "stream-budget", required_argument, NULL, 'B' },
 		{ "expedite-rcu", no_argument, NULL, 'E' },
 		{ "sim", no_argument, NULL, 'S' },
 		{ "watch", required_argument, NULL, 'W' },
@@ -133,7 +140,7 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		{ "wide", no_argument, NULL, 'w' },
 		{ "sarif", required_argument, NULL, 'R' },
 		{ "no-advice", no_argument, NULL, 'A' },
-		{ "any-user", no_argument, NULL, 'U' },
+		{ "any-user", no_argument, NULL, 0x100 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -150,7 +157,7 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 			}
 			o->pid = v;
 			break;
-		case 'U':
+		case 0x100:
 			co->any_user = true;
 			break;
 		case 'd':
@@ -177,6 +184,21 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		case 'X':
 			o->all_faults = true;
 			break;
+		case 'U':
+			o->no_streams = true;
+			break;
+		case 'B': {
+			char *end;
+			double pct = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(pct > 0 && pct <= 100)) {
+				pr_err("invalid stream budget '%s'", optarg);
+				pr_hint("give a percentage of the run, above 0 and up to 100 (e.g. 0.5)");
+				return -EINVAL;
+			}
+			o->stream_budget = pct / 100;
+			break;
+		}
 		case 'E':
 			o->expedite_rcu = true;
 			break;

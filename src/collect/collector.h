@@ -23,12 +23,20 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "collect/event.h"
+#include "model/addr.h"
 #include "model/watch.h"
 
 struct perf_event_header;
 struct evring;
 
 struct report;
+
+/* A hot memory instruction data-address sampling found (run_shared.hot_insns). */
+struct hot_insn {
+	pid_t pid;		/* the process it was sampled in */
+	uint64_t samples;	/* samples decoded to it */
+	struct mem_operand op;	/* op.insn: the access instruction's address */
+};
 
 /* A watchpoint that data-address sampling proposes (--watch auto). */
 struct watch_proposal {
@@ -91,6 +99,13 @@ struct run_shared {
 	 * runs.
 	 */
 	bool watch_auto;
+	/*
+	 * The sw-addr collector's hot memory instructions so far, most
+	 * sampled first (the address streams probe them): fills out, returns
+	 * the count.
+	 */
+	int (*hot_insns)(void *ctx, struct hot_insn *out, int max);
+	void *hot_insns_ctx;
 	int nr_watch_proposals;
 	struct watch_proposal watch_proposals[WATCH_MAX];
 };
@@ -102,6 +117,8 @@ struct run_ctx {
 	char *const *argv;	/* the command (NULL when attached) */
 	unsigned int freq_hz;	/* sampling frequency asked for (-F), 0 = collector default */
 	bool sample;		/* sampling allowed (not --no-sample) */
+	bool streams;		/* address streams allowed (not --no-streams) */
+	double stream_budget;	/* --stream-budget as a share (0: the collector's default) */
 	bool all_faults;	/* --all-faults: no fault windows (see collect/sampling/faults.c) */
 	uint64_t duration_ns;	/* -d, 0 = until exit */
 	const char *const *watch;	/* --watch expressions (kept, not copied) */

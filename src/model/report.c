@@ -16,11 +16,13 @@
 #include "model/findings.h"
 #include "model/sim.h"
 #include "model/watch.h"
+#include "model/streams.h"
 #include "base/util.h"
 
 static const char *const tier_names[TIER__COUNT] = {
 	[TIER_PRECISE] = "precise",	    [TIER_COUNTING] = "counting",
 	[TIER_SOFTWARE] = "software",	    [TIER_SW_ADDR] = "sw-addr",
+	[TIER_UPROBE_STREAM] = "uprobe-stream",
 	[TIER_WATCHPOINT] = "watchpoint", [TIER_SIMULATION] = "simulation",
 	[TIER_STATIC] = "static",
 };
@@ -49,6 +51,7 @@ void report__free(struct report *r)
 	sampling__free(r->sampling);
 	findings__free(r->findings);
 	addr_profile__free(r->addr);
+	streams_report__free(r->streams);
 	sim_report__free(r->sim);
 	watch_report__free(r->watch);
 	free(r);

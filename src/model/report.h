@@ -25,6 +25,7 @@ enum tier {
 	TIER_COUNTING,	 /* hardware counters */
 	TIER_SOFTWARE,	 /* software events and tracepoints (incl. BPF on them) */
 	TIER_SW_ADDR,	 /* software data-address sampling (regs + decode) */
+	TIER_UPROBE_STREAM, /* exact address streams: uprobes on hot instructions */
 	TIER_WATCHPOINT, /* hardware watchpoints */
 	TIER_SIMULATION, /* cachegrind */
 	TIER_STATIC,	 /* static DWARF layout facts */
@@ -83,6 +84,7 @@ struct findings;      /* rule findings (model/findings.h) */
 struct addr_report;  /* data-address sampling, tier sw-addr (model/addr.h) */
 struct watch_report;  /* hardware watchpoints, tier watchpoint (model/watch.h) */
 struct sim_report;    /* cachegrind, tier simulation (model/sim.h) */
+struct streams_report; /* address streams, tier uprobe-stream (model/streams.h) */
 
 struct report {
 	int schema_version;
@@ -102,6 +104,7 @@ struct report {
 	struct addr_report *addr; /* NULL unless data addresses were sampled */
 	struct watch_report *watch; /* NULL unless watchpoints were placed */
 	struct sim_report *sim;	   /* NULL unless run under --sim */
+	struct streams_report *streams; /* NULL unless address streams were recorded */
 };
 
 struct report *report__new(void);

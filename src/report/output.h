@@ -16,6 +16,7 @@
 #include "model/sampling.h"
 #include "model/report.h"
 #include "model/sim.h"
+#include "model/streams.h"
 #include "model/watch.h"
 
 struct json_object;
@@ -36,6 +37,9 @@ void watch_report__print_text(const struct watch_report *w, FILE *f, bool wide);
 
 struct json_object *sim_report__to_json(const struct sim_report *s);
 void sim_report__print_text(const struct sim_report *s, FILE *f, bool wide);
+
+struct json_object *streams_report__to_json(const struct streams_report *p);
+void streams_report__print_text(const struct streams_report *p, FILE *f, bool wide);
 
 struct json_object *findings__to_json(const struct findings *fs);
 void findings__print_text(const struct findings *fs, FILE *f, bool wide);

@@ -122,6 +122,8 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 		sim_report__print_text(r->sim, f, wide);
 	if (r->addr)
 		addr_profile__print_text(r->addr, f, wide);
+	if (r->streams)
+		streams_report__print_text(r->streams, f, wide);
 	if (r->watch)
 		watch_report__print_text(r->watch, f, wide);
 	if (r->nr_prov) {
@@ -232,6 +234,8 @@ struct json_object *report__to_json(const struct report *r)
 		json_object_object_add(o, "findings", findings__to_json(r->findings));
 	if (r->addr)
 		json_object_object_add(o, "data_addresses", addr_profile__to_json(r->addr));
+	if (r->streams)
+		json_object_object_add(o, "address_streams", streams_report__to_json(r->streams));
 	if (r->sim)
 		json_object_object_add(o, "simulation", sim_report__to_json(r->sim));
 	if (r->watch)

@@ -74,6 +74,7 @@ void bind__struct_heat(struct binder *b);
 
 void bind__sampling(struct binder *b);
 void bind__addr(struct binder *b);
+void bind__streams(struct binder *b);
 void bind__sim(struct binder *b);
 void bind__watch(struct binder *b);
 

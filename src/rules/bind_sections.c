@@ -84,6 +84,7 @@ void bind__sections(const struct rules_input *in, struct factbase *fb)
 	bind__layout(&b);
 	bind__sampling(&b);
 	bind__addr(&b);
+	bind__streams(&b);
 	bind__struct_heat(&b);
 	/* nothing sampled: every struct, for rules on static layout alone */
 	if (!fb->have[EV_HOTSPOTS] && !fb->have[EV_ADDR])

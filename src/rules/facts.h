@@ -31,6 +31,7 @@ enum evkind {
 	EV_FAULTS,	/* profile.faults: page faults by site and region */
 	EV_REGIONS,	/* profile.regions: memory regions with THP state */
 	EV_ADDR,	/* addr_samples: data addresses of sampled accesses */
+	EV_STREAMS,	/* streams: exact address streams at hot instructions (uprobes) */
 	EV_WATCH,	/* watchpoints: hardware watchpoints on candidate members */
 	EV_SIM,		/* simulation: cachegrind */
 	EV_MACHINE,	/* machine_profile: latencies from 'memadvise calibrate' */

@@ -25,3 +25,5 @@ run --no-sample -e page_faults -- sh -c "kill -KILL \$\$" | exit 137 | killed by
 run --no-sample -j -e page_faults,cycles -- true | exit 0 | "schema_version": ?1 | 
 run -p 2 | exit 2 |  | hint: a kernel thread has no user address space
 run -p 2 | exit 2 |  | ^error: cannot attach to pid 2: it is a kernel thread
+run --stream-budget 0 -- true | exit 2 |  | error: invalid stream budget
+run --stream-budget 101 -- true | exit 2 |  | hint: give a percentage

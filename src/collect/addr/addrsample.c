@@ -1123,6 +1123,10 @@ void addrsample__close(struct addrsample *as)
 {
 	if (!as)
 		return;
+	if (as->shared && as->shared->hot_insns_ctx == as) {
+		as->shared->hot_insns = NULL;
+		as->shared->hot_insns_ctx = NULL;
+	}
 	if (as->shared && as->shared->side_drain_ctx == as) {
 		as->shared->side_drain = NULL;
 		as->shared->side_drain_ctx = NULL;
@@ -1147,6 +1151,55 @@ void addrsample__close(struct addrsample *as)
 	free(as->lines);
 	free(as->regions);
 	free(as);
+}
+
+static int cmp_hot(const void *a, const void *b)
+{
+	const struct hot_insn *x = a, *y = b;
+
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+/*
+ * The access instructions sampled so far (run_shared.hot_insns), most
+ * sampled first.  Several sampled IPs can decode to one access (the
+ * instructions after it); their samples add up.  Those whose operand is
+ * not computable from registers come too: the streams say why they are
+ * not probed.
+ */
+static int addrsample__hot(void *ctx, struct hot_insn *out, int max)
+{
+	struct addrsample *as = ctx;
+	struct hot_insn *all;
+	int n = 0;
+
+	if (max <= 0 || !as->nr_ips)
+		return 0;
+	all = xcalloc(as->nr_ips, sizeof(*all));
+	for (size_t i = 0; i < as->nr_ips; i++) {
+		const struct ip_agg *ia = &as->ips[i];
+		int k;
+
+		if (ia->stale || !ia->out.op.insn || ia->sp->pid <= 0 ||
+		    (ia->out.op.skip != AS_OK && ia->out.op.skip != AS_SEGMENT &&
+		     ia->out.op.skip != AS_UNSUPPORTED))
+			continue;
+		for (k = 0; k < n; k++)
+			if (all[k].op.insn == ia->out.op.insn && all[k].pid == ia->sp->pid)
+				break;
+		if (k == n) {
+			all[n].pid = ia->sp->pid;
+			all[n].op = ia->out.op;
+			n++;
+		}
+		all[k].samples += ia->out.op.skip == AS_OK ? ia->out.decoded : ia->out.samples;
+	}
+	qsort(all, n, sizeof(*all), cmp_hot);
+	if (n > max)
+		n = max;
+	memcpy(out, all, n * sizeof(*out));
+	free(all);
+	return n;
 }
 
 /* --- output --------------------------------------------------------------- */
@@ -1175,6 +1228,8 @@ static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
 	*state = as;
 	as->shared = ctx->shared;
 	if (ctx->shared) {
+		ctx->shared->hot_insns = addrsample__hot;
+		ctx->shared->hot_insns_ctx = as;
 		/* the profile follows the target's processes by this ring's records */
 		ctx->shared->side_drain = addrsample__drain_side;
 		ctx->shared->side_drain_ctx = as;

@@ -29,6 +29,7 @@
 #include "model/report.h"
 #include "collect/run/run.h"
 #include "collect/sim.h"
+#include "collect/streams/streams.h"
 #include "collect/target.h"
 #include "base/util.h"
 #include "collect/watch.h"
@@ -41,6 +42,7 @@ static const struct collector *const collectors[] = {
 	&collector_addrsample,
 	&collector_sampler,
 	&collector_watch,
+	&collector_streams,
 	NULL,
 };
 
@@ -523,6 +525,8 @@ static void open_collectors(struct run *run)
 	ctx->freq_hz = o->freq_hz;
 	ctx->shared = &run->shared;
 	ctx->sample = !o->no_sample && !o->sim;
+	ctx->streams = ctx->sample && !o->no_streams;
+	ctx->stream_budget = o->stream_budget;
 	ctx->all_faults = o->all_faults;
 	if (o->sim)
 		report__add_provenance(r, "simulation",

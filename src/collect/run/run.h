@@ -43,6 +43,8 @@ struct run_opts {
 	bool sim;		/* run under cachegrind */
 	const struct sim_geometry *sim_pin; /* sim: caches pinned (NULL: the host's) */
 	int sim_keep;		/* sim: source lines kept (sim_run__new()) */
+	bool no_streams;	/* --no-streams: no uprobes on the hot instructions */
+	double stream_budget;	/* --stream-budget PCT / 100, 0 = default */
 	const char *watch[WATCH_MAX];	/* --watch expressions, "auto" */
 	int nr_watch;
 };

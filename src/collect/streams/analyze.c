@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Stream metrics and the cache/TLB model (analyze.h).  Everything here is
+ * a function of the recorded accesses and the geometry, so that the unit
+ * tests can feed it synthetic address sequences.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/streams/analyze.h"
+#include "symbols/decode.h"
+#include "base/u64map.h"
+#include "base/util.h"
+
+_Static_assert(sizeof(struct stream_probe) == 16, "stream_probe has no padding");
+_Static_assert(sizeof(struct stream_rec) == 32, "stream_rec has no padding");
+_Static_assert(AS_NR_REGS == STREAM_NR_REGS, "the BPF program reads the registers perf samples");
+
+/* True when the legacy prefixes before the opcode hold 0x67 (32-bit address size). */
+static bool has_addr32(const uint8_t *code, size_t len)
+{
+	for (size_t i = 0; i < len && i < 15; i++) {
+		switch (code[i]) {
+		case 0x67:
+			return true;
+		case 0x66: case 0xf0: case 0xf2: case 0xf3:
+		case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65:
+			continue;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+enum stream_skip streams__probe_from_code(const uint8_t *code, size_t len, uint64_t addr,
+					  struct stream_probe *p, char *text, size_t tlen)
+{
+	struct mem_operand op;
+
+	memset(p, 0, sizeof(*p));
+	p->base = p->index = STREAM_NO_REG;
+	if (text && tlen)
+		text[0] = 0;
+	if (addrsample__decode(code, len, addr, &op))
+		return STREAM_SKIP_OPERAND;
+	if (text && tlen)
+		snprintf(text, tlen, "%s", op.text);
+	switch (op.skip) {
+	case AS_OK:
+		break;
+	case AS_SEGMENT:
+		return STREAM_SKIP_SEGMENT;
+	default:
+		return STREAM_SKIP_OPERAND;
+	}
+	p->disp = op.disp;
+	if (op.rip)
+		p->disp += (int64_t)(op.insn + op.len);
+	else if (op.base >= 0)
+		p->base = (uint8_t)op.base;
+	if (op.index >= 0)
+		p->index = (uint8_t)op.index;
+	p->scale = (uint8_t)(op.scale ? op.scale : 1);
+	p->size = op.size ? op.size : 1;
+	p->flags = (op.read ? STREAM_F_READ : 0) | (op.write ? STREAM_F_WRITE : 0) |
+		   (has_addr32(code, len) ? STREAM_F_ADDR32 : 0);
+	return STREAM_OK;
+}
+
+uint64_t streams__ea(const struct stream_probe *p, const uint64_t *regs)
+{
+	return stream_ea(p, (const __u64 *)regs);
+}
+
+/* --- helpers ---------------------------------------------------------------- */
+
+/* A set of non-zero keys (u64map with the value unused). */
+static bool set_add(struct u64map *m, uint64_t key)
+{
+	bool added;
+
+	*u64map__get(m, key | (1ULL << 63), &added) = 1;
+	return added;
+}
+
+static void set_clear(struct u64map *m)
+{
+	u64map__free(m);
+	memset(m, 0, sizeof(*m));
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Indexes of the accesses ordered by (instruction,) burst, thread, then time. */
+static const struct stream_access *sort_base;
+static bool sort_by_ip;
+
+static int cmp_order(const void *x, const void *y)
+{
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+	const struct stream_access *a = &sort_base[i], *b = &sort_base[j];
+
+	if (sort_by_ip && a->ipi != b->ipi)
+		return a->ipi < b->ipi ? -1 : 1;
+	if (a->burst != b->burst)
+		return a->burst < b->burst ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static uint32_t *order(const struct stream_access *a, size_t n, bool by_ip)
+{
+	uint32_t *ix = xcalloc(n + 1, sizeof(*ix));
+
+	for (size_t i = 0; i < n; i++)
+		ix[i] = (uint32_t)i;
+	sort_base = a;
+	sort_by_ip = by_ip;
+	qsort(ix, n, sizeof(*ix), cmp_order);
+	return ix;
+}
+
+static bool same_stream(const struct stream_access *a, const struct stream_access *b, bool by_ip)
+{
+	return a->burst == b->burst && a->tid == b->tid && (!by_ip || a->ipi == b->ipi);
+}
+
+/* --- per stream ---------------------------------------------------------------- */
+
+/* The set histogram of the window w[0..n) of line numbers against SETS sets and WAYS ways. */
+static void window_sets(const uint64_t *lines, size_t n, int sets, int ways, int *used,
+			int *max_lines, int *over)
+{
+	int *cnt = xcalloc((size_t)sets, sizeof(int));
+
+	*used = *max_lines = *over = 0;
+	for (size_t i = 0; i < n; i++) {
+		int s = (int)(lines[i] % (uint64_t)sets);
+
+		if (!cnt[s]++)
+			(*used)++;
+		if (cnt[s] > *max_lines)
+			*max_lines = cnt[s];
+		if (cnt[s] == ways + 1)
+			(*over)++;
+	}
+	free(cnt);
+}
+
+/* Distinct lines of a window, in order of first use. */
+static size_t window_lines(const struct stream_access *a, const uint32_t *ix, size_t n, int line,
+			   uint64_t *out)
+{
+	struct u64map seen = { 0 };
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t l = a[ix[i]].addr / (uint64_t)line;
+
+		if (set_add(&seen, l))
+			out[k++] = l;
+	}
+	set_clear(&seen);
+	return k;
+}
+
+struct ip_acc {
+	int64_t *deltas;
+	size_t nr_deltas, cap_deltas;
+	double *reuse;
+	size_t nr_reuse, cap_reuse;
+	uint64_t chunk_lines, chunk_pages, chunk_acc;
+	struct u64map lines, pages, tids, wlines;
+};
+
+static void push_i64(int64_t **v, size_t *n, size_t *cap, int64_t x)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = x;
+}
+
+static void push_double(double **v, size_t *n, size_t *cap, double x)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = x;
+}
+
+/* One stream: the accesses ix[0..n) of one instruction, thread and burst. */
+static void one_stream(const struct stream_access *a, const uint32_t *ix, size_t n,
+		       const struct stream_geom *g, struct stream_ip *o, struct ip_acc *acc,
+		       uint64_t *wbuf, uint64_t *stack)
+{
+	size_t depth = 0;
+	struct u64map cl = { 0 }, cp = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		const struct stream_access *x = &a[ix[i]];
+		uint64_t line = x->addr / (uint64_t)g->line;
+		size_t d;
+
+		if (i)
+			push_i64(&acc->deltas, &acc->nr_deltas, &acc->cap_deltas,
+				 (int64_t)(x->addr - a[ix[i - 1]].addr));
+		if ((x->addr % (uint64_t)g->line) + x->size > (uint64_t)g->line)
+			o->splits++;
+		if (x->size && !(x->size & (x->size - 1)) && x->addr % x->size)
+			o->misaligned++;
+		if (set_add(&acc->lines, line))
+			o->lines++;
+		if (set_add(&acc->pages, x->addr / (uint64_t)g->page))
+			o->pages++;
+		if (x->write && set_add(&acc->wlines, line))
+			o->written_lines++;
+		/* footprint per 1000 accesses: chunks of 1000 */
+		if (i % 1000 == 0) {
+			set_clear(&cl);
+			set_clear(&cp);
+		}
+		acc->chunk_acc++;
+		acc->chunk_lines += set_add(&cl, line);
+		acc->chunk_pages += set_add(&cp, x->addr / (uint64_t)g->page);
+		/* reuse distance: the line's depth in an LRU stack of distinct lines */
+		for (d = 0; d < depth && stack[d] != line; d++)
+			;
+		if (d < depth) {
+			o->reuses++;
+			push_double(&acc->reuse, &acc->nr_reuse, &acc->cap_reuse, (double)d);
+			memmove(stack + 1, stack, d * sizeof(*stack));
+		} else {
+			if (depth < STREAM_REUSE_MAX)
+				depth++;
+			memmove(stack + 1, stack, (depth - 1) * sizeof(*stack));
+		}
+		stack[0] = line;
+	}
+	set_clear(&cl);
+	set_clear(&cp);
+
+	/* sets: windows of as many accesses as the L1 (the L2) holds lines */
+	for (int lvl = 1; lvl <= 2; lvl++) {
+		int sets = lvl == 1 ? g->l1_sets : g->l2_sets, ways = lvl == 1 ? g->l1_ways : g->l2_ways;
+		size_t w = (size_t)sets * (size_t)ways;
+
+		if (sets <= 0 || ways <= 0)
+			continue;
+		for (size_t s = 0; s < n; s += w) {
+			size_t len = n - s < w ? n - s : w, k;
+			int used, maxl, over;
+
+			/* a short tail says little next to a full window */
+			if (s && len < w / 2)
+				break;
+			k = window_lines(a, ix + s, len, g->line, wbuf);
+			window_sets(wbuf, k, sets, ways, &used, &maxl, &over);
+			if (lvl == 1 && (maxl > o->l1_max_set_lines ||
+					 (maxl == o->l1_max_set_lines && (int)len > o->window))) {
+				o->l1_max_set_lines = maxl;
+				o->l1_sets_used = used;
+				o->l1_sets_over = over;
+				o->window = (int)len;
+				o->window_lines = (int)k;
+			} else if (lvl == 2 && maxl > o->l2_max_set_lines) {
+				o->l2_max_set_lines = maxl;
+				o->l2_sets_used = used;
+				o->l2_sets_over = over;
+				o->l2_window_lines = (int)k;
+			}
+		}
+	}
+}
+
+/* The most common delta and its share. */
+static void stride_of(struct ip_acc *acc, struct stream_ip *o)
+{
+	size_t best = 0, run = 0;
+
+	o->deltas = acc->nr_deltas;
+	if (!acc->nr_deltas)
+		return;
+	qsort(acc->deltas, acc->nr_deltas, sizeof(*acc->deltas), cmp_i64);
+	for (size_t i = 0; i < acc->nr_deltas; i++) {
+		run = i && acc->deltas[i] == acc->deltas[i - 1] ? run + 1 : 1;
+		if (run > best) {
+			best = run;
+			o->stride = acc->deltas[i];
+		}
+	}
+	o->stride_frac = (double)best / (double)acc->nr_deltas;
+}
+
+/* --- the cache and TLB model --------------------------------------------------- */
+
+struct cache {
+	int sets, ways;
+	uint64_t *tag;		/* sets * ways, most recent first; 0 = empty */
+};
+
+static void cache_init(struct cache *c, int sets, int ways)
+{
+	c->sets = sets;
+	c->ways = ways;
+	c->tag = sets > 0 && ways > 0 ? xcalloc((size_t)sets * ways, sizeof(uint64_t)) : NULL;
+}
+
+static void cache_clear(struct cache *c)
+{
+	if (c->tag)
+		memset(c->tag, 0, (size_t)c->sets * c->ways * sizeof(uint64_t));
+}
+
+/* An access to block b (line or page number): true on a hit; LRU within the set. */
+static bool cache_access(struct cache *c, uint64_t b)
+{
+	uint64_t *set = c->tag + (size_t)(b % (uint64_t)c->sets) * c->ways, key = b + 1;
+	int w;
+
+	for (w = 0; w < c->ways && set[w] != key; w++)
+		;
+	bool hit = w < c->ways;
+
+	if (!hit)
+		w = c->ways - 1;
+	memmove(set + 1, set, (size_t)w * sizeof(*set));
+	set[0] = key;
+	return hit;
+}
+
+static void model(const struct stream_access *a, size_t n, const struct stream_geom *g,
+		  struct stream_ip *out, int nr_ips)
+{
+	struct cache l1, l2, tlb;
+	struct u64map seen_l = { 0 }, seen_p = { 0 };
+	uint32_t *ix = order(a, n, false);
+
+	cache_init(&l1, g->l1_sets, g->l1_ways);
+	cache_init(&l2, g->l2_sets, g->l2_ways);
+	cache_init(&tlb, 1, g->tlb_entries);
+	for (size_t i = 0; i < n; i++) {
+		const struct stream_access *x = &a[ix[i]];
+		struct stream_ip *o = &out[x->ipi];
+		uint64_t line = x->addr / (uint64_t)g->line, page = x->addr / (uint64_t)g->page;
+		bool cold_l, cold_p;
+
+		if (x->ipi >= nr_ips)
+			continue;
+		if (i && !same_stream(x, &a[ix[i - 1]], false)) {
+			cache_clear(&l1);
+			cache_clear(&l2);
+			cache_clear(&tlb);
+			set_clear(&seen_l);
+			set_clear(&seen_p);
+		}
+		cold_l = set_add(&seen_l, line);
+		cold_p = set_add(&seen_p, page);
+		if (l1.tag && !cache_access(&l1, line)) {
+			o->l1_misses++;
+			o->l1_cold += cold_l;
+			if (l2.tag && !cache_access(&l2, line))
+				o->l2_misses++;
+		}
+		if (tlb.tag) {
+			o->tlb_modelled = true;
+			if (!cache_access(&tlb, page)) {
+				o->tlb_misses++;
+				o->tlb_cold += cold_p;
+			}
+		}
+	}
+	free(l1.tag);
+	free(l2.tag);
+	free(tlb.tag);
+	set_clear(&seen_l);
+	set_clear(&seen_p);
+	free(ix);
+}
+
+/* --- all of it ------------------------------------------------------------------ */
+
+static void reset_metrics(struct stream_ip *o)
+{
+	o->accesses = 0;
+	o->threads = 0;
+	o->stride = 0;
+	o->stride_frac = 0;
+	o->deltas = 0;
+	o->lines_per_k = o->pages_per_k = 0;
+	o->lines = o->pages = 0;
+	o->window = o->window_lines = 0;
+	o->l1_sets_used = o->l1_max_set_lines = o->l1_sets_over = 0;
+	o->l2_sets_used = o->l2_max_set_lines = o->l2_sets_over = o->l2_window_lines = 0;
+	o->conflict = false;
+	o->splits = o->misaligned = 0;
+	o->written_lines = o->written_lines_read = 0;
+	o->write_only = false;
+	o->reuses = 0;
+	o->reuse_median = NAN;
+	o->l1_misses = o->l1_cold = o->l2_misses = o->tlb_misses = o->tlb_cold = 0;
+	o->tlb_modelled = false;
+}
+
+/* Lines crowd into few sets: fewer than a quarter of the sets they would spread over. */
+static bool crowded(int used, int max_lines, int ways, int lines, int sets)
+{
+	int spread = lines < sets ? lines : sets;
+
+	return ways > 0 && max_lines > ways && lines > ways && used * 4 <= spread;
+}
+
+void streams__analyze(const struct stream_access *a, size_t n, const struct stream_geom *g,
+		      struct stream_ip *out, int nr_ips)
+{
+	struct ip_acc *acc = xcalloc((size_t)nr_ips + 1, sizeof(*acc));
+	struct u64map read_lines = { 0 };
+	size_t wmax = (size_t)(g->l2_sets * g->l2_ways > g->l1_sets * g->l1_ways ?
+			       g->l2_sets * g->l2_ways : g->l1_sets * g->l1_ways);
+	uint64_t *wbuf = xcalloc(wmax + 1, sizeof(*wbuf));
+	uint64_t *stack = xcalloc(STREAM_REUSE_MAX + 1, sizeof(*stack));
+	uint32_t *ix = order(a, n, true);
+
+	for (int i = 0; i < nr_ips; i++)
+		reset_metrics(&out[i]);
+	for (size_t i = 0; i < n; i++)
+		if (!a[i].write && a[i].ipi < nr_ips)
+			set_add(&read_lines, a[i].addr / (uint64_t)g->line);
+	for (size_t s = 0, e; s < n; s = e) {
+		const struct stream_access *x = &a[ix[s]];
+
+		for (e = s + 1; e < n && same_stream(&a[ix[e]], x, true); e++)
+			;
+		if (x->ipi >= nr_ips)
+			continue;
+		out[x->ipi].accesses += e - s;
+		if (set_add(&acc[x->ipi].tids, x->tid))
+			out[x->ipi].threads++;
+		one_stream(a, ix + s, e - s, g, &out[x->ipi], &acc[x->ipi], wbuf, stack);
+	}
+	for (int i = 0; i < nr_ips; i++) {
+		struct stream_ip *o = &out[i];
+		struct ip_acc *c = &acc[i];
+
+		stride_of(c, o);
+		if (c->chunk_acc) {
+			o->lines_per_k = 1000.0 * (double)c->chunk_lines / (double)c->chunk_acc;
+			o->pages_per_k = 1000.0 * (double)c->chunk_pages / (double)c->chunk_acc;
+		}
+		if (c->nr_reuse) {
+			qsort(c->reuse, c->nr_reuse, sizeof(*c->reuse), cmp_double);
+			o->reuse_median = c->reuse[c->nr_reuse / 2];
+		}
+		/* written lines read back by a probed load, in any thread */
+		for (size_t k = 0; k < c->wlines.cap; k++)
+			if (c->wlines.keys[k] &&
+			    u64map__find(&read_lines, c->wlines.keys[k]) != 0)
+				o->written_lines_read++;
+		/*
+		 * write-only: under 5 % of the written lines read back, over 20
+		 * lines or more (fewer could not show one line in 20 read back)
+		 */
+		o->write_only = o->write && !o->read && o->written_lines >= 20 &&
+				o->written_lines_read * 20 <= o->written_lines;
+		o->conflict = crowded(o->l1_sets_used, o->l1_max_set_lines, g->l1_ways,
+				      o->window_lines, g->l1_sets) ||
+			      crowded(o->l2_sets_used, o->l2_max_set_lines, g->l2_ways,
+				      o->l2_window_lines, g->l2_sets);
+		free(c->deltas);
+		free(c->reuse);
+		set_clear(&c->lines);
+		set_clear(&c->pages);
+		set_clear(&c->tids);
+		set_clear(&c->wlines);
+	}
+	model(a, n, g, out, nr_ips);
+	set_clear(&read_lines);
+	free(acc);
+	free(wbuf);
+	free(stack);
+	free(ix);
+}

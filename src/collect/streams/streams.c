@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Exact address streams at the hot instructions, without a PMU.
+ *
+ * Data-address sampling names the hot memory instructions and decodes
+ * their operands.  For the most sampled ones (STREAM_MAX_ATTACH) this
+ * collector puts a BPF uprobe on the instruction itself (its offset in the
+ * mapped file), the operand in the 'probes' map under the instruction's
+ * address, and lets the program record the exact address of every
+ * execution for a burst of a few milliseconds; then it detaches them and
+ * waits.  A hit costs the target a trap and, for a load or a store, a
+ * single step out of line: about 14 us on our guests (1-2 us where the
+ * kernel emulates the instruction).  Attaching and detaching cost more:
+ * on our 2-vCPU guests a burst of a few ms took 110-180 ms from attach to
+ * detach, and the target's CPU time grew by about 13 ms a burst beyond its
+ * hits (30 % more wall time with a burst every 150 ms).  So a burst is
+ * charged its whole span, attach to detach, as if the target had stood
+ * still for it (an upper bound: the probes are live only then), and one
+ * starts only when the budget saved (--stream-budget, 0.5 % of the time
+ * the target has run by default) covers the last burst's span: the first
+ * after 20-40 s at the default, one every 20-40 s after that.
+ *
+ * The uprobes are per process (the target's pid): children the target
+ * forks are not probed.  Code the kernel will not probe and operands not
+ * computable from pt_regs (fs/gs segment bases, VSIB gathers) are skipped
+ * with their reason.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/uio.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+
+#include "collect/streams/streams.h"
+#include "collect/streams/analyze.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "machine/machine_profile.h"
+#include "machine/sysinfo.h"
+#include "model/addr.h"
+#include "model/streams.h"
+#include "symbols/procmaps.h"
+#include "streams.skel.h"
+
+#define STREAM_MAX_ATTACH 4		/* instructions probed in one burst */
+#define STREAM_MAX_IPS 8		/* instructions followed over the run */
+#define STREAM_HIT_NS 15000.0		/* cost of one hit assumed: a single-stepped load */
+#define STREAM_SPAN_NS 150000000ULL	/* a burst's span, attach to detach, before one was timed */
+#define STREAM_MIN_BURST_NS 1000000ULL
+#define STREAM_MAX_BURST_NS 20000000ULL
+#define STREAM_MIN_SAMPLES 8		/* samples before an instruction is probed */
+#define STREAM_MAX_RECS (1u << 20)	/* accesses kept for the analysis */
+#define STREAM_CAP 8192			/* records per probe and burst */
+
+struct sprobe {
+	struct stream_ip out;
+	struct stream_probe p;
+	char path[256];
+	uint64_t off;
+	struct bpf_link *link;
+};
+
+struct streams {
+	pid_t pid;
+	/*
+	 * The bursts run in a thread of their own: attaching a uprobe takes
+	 * 8-30 ms here and detaching one about 100 ms (the kernel waits for
+	 * a grace period), which the 20 ms poll of the other collectors must
+	 * not wait for.  poll hands it the hot instructions under lock.
+	 */
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t lock;
+	struct hot_insn hot[STREAM_MAX_IPS * 2];
+	int nr_hot;
+	uint64_t hot_ns;
+	volatile bool stop;
+	struct streams_bpf *skel;
+	struct ring_buffer *rb;
+	bool load_failed;
+	char load_why[160];
+	struct run_shared *shared;
+	uint64_t start_ns;
+	double cost_ns;
+	double budget;		/* share of the run the bursts may cost */
+	uint64_t span_ns;	/* the last burst's span, attach to detach */
+	double hits_cost_ns;	/* hits * STREAM_HIT_NS */
+	uint64_t probed_ns;
+	int bursts;
+	struct sprobe ips[STREAM_MAX_IPS];
+	int nr_ips;
+	struct stream_access *recs;
+	size_t nr_recs, cap_recs;
+	uint64_t dropped_recs;	/* past STREAM_MAX_RECS */
+	struct stream_geom geom;
+};
+
+static void geom_fill(struct stream_geom *g)
+{
+	struct cache_level c[8];
+	int n = sysinfo__caches(c, 8);
+	const struct cache_level *l1 = n > 0 ? sysinfo__cache(c, n, 1) : NULL;
+	const struct cache_level *l2 = n > 0 ? sysinfo__cache(c, n, 2) : NULL;
+	struct machine_profile mp;
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(g, 0, sizeof(*g));
+	g->line = sysinfo__cacheline();
+	if (g->line <= 0)
+		g->line = 64;
+	g->page = page > 0 ? (int)page : 4096;
+	if (l1 && l1->ways > 0 && l1->sets > 0) {
+		g->l1_sets = l1->sets;
+		g->l1_ways = l1->ways;
+	}
+	if (l2 && l2->ways > 0 && l2->sets > 0) {
+		g->l2_sets = l2->sets;
+		g->l2_ways = l2->ways;
+	}
+	machine_profile__init(&mp);
+	if (!machine_profile__load(&mp) && mp.dtlb_entries > 0) {
+		g->tlb_entries = mp.dtlb_entries;
+		snprintf(g->tlb_source, sizeof(g->tlb_source), "machine profile (calibrate)");
+	}
+}
+
+static int on_rec(void *ctx, void *data, size_t size)
+{
+	struct streams *st = ctx;
+	const struct stream_rec *r = data;
+	struct stream_access *a;
+
+	if (size < sizeof(*r) || r->slot >= st->nr_ips)
+		return 0;
+	if (st->nr_recs >= STREAM_MAX_RECS) {
+		st->dropped_recs++;
+		return 0;
+	}
+	if (st->nr_recs == st->cap_recs) {
+		st->cap_recs = st->cap_recs ? st->cap_recs * 2 : 65536;
+		st->recs = xrealloc(st->recs, st->cap_recs * sizeof(*st->recs));
+	}
+	a = &st->recs[st->nr_recs++];
+	a->addr = r->addr;
+	a->tid = r->tid;
+	a->ipi = r->slot;
+	a->burst = (uint16_t)st->bursts;
+	a->size = r->size;
+	a->write = r->flags & STREAM_F_WRITE;
+	return 0;
+}
+
+static int load(struct streams *st)
+{
+	int err;
+
+	if (st->skel)
+		return 0;
+	if (st->load_failed)
+		return -1;
+	st->skel = streams_bpf__open();
+	if (!st->skel) {
+		snprintf(st->load_why, sizeof(st->load_why), "cannot open the BPF object: %s",
+			 strerror(errno));
+		goto fail;
+	}
+	st->skel->rodata->target_tgid = (__u32)st->pid;
+	st->skel->rodata->cap = STREAM_CAP;
+	err = streams_bpf__load(st->skel);
+	if (err) {
+		snprintf(st->load_why, sizeof(st->load_why), "cannot load the BPF program: %s",
+			 strerror(-err));
+		goto fail;
+	}
+	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.stream_ring), on_rec, st, NULL);
+	if (!st->rb) {
+		snprintf(st->load_why, sizeof(st->load_why), "cannot map the ring: %s",
+			 strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	streams_bpf__destroy(st->skel);
+	st->skel = NULL;
+	st->load_failed = true;
+	return -1;
+}
+
+/* Where the instruction at insn lives: its file and offset; false with out->skip set. */
+static bool locate(struct streams *st, struct sprobe *sp, const struct procmaps *m)
+{
+	const struct procmap *pm = procmaps__find(m, sp->out.insn);
+	uint8_t code[16];
+	struct iovec local = { code, sizeof(code) };
+	struct iovec remote = { (void *)(uintptr_t)sp->out.insn, sizeof(code) };
+	ssize_t got;
+
+	if (!pm || !pm->inode || pm->path[0] != '/' || strstr(pm->path, " (deleted)")) {
+		sp->out.skip = STREAM_SKIP_NO_FILE;
+		snprintf(sp->out.why, sizeof(sp->out.why), "not in a file mapping");
+		return false;
+	}
+	snprintf(sp->path, sizeof(sp->path), "%s", pm->path);
+	sp->off = sp->out.insn - pm->start + pm->offset;
+	got = process_vm_readv(st->pid, &local, 1, &remote, 1, 0);
+	if (got <= 0) {
+		sp->out.skip = STREAM_SKIP_OPERAND;
+		snprintf(sp->out.why, sizeof(sp->out.why), "code unreadable: %s", strerror(errno));
+		return false;
+	}
+	sp->out.skip = streams__probe_from_code(code, (size_t)got, sp->out.insn, &sp->p,
+						 sp->out.text, sizeof(sp->out.text));
+	if (sp->out.skip == STREAM_SKIP_SEGMENT)
+		snprintf(sp->out.why, sizeof(sp->out.why),
+			 "fs/gs relative: the segment base is not in pt_regs");
+	else if (sp->out.skip != STREAM_OK)
+		snprintf(sp->out.why, sizeof(sp->out.why),
+			 "operand not computable from pt_regs (VSIB, implicit or undecodable)");
+	sp->out.read = sp->p.flags & STREAM_F_READ;
+	sp->out.write = sp->p.flags & STREAM_F_WRITE;
+	sp->out.size = sp->p.size;
+	return sp->out.skip == STREAM_OK;
+}
+
+/* New hot instructions of the target since the last burst. */
+static void refresh(struct streams *st)
+{
+	struct hot_insn hot[STREAM_MAX_IPS * 2];
+	struct procmaps *m = NULL;
+	int n;
+
+	pthread_mutex_lock(&st->lock);
+	n = st->nr_hot;
+	memcpy(hot, st->hot, (size_t)n * sizeof(*hot));
+	pthread_mutex_unlock(&st->lock);
+	for (int i = 0; i < n; i++) {
+		struct sprobe *sp = NULL;
+
+		if (hot[i].pid != st->pid)
+			continue;
+		for (int k = 0; k < st->nr_ips; k++)
+			if (st->ips[k].out.insn == hot[i].op.insn)
+				sp = &st->ips[k];
+		if (sp) {
+			sp->out.addr_samples = hot[i].samples;
+			continue;
+		}
+		if (hot[i].samples < STREAM_MIN_SAMPLES || st->nr_ips == STREAM_MAX_IPS)
+			continue;
+		if (!m && !(m = procmaps__capture(st->pid, false)))
+			break;
+		sp = &st->ips[st->nr_ips];
+		memset(sp, 0, sizeof(*sp));
+		sp->out.insn = hot[i].op.insn;
+		sp->out.pid = st->pid;
+		sp->out.addr_samples = hot[i].samples;
+		sp->p.slot = (uint8_t)st->nr_ips;
+		st->nr_ips++;
+		if (locate(st, sp, m)) {
+			uint64_t key = sp->out.insn;
+
+			sp->p.slot = (uint8_t)(sp - st->ips);
+			if (bpf_map__update_elem(st->skel->maps.probes, &key, sizeof(key), &sp->p,
+						 sizeof(sp->p), BPF_ANY)) {
+				sp->out.skip = STREAM_SKIP_ATTACH;
+				snprintf(sp->out.why, sizeof(sp->out.why), "probe map full");
+			}
+		}
+	}
+	procmaps__free(m);
+}
+
+static uint64_t stat(struct streams *st, enum stream_stat i)
+{
+	__u32 k = i;
+	__u64 v = 0;
+
+	if (st->skel)
+		bpf_map__lookup_elem(st->skel->maps.stream_stats, &k, sizeof(k), &v, sizeof(v), 0);
+	return v;
+}
+
+/* One burst: attach the hottest probes, sleep, detach, read the records. */
+static void burst(struct streams *st, uint64_t len_ns)
+{
+	int order[STREAM_MAX_IPS], nr = 0, attached = 0;
+	uint64_t hits0 = stat(st, STREAM_ST_HITS), t0;
+	struct timespec ts;
+	__u32 zero = 0;
+
+	for (int i = 0; i < st->nr_ips; i++)
+		if (st->ips[i].out.skip == STREAM_OK)
+			order[nr++] = i;
+	/* most sampled first */
+	for (int i = 1; i < nr; i++)
+		for (int j = i; j > 0 && st->ips[order[j]].out.addr_samples >
+					 st->ips[order[j - 1]].out.addr_samples; j--) {
+			int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	if (nr > STREAM_MAX_ATTACH)
+		nr = STREAM_MAX_ATTACH;
+	for (int i = 0; i < nr; i++) {
+		__u32 slot = (__u32)order[i];
+
+		bpf_map__update_elem(st->skel->maps.burst_count, &slot, sizeof(slot), &zero,
+				     sizeof(zero), BPF_ANY);
+	}
+	t0 = now_ns();
+	if (kill(st->pid, 0) && errno == ESRCH) {
+		st->stop = true;	/* gone: no attach to fail (and warn) */
+		return;
+	}
+	for (int i = 0; i < nr; i++) {
+		struct sprobe *sp = &st->ips[order[i]];
+
+		sp->link = bpf_program__attach_uprobe(st->skel->progs.stream_hit, false, st->pid,
+						      sp->path, sp->off);
+		if (!sp->link && errno == ESRCH) {
+			st->stop = true;	/* the process is gone */
+			break;
+		}
+		if (!sp->link) {
+			sp->out.skip = STREAM_SKIP_ATTACH;
+			snprintf(sp->out.why, sizeof(sp->out.why), "the kernel refused the uprobe: %s",
+				 strerror(errno));
+			continue;
+		}
+		attached++;
+	}
+	if (attached) {
+		ts.tv_sec = (time_t)(len_ns / 1000000000ULL);
+		ts.tv_nsec = (long)(len_ns % 1000000000ULL);
+		nanosleep(&ts, NULL);
+	}
+	for (int i = 0; i < nr; i++) {
+		struct sprobe *sp = &st->ips[order[i]];
+
+		if (sp->link) {
+			bpf_link__destroy(sp->link);
+			sp->link = NULL;
+			sp->out.bursts++;
+		}
+	}
+	st->probed_ns += now_ns() - t0;
+	st->hits_cost_ns += (double)(stat(st, STREAM_ST_HITS) - hits0) * STREAM_HIT_NS;
+	if (attached) {
+		st->span_ns = now_ns() - t0;
+		st->cost_ns += (double)st->span_ns;
+	}
+	ring_buffer__consume(st->rb);
+	if (attached)
+		st->bursts++;
+}
+
+static bool streams_wanted(const struct run_ctx *ctx)
+{
+	return ctx->streams;
+}
+
+static int streams_open(void **state, const struct run_ctx *ctx, struct report *r)
+{
+	struct streams *st;
+
+	if (!ctx->shared || !ctx->shared->hot_insns) {
+		report__add_provenance(r, "uprobe_stream", "no address streams: data-address "
+				       "sampling, which names the instructions to probe, is off");
+		return -ENOENT;
+	}
+	st = xcalloc(1, sizeof(*st));
+	st->pid = ctx->pid;
+	st->shared = ctx->shared;
+	geom_fill(&st->geom);
+	st->budget = ctx->stream_budget > 0 ? ctx->stream_budget : 0.005;
+	st->span_ns = STREAM_SPAN_NS;
+	pthread_mutex_init(&st->lock, NULL);
+	*state = st;
+	return 0;
+}
+
+static void streams_started(void *state)
+{
+	struct streams *st = state;
+
+	st->start_ns = now_ns();
+}
+
+/* The bursts' thread: one whenever the budget saved allows, until stop. */
+static void *burst_thread(void *arg)
+{
+	struct streams *st = arg;
+	const struct timespec tick = { 0, 5000000 };
+
+	while (!st->stop) {
+		uint64_t now = now_ns(), len;
+		double saved = st->budget * (double)(now - st->start_ns) - st->cost_ns -
+			       (double)st->span_ns;
+
+		nanosleep(&tick, NULL);
+		if (saved < (double)STREAM_MIN_BURST_NS || !st->nr_hot)
+			continue;
+		if (!st->skel && load(st))
+			break;
+		refresh(st);
+		len = saved > (double)STREAM_MAX_BURST_NS ? STREAM_MAX_BURST_NS : (uint64_t)saved;
+		for (int i = 0; i < st->nr_ips && !st->stop; i++)
+			if (st->ips[i].out.skip == STREAM_OK) {
+				burst(st, len);
+				break;
+			}
+	}
+	return NULL;
+}
+
+static int streams_poll(void *state)
+{
+	struct streams *st = state;
+	uint64_t now = now_ns();
+
+	if (st->stop || !st->start_ns || now - st->hot_ns < 100000000ULL ||
+	    !st->shared->hot_insns)
+		return 0;
+	st->hot_ns = now;
+	pthread_mutex_lock(&st->lock);
+	st->nr_hot = st->shared->hot_insns(st->shared->hot_insns_ctx, st->hot,
+					   (int)ARRAY_SIZE(st->hot));
+	pthread_mutex_unlock(&st->lock);
+	if (!st->running && st->nr_hot) {
+		sigset_t all, old;
+
+		/* signals stay the main thread's (run.c handles Ctrl-C there) */
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		st->running = !pthread_create(&st->thread, NULL, burst_thread, st);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	return 0;
+}
+
+static void stop_thread(struct streams *st)
+{
+	st->stop = true;
+	if (st->running)
+		pthread_join(st->thread, NULL);
+	st->running = false;
+}
+
+static void streams_at_exit(void *state, pid_t pid)
+{
+	struct streams *st = state;
+
+	if (pid == st->pid)
+		st->stop = true;
+}
+
+static void note_skips(struct streams *st, struct report *r)
+{
+	for (int i = 0; i < st->nr_ips; i++) {
+		struct stream_ip *o = &st->ips[i].out;
+
+		if (o->skip == STREAM_OK && !o->accesses) {
+			o->skip = STREAM_SKIP_NO_HITS;
+			snprintf(o->why, sizeof(o->why), "%s", o->bursts ?
+				 "not executed during a burst" : "no burst ran after it was found");
+		}
+		if (o->skip != STREAM_OK)
+			report__add_provenance(r, "uprobe_stream", "0x%" PRIx64 " (%s) not streamed: %s",
+					       o->insn, o->text[0] ? o->text : "?", o->why);
+	}
+}
+
+static int streams_finish(void *state, struct report *r)
+{
+	struct streams *st = state;
+	struct streams_report *s;
+
+	stop_thread(st);
+	if (st->load_failed) {
+		report__add_provenance(r, "uprobe_stream", "no address streams: %s", st->load_why);
+		return 0;
+	}
+	if (!st->nr_ips) {
+		report__add_provenance(r, "uprobe_stream", "no address streams: %s",
+				       st->skel ? "no hot memory instruction was found to probe" :
+				       "the run ended before the budget saved (--stream-budget) "
+				       "covered a burst's span");
+		return 0;
+	}
+	if (st->rb)
+		ring_buffer__consume(st->rb);
+	s = xcalloc(1, sizeof(*s));
+	s->tier = TIER_UPROBE_STREAM;
+	s->geom = st->geom;
+	s->bursts = st->bursts;
+	s->probed_ns = st->probed_ns;
+	s->hits = stat(st, STREAM_ST_HITS);
+	s->records = st->nr_recs;
+	s->dropped = stat(st, STREAM_ST_FULL) + st->dropped_recs;
+	s->capped = stat(st, STREAM_ST_CAPPED);
+	s->ip_at_probe = stat(st, STREAM_ST_AT_IP);
+	s->ip_after_int3 = stat(st, STREAM_ST_AT_IP1);
+	s->cost_ns = st->cost_ns;
+	s->hits_cost_ns = st->hits_cost_ns;
+	s->cost_per_hit_ns = STREAM_HIT_NS;
+	s->run_ns = now_ns() - st->start_ns;
+	s->budget = st->budget;
+	s->burst_ns = STREAM_MAX_BURST_NS;
+	s->ips = xcalloc(st->nr_ips, sizeof(*s->ips));
+	s->nr_ips = st->nr_ips;
+	for (int i = 0; i < st->nr_ips; i++)
+		s->ips[i] = st->ips[i].out;
+	streams__analyze(st->recs, st->nr_recs, &st->geom, s->ips, s->nr_ips);
+	for (int i = 0; i < st->nr_ips; i++)
+		st->ips[i].out = s->ips[i];
+	note_skips(st, r);
+	for (int i = 0; i < st->nr_ips; i++) {
+		s->ips[i] = st->ips[i].out;
+		/* where it is: the data-address section symbolised it */
+		for (int k = 0; r->addr && k < r->addr->nr_ips; k++)
+			if (r->addr->ips[k].op.insn == s->ips[i].insn &&
+			    r->addr->ips[k].pid == s->ips[i].pid) {
+				s->ips[i].loc = r->addr->ips[k].loc;
+				break;
+			}
+	}
+	if (!st->geom.tlb_entries)
+		report__add_provenance(r, "uprobe_stream", "no TLB model: the data TLB's size is "
+				       "measured by 'memadvise calibrate' (no machine profile has it)");
+	if (s->dropped)
+		report__add_provenance(r, "uprobe_stream", "%" PRIu64 " stream records lost "
+				       "(ring full)", s->dropped);
+	streams_report__free(r->streams);
+	r->streams = s;
+	return 0;
+}
+
+static void streams_destroy(void *state)
+{
+	struct streams *st = state;
+
+	if (!st)
+		return;
+	stop_thread(st);
+	pthread_mutex_destroy(&st->lock);
+	for (int i = 0; i < st->nr_ips; i++)
+		bpf_link__destroy(st->ips[i].link);
+	ring_buffer__free(st->rb);
+	streams_bpf__destroy(st->skel);
+	free(st->recs);
+	free(st);
+}
+
+const struct collector collector_streams = {
+	.name = "streams",
+	.wanted = streams_wanted,
+	.open = streams_open,
+	.started = streams_started,
+	.poll = streams_poll,
+	.at_exit = streams_at_exit,
+	.finish = streams_finish,
+	.destroy = streams_destroy,
+};

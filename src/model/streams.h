@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Exact address streams (tier uprobe-stream): for the hot memory
+ * instructions data-address sampling named, every address they accessed
+ * during short bursts of uprobes placed on the instructions themselves,
+ * and what follows from them per instruction: exact stride, footprint per
+ * 1000 accesses, set histogram against the associativity, line splits,
+ * write-only streams, reuse distance, and miss ratios from a small
+ * set-associative cache and TLB model with this machine's geometry.
+ * Filled by collect/streams, read by the rules and the report.
+ */
+#ifndef __MA_MODEL_STREAMS_H
+#define __MA_MODEL_STREAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/report.h"
+#include "model/site.h"
+
+/* Why a hot instruction has no stream. */
+enum stream_skip {
+	STREAM_OK,
+	STREAM_SKIP_SEGMENT,	/* fs/gs relative: the segment base is not in pt_regs */
+	STREAM_SKIP_OPERAND,	/* an operand not computable from pt_regs (VSIB gathers, ...) */
+	STREAM_SKIP_NO_FILE,	/* code not in a file mapping (JIT, deleted file) */
+	STREAM_SKIP_ATTACH,	/* the kernel refused the uprobe */
+	STREAM_SKIP_NO_HITS,	/* probed, never executed during a burst */
+	STREAM_SKIP__COUNT,
+};
+const char *stream_skip__name(enum stream_skip s);
+
+/* The cache and TLB geometry the streams were judged against. */
+struct stream_geom {
+	int line;		/* bytes */
+	int page;		/* bytes */
+	int l1_sets, l1_ways;
+	int l2_sets, l2_ways;	/* 0: unknown */
+	int tlb_entries;	/* first-level data TLB, fully associative in the model; 0: unknown */
+	char tlb_source[48];	/* "machine profile (calibrate)", "" when unknown */
+};
+
+/* What the streams of one instruction show. */
+struct stream_ip {
+	uint64_t insn;		/* the instruction's address */
+	int pid;
+	struct sym_site loc;
+	char text[64];		/* "mov qword ptr [rax + rdx*8], rcx" */
+	enum stream_skip skip;
+	char why[96];		/* detail of skip */
+	bool read, write;
+	uint8_t size;
+	uint64_t addr_samples;	/* the sampling that chose it */
+	uint64_t accesses;	/* records */
+	int threads;
+	int bursts;		/* bursts it was recorded in */
+	/* stride: the most common delta between consecutive addresses of a thread */
+	int64_t stride;
+	double stride_frac;	/* share of the deltas equal to it (regularity) */
+	uint64_t deltas;
+	/* footprint */
+	double lines_per_k, pages_per_k; /* distinct per 1000 consecutive accesses */
+	uint64_t lines, pages;	/* distinct over the streams */
+	/* sets: the worst window of l1_sets * l1_ways consecutive accesses */
+	int window;		/* accesses in it */
+	int window_lines;	/* distinct lines in it */
+	int l1_sets_used;	/* sets those lines fall in */
+	int l1_max_set_lines;	/* distinct lines in its fullest set */
+	int l1_sets_over;	/* sets holding more distinct lines than ways */
+	int l2_sets_used, l2_max_set_lines, l2_sets_over; /* the same in windows the L2 holds */
+	int l2_window_lines;
+	bool conflict;		/* lines crowd into few sets, more than ways in one */
+	/* alignment */
+	uint64_t splits;	/* accesses crossing a cache line */
+	uint64_t misaligned;	/* not aligned to their size */
+	/* write-only: stores to lines no probed instruction read in the streams */
+	uint64_t written_lines, written_lines_read;
+	bool write_only;
+	/* reuse: accesses to a line this thread's stream touched before */
+	uint64_t reuses;
+	double reuse_median;	/* distinct lines between (LRU stack distance), NAN: none */
+	/* the cache and TLB model (per thread, state cleared at each burst) */
+	uint64_t l1_misses, l1_cold, l2_misses, tlb_misses, tlb_cold;
+	bool tlb_modelled;
+};
+
+struct streams_report {
+	enum tier tier;		/* TIER_UPROBE_STREAM */
+	struct stream_geom geom;
+	int bursts;
+	uint64_t burst_ns;	/* planned length of one burst */
+	uint64_t probed_ns;	/* sum of the bursts' lengths */
+	uint64_t hits;		/* uprobe hits (records + capped + dropped) */
+	uint64_t records, dropped, capped;
+	uint64_t ip_at_probe, ip_after_int3; /* what regs->ip was in the handler */
+	double cost_ns;		/* charged: the bursts' spans, attach to detach (upper bound) */
+	double hits_cost_ns;	/* the hits alone, at cost_per_hit_ns */
+	double cost_per_hit_ns;	/* the estimate used */
+	uint64_t run_ns;	/* the time the budget was taken from */
+	double budget;		/* share of the run the bursts may cost */
+	struct stream_ip *ips;	/* by addr_samples, descending */
+	int nr_ips;
+};
+
+void streams_report__free(struct streams_report *s);
+/* Regular: most deltas are the stride (the instruction walks with it). */
+bool stream_ip__strided(const struct stream_ip *s);
+
+#endif

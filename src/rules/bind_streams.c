@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Address streams (streams.h) -> line facts: the exact stride, footprint,
+ * set crowding, splits, write-only stores and the cache/TLB model's miss
+ * ratios of the instruction a source line's hottest stream came from.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rules/bind_int.h"
+#include "model/streams.h"
+
+/* Streams shorter than this say little: a window of sets wants a few hundred. */
+#define STREAM_MIN_ACCESSES 64
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
+static void bind_one(struct binder *b, const struct streams_report *s, const struct stream_ip *ip)
+{
+	struct factbase *fb = b->fb;
+	enum tier t = s->tier;
+	double prev;
+	int idx = binder__line_entity(b, ip->loc.function, ip->loc.file, ip->loc.line);
+
+	if (idx < 0)
+		return;
+	/* one instruction describes a line: the one with the longest stream */
+	if (!factbase__get(fb, idx, "line.stream_accesses", &prev, NULL) && prev >= ip->accesses)
+		return;
+	factbase__set(fb, idx, "line.stream_accesses", (double)ip->accesses, t);
+	factbase__set(fb, idx, "line.stream_stride", (double)llabs(ip->stride), t);
+	factbase__set(fb, idx, "line.stream_stride_frac", ip->stride_frac, t);
+	factbase__set(fb, idx, "line.stream_lines_per_k", ip->lines_per_k, t);
+	factbase__set(fb, idx, "line.stream_pages_per_k", ip->pages_per_k, t);
+	factbase__set(fb, idx, "line.stream_set_lines", ip->l1_max_set_lines, t);
+	factbase__set(fb, idx, "line.stream_sets_used", ip->l1_sets_used, t);
+	factbase__set(fb, idx, "line.stream_l2_set_lines", ip->l2_max_set_lines, t);
+	factbase__set(fb, idx, "line.stream_conflict", ip->conflict, t);
+	factbase__set(fb, idx, "line.stream_split_frac", ratio(ip->splits, ip->accesses), t);
+	factbase__set(fb, idx, "line.stream_writes", ip->write, t);
+	factbase__set(fb, idx, "line.stream_write_only", ip->write_only, t);
+	factbase__set(fb, idx, "line.stream_reuse_frac", ratio(ip->reuses, ip->accesses), t);
+	factbase__set(fb, idx, "line.stream_l1_miss", ratio(ip->l1_misses, ip->accesses), t);
+	factbase__set(fb, idx, "line.stream_l2_miss", ratio(ip->l2_misses, ip->accesses), t);
+	if (ip->tlb_modelled)
+		factbase__set(fb, idx, "line.stream_tlb_miss", ratio(ip->tlb_misses, ip->accesses),
+			      t);
+}
+
+void bind__streams(struct binder *b)
+{
+	const struct streams_report *s = b->r->streams;
+	struct factbase *fb = b->fb;
+	int used = 0;
+
+	if (!s) {
+		factbase__mark(fb, EV_STREAMS, false, "no address streams were recorded");
+		return;
+	}
+	for (int i = 0; i < s->nr_ips; i++) {
+		const struct stream_ip *ip = &s->ips[i];
+
+		if (ip->skip != STREAM_OK || ip->accesses < STREAM_MIN_ACCESSES)
+			continue;
+		bind_one(b, s, ip);
+		used++;
+	}
+	if (s->geom.tlb_entries)
+		factbase__set(fb, -1, "machine.dtlb_entries", s->geom.tlb_entries, TIER_SOFTWARE);
+	if (s->geom.l2_ways)
+		factbase__set(fb, -1, "machine.l2_ways", s->geom.l2_ways, TIER_STATIC);
+	if (used)
+		factbase__mark(fb, EV_STREAMS, true, NULL);
+	else
+		factbase__mark(fb, EV_STREAMS, false, "no hot instruction's stream was long enough");
+}
