@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "collect/top/internal.h"
@@ -87,6 +88,7 @@ void top_maps_sweep(struct top_collector *c)
 int top_name_ip(struct top_collector *c, pid_t pid, uint64_t start_time, uint64_t ip,
 		bool lines, struct sampling_loc *loc)
 {
+	const struct procmap *pm;
 	struct procmaps *m;
 
 	memset(loc, 0, sizeof(*loc));
@@ -96,5 +98,15 @@ int top_name_ip(struct top_collector *c, pid_t pid, uint64_t start_time, uint64_
 	m = top_maps_get(c, pid, start_time, ip);
 	if (!m)
 		return -ENOENT;
+	/*
+	 * Code in a memfd (a sealed executable copied into memory) has no path
+	 * to open, and libdwfl (elfutils 0.188) crashed in dwfl_module_addrinfo
+	 * naming a sealed memfd executable's code: named by its mapping only.
+	 */
+	pm = procmaps__find(m, ip);
+	if (pm && !strncmp(pm->path, "/memfd:", 7)) {
+		snprintf(loc->module, sizeof(loc->module), "memfd");
+		return -ENOENT;
+	}
 	return symbolizer__resolve(c->sym, m, ip, false, lines ? SYM_LINES : SYM_FUNCTION, loc);
 }
