@@ -25,9 +25,9 @@ enum top_col {
 	TOP_COL_RSS,
 	TOP_COL_THP,
 	TOP_COL_FIND,
-	TOP_COL_HOT,
 	TOP_COL_COMM,
-	TOP_COL__COUNT,
+	TOP_COL_HOT,
+	TOP_COL__COUNT,		/* in the order of the columns on the screen */
 };
 const char *top_col__name(enum top_col c);
 /* The column named NAME (case-insensitive, as in the header), or -1. */

@@ -84,6 +84,7 @@ int top_screen__open(bool color, char *why, size_t len)
 		signal(crash[i], crash_restore);
 	cbreak();
 	noecho();
+	set_escdelay(25);	/* Esc goes back at once: no terminal here sends slow escape sequences */
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	scr.color = color && has_colors();

@@ -246,15 +246,11 @@ static void table_lines(struct top_lines *l, const struct top_frame *f, const st
 	for (int c = 0; c < TOP_COL__COUNT; c++) {
 		static const char *const fmt[TOP_COL__COUNT] = {
 			"%7s", " %5s", " %8s", " %8s", " %7s", " %5s", " %4s", " %-15s", " %s" };
-		static const int order[TOP_COL__COUNT] = {
-			TOP_COL_PID, TOP_COL_CPU, TOP_COL_MINFLT, TOP_COL_MAJFLT, TOP_COL_RSS,
-			TOP_COL_THP, TOP_COL_FIND, TOP_COL_COMM, TOP_COL_HOT };
 		char name[24];
 
-		snprintf(name, sizeof(name), "%s%s", order[c] == TOP_COL_PID && v->threads ? "TID" :
-			 top_col__name(order[c]), order[c] == (int)v->sort ?
-			 (v->ascending ? "^" : "v") : "");
-		if (order[c] == TOP_COL_HOT)
+		snprintf(name, sizeof(name), "%s%s", c == TOP_COL_PID && v->threads ? "TID" :
+			 top_col__name(c), c == (int)v->sort ? (v->ascending ? "^" : "v") : "");
+		if (c == TOP_COL_HOT)
 			snprintf(name, sizeof(name), "HOT FUNCTION%s",
 				 v->sort == TOP_COL_HOT ? (v->ascending ? "^" : "v") : "");
 		at += snprintf(head + at, sizeof(head) - at, fmt[c], name);

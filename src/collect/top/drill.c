@@ -90,7 +90,7 @@ static void drill_hot(struct top_collector *c, const struct top_pstate *p, struc
 		struct sampling_loc loc;
 
 		if (top_name_ip(c, p->tgid, p->start_time, d->ip, true, &loc) || !loc.function[0])
-			snprintf(loc.function, sizeof(loc.function), "[%.120s]",
+			snprintf(loc.function, sizeof(loc.function), loc.module[0] == '[' ? "%.120s" : "[%.120s]",
 				 loc.module[0] ? loc.module : "unknown");
 		else
 			symbolizer__name(loc.function, sizeof(loc.function), loc.function);

@@ -378,7 +378,7 @@ static void name_hot(struct top_collector *c, struct scan *sc)
 			r->samples += s->n;
 			if (top_name_ip(c, p->tgid, p->start_time, s->ip, false, &loc) ||
 			    !loc.function[0])
-				snprintf(loc.function, sizeof(loc.function), "[%.120s]",
+				snprintf(loc.function, sizeof(loc.function), loc.module[0] == '[' ? "%.120s" : "[%.120s]",
 					 loc.module[0] ? loc.module : "unknown");
 			if (strcmp(loc.function, cur.name)) {
 				snprintf(cur.name, sizeof(cur.name), "%s", loc.function);
