@@ -219,7 +219,6 @@ struct top_shared {
 	pid_t drill;			/* wanted drill-down (0: none) */
 	bool threads;
 	bool cmd_done;			/* -- CMD ended */
-	int cmd_status;
 };
 
 /* The rules on the drilled process, with the layouts of its executable kept between refreshes. */
@@ -271,14 +270,25 @@ struct worker {
 	struct target *t;
 	uint64_t interval_ns;
 	pthread_t thread;
+	int cmd_status;			/* -- CMD's exit status, once it ended */
+	bool cmd_done;
 };
 
 /* Whether the command of -- CMD has ended (its status into SH). */
 static bool cmd_ended(struct worker *w)
 {
-	if (!w->t || target__wait(w->t, 0) != TARGET_GONE)
+	enum target_state st;
+
+	if (!w->t)
 		return false;
-	w->sh->cmd_status = target__exit_status(w->t);
+	st = target__wait(w->t, 0);
+	if (st == TARGET_AT_EXIT) {	/* stopped at its exit: let it go */
+		target__resume(w->t);
+		st = target__wait(w->t, 100);
+	}
+	if (st != TARGET_GONE)
+		return false;
+	w->cmd_status = target__exit_status(w->t);
 	return true;
 }
 
@@ -301,6 +311,7 @@ static void *worker_main(void *arg)
 		rules_apply(w->rules, f);
 		done = cmd_ended(w);
 		pthread_mutex_lock(&sh->mu);
+		w->cmd_done = done;
 		top_frame__free(sh->latest);
 		sh->latest = f;
 		sh->cmd_done = done;
@@ -522,7 +533,7 @@ static void batch_loop(struct worker *w, const struct top_view *v, const struct 
 
 		top_collector__refresh(w->col, &f);
 		rules_apply(w->rules, f);
-		done = cmd_ended(w);
+		done = w->cmd_done = cmd_ended(w);
 		if (o->json) {
 			struct json_object *j = top_frame__to_json(f, v);
 
@@ -672,12 +683,12 @@ int cmd_top(int argc, char **argv)
 		ret = MA_EXIT_OK;
 	if (stop_sig)
 		ret = 128 + stop_sig;
-	else if (w.t && sh.cmd_done)
-		ret = sh.cmd_status >= 0 ? sh.cmd_status : MA_EXIT_ERROR;
+	else if (w.t && w.cmd_done)
+		ret = w.cmd_status >= 0 ? w.cmd_status : MA_EXIT_ERROR;
 	pthread_cond_destroy(&sh.cv);
 out:
 	if (w.t) {
-		if (!sh.cmd_done)
+		if (!w.cmd_done)
 			target__kill(w.t, SIGTERM);
 		target__destroy(w.t);
 	}

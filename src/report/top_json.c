@@ -74,6 +74,7 @@ static struct json_object *row_json(const struct top_frame *f, const struct top_
 
 	json_add(o, "pid", json_object_new_int(r->pid));
 	json_add(o, "tid", r->tid ? json_object_new_int(r->tid) : NULL);
+	json_add(o, "uid", json_object_new_int64(r->uid));
 	json_add(o, "comm", json_str(r->comm));
 	json_add(o, "state", json_str(st));
 	json_add(o, "threads", json_object_new_int(r->nr_threads));
