@@ -22,6 +22,7 @@ struct top_pstate {
 	uint64_t minflt, majflt, ticks;
 	bool thp_known;
 	uint64_t anon, anon_huge;
+	uint64_t thp_read_ns;		/* when smaps_rollup was read */
 	char hot[128];			/* the last hottest function named */
 };
 

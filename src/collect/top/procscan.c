@@ -26,6 +26,7 @@
 #include "symbols/symbolizer.h"
 
 #define PF_KTHREAD 0x00200000
+#define TOP_THP_NS (5 * 1000000000ULL)
 
 /* What /proc/PID/stat says (fields as proc(5) numbers them). */
 struct pstat {
@@ -170,6 +171,7 @@ static void scan_add(struct top_collector *c, struct scan *sc, const struct top_
 	p->ticks = ticks;
 	if (!fresh) {
 		p->thp_known = old->thp_known;
+		p->thp_read_ns = old->thp_read_ns;
 		p->anon = old->anon;
 		p->anon_huge = old->anon_huge;
 		memcpy(p->hot, old->hot, sizeof(p->hot));
@@ -188,11 +190,13 @@ static void scan_add(struct top_collector *c, struct scan *sc, const struct top_
 		r->minflt_s = (double)(st->minflt - old->minflt) / sc->dt;
 		r->majflt_s = (double)(st->majflt - old->majflt) / sc->dt;
 	}
-	/* huge pages: new, active or drilled processes only (see the top of the file) */
-	if (!is_thread && (fresh || ticks != old->ticks || st->minflt != old->minflt ||
-			   pid == c->drill_pid)) {
+	/* huge pages: see the top of the file */
+	if (!is_thread && (fresh || pid == c->drill_pid ||
+			   (c->last_ns - old->thp_read_ns >= TOP_THP_NS &&
+			    (ticks != old->ticks || st->minflt != old->minflt)))) {
 		uint64_t anon = 0, huge = 0;
 
+		p->thp_read_ns = c->last_ns;
 		p->thp_known = !rollup_read(pid, &anon, &huge);
 		p->anon = anon;
 		p->anon_huge = huge;
