@@ -3,13 +3,23 @@
 # under tmux: a server of their own (-L), a window of fixed geometry, and
 # waits that poll the pane up to a deadline instead of sleeping.
 
-TMUX_SOCK="ma-test-$$"
+TMUX_N=0
+TMUX_SOCK="ma-test-$$-0"
 TM() { tmux -L "$TMUX_SOCK" "$@"; }
-tmux_cleanup() { TM kill-server 2>/dev/null; }
+tmux_cleanup() {
+	_i=0
+	while [ $_i -le $TMUX_N ]; do
+		tmux -L "ma-test-$$-$_i" kill-server 2>/dev/null
+		_i=$((_i + 1))
+	done
+}
 
-# tmux_start COLS ROWS CMD: a detached session 't' running CMD in sh.
+# tmux_start COLS ROWS CMD: a detached session 't' running CMD in sh, on a
+# server of its own (one that is still going away would refuse it).
 tmux_start() {
 	TM kill-server 2>/dev/null
+	TMUX_N=$((TMUX_N + 1))
+	TMUX_SOCK="ma-test-$$-$TMUX_N"
 	TM new-session -d -x "$1" -y "$2" -s t "$3" || fail "tmux cannot start a session"
 	TM set-option -t t remain-on-exit on >/dev/null 2>&1
 }

@@ -109,8 +109,10 @@ static void drill_hot(struct top_collector *c, const struct top_pstate *p, struc
 		s->lines[i].share = total ? (double)s->lines[i].samples / (double)total : 0;
 		s->lines[i].est_events = (double)s->lines[i].samples * (double)s->events[0].period;
 	}
-	qsort(s->funcs, s->nr_funcs, sizeof(*s->funcs), cmp_hotsum);
-	qsort(s->lines, s->nr_lines, sizeof(*s->lines), cmp_hotsum);
+	if (s->nr_funcs > 1)
+		qsort(s->funcs, s->nr_funcs, sizeof(*s->funcs), cmp_hotsum);
+	if (s->nr_lines > 1)
+		qsort(s->lines, s->nr_lines, sizeof(*s->lines), cmp_hotsum);
 }
 
 static void drill_regions(const struct procmaps *m, struct sampling *s)
@@ -171,7 +173,8 @@ static void drill_faults(struct top_collector *c, const struct top_pstate *p, st
 	}
 	s->fault_est = s->fault_periods = s->minor = s->faults;
 	s->fault_max_period = 1;
-	qsort(s->sites, s->nr_sites, sizeof(*s->sites), cmp_site);
+	if (s->nr_sites > 1)
+		qsort(s->sites, s->nr_sites, sizeof(*s->sites), cmp_site);
 }
 
 struct report *top_drill_snapshot(struct top_collector *c, const struct top_pstate *p,

@@ -357,7 +357,8 @@ struct fsum {
  */
 static void name_hot(struct top_collector *c, struct scan *sc)
 {
-	qsort(c->samples, c->nr_samples, sizeof(*c->samples), row_sample_cmp);
+	if (c->nr_samples > 1)
+		qsort(c->samples, c->nr_samples, sizeof(*c->samples), row_sample_cmp);
 	for (int i = 0; i < sc->n; i++) {
 		struct top_pstate *p = &sc->ps[i];
 		struct top_row *r = &sc->rows[i];
@@ -482,7 +483,8 @@ int top_collector__refresh(struct top_collector *c, struct top_frame **out)
 	f->hdr.nr_hidden = sc.hidden;
 	name_hot(c, &sc);
 	/* the new states replace the old ones (processes, or threads) */
-	qsort(sc.ps, sc.n, sizeof(*sc.ps), pstate_cmp);
+	if (sc.n > 1)
+		qsort(sc.ps, sc.n, sizeof(*sc.ps), pstate_cmp);
 	if (c->o.threads) {
 		free(c->threads);
 		c->threads = sc.ps;
