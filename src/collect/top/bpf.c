@@ -14,6 +14,7 @@
 
 #include "collect/top/internal.h"
 #include "base/util.h"
+#include "machine/caps.h"
 #include "machine/sysinfo.h"
 #include "top.skel.h"
 #include "bpf/top.h"
@@ -54,6 +55,12 @@ void top_bpf_open(struct top_collector *c)
 
 	if (c->o.no_bpf) {
 		snprintf(c->sampling_why, sizeof(c->sampling_why), "sampling off (--no-sample)");
+		return;
+	}
+	if (!caps__has(MA_CAP_BPF) && !caps__has(MA_CAP_SYS_ADMIN)) {
+		/* not tried: libbpf would fill stderr with why not */
+		snprintf(c->sampling_why, sizeof(c->sampling_why),
+			 "needs root, or CAP_BPF and CAP_PERFMON");
 		return;
 	}
 	if (!tick_usable(c))
