@@ -30,6 +30,7 @@ int cmd_layout(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 /* Reports a getopt_long() error (opterr = 0) for command CMD (NULL: global). */
 void cli__opt_error(int c, char **argv, const char *cmd);

@@ -29,6 +29,7 @@ static int cmd_version(int argc, char **argv);
 static const struct cmd cmds[] = {
 	{ "run", cmd_run, "run a program (or attach to one) and report its memory behaviour" },
 	{ "check", cmd_check, "fail a CI job when memory budgets are exceeded" },
+	{ "top", cmd_top, "a live, top-like view of memory behaviour, per process" },
 	{ "layout", cmd_layout, "struct layouts from DWARF: holes, cache lines, atomics" },
 	{ "calibrate", cmd_calibrate, "measure this machine and compare it with the paper" },
 	{ "probe", cmd_probe, "what this machine can measure, and why not" },
