@@ -17,6 +17,12 @@ double addr_ip__order_sigma(const struct addr_ip *ip)
 	return (ip->stride_monotonic - 0.5) * 2 * sqrt((double)ip->stride_deltas);
 }
 
+bool addr_ip__in_order(const struct addr_ip *ip)
+{
+	return ip->stride_deltas >= 8 && addr_ip__order_sigma(ip) >= 2.5 &&
+	       ip->stride_monotonic >= 2.0 / 3;
+}
+
 double addr__random_span(uint64_t s, uint64_t d)
 {
 	double rep, want, lo = 1e-9, hi = 1e3;

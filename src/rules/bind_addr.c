@@ -269,6 +269,7 @@ static void addr_bind_struct(struct binder *b, const struct addr_report *a,
 		sb->stride = llabs(ip->stride);
 		sb->stride_samples = (double)ip->decoded;
 		sb->order_sigma = addr_ip__order_sigma(ip);
+		sb->in_order = addr_ip__in_order(ip);
 	}
 	if (mi >= 0)
 		addr_bind_member(b, a, ip, sb, mi);
@@ -404,18 +405,12 @@ static const struct addr_ip *addr_region_hottest(const struct addr_report *a,
 /*
  * How region entity E is walked: the share of the samples of the code
  * working mostly in it that comes from code walking it in no order
- * (addr_ip__order_sigma under AS_ORDER_SIGMA, or no order measured: the
- * load overwrote its base), and the pages the
+ * (not addr_ip__in_order, or no order measured: the load overwrote its
+ * base), and the pages the
  * busiest such code covers at random (addr__random_span).  A sequential or
  * strided walk is not random, however many pages it crosses: each page's
  * TLB entry serves the accesses after its first.
  */
-/*
- * Standard deviations above random order that make a walk one in order:
- * 2.5 leaves random order 0.6 % of the time.
- */
-#define AS_ORDER_SIGMA 2.5
-
 static void addr_bind_region_order(struct factbase *fb, int i, const struct addr_report *a,
 				   const struct entity *e)
 {
@@ -435,8 +430,7 @@ static void addr_bind_region_order(struct factbase *fb, int i, const struct addr
 		 * No deltas: a load that overwrites its own base (p = p->next)
 		 * gives the address it moved to, whose order is not measured.
 		 */
-		if (ip->decoded < 8 ||
-		    (ip->stride_deltas >= 8 && addr_ip__order_sigma(ip) >= AS_ORDER_SIGMA))
+		if (ip->decoded < 8 || addr_ip__in_order(ip))
 			continue;
 		rnd += (double)ip->decoded;
 		if (ip->decoded > best) {
@@ -618,7 +612,10 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 		factbase__set(fb, sb->ent, "struct.addr_samples", sb->addr_samples, t);
 		factbase__set(fb, sb->ent, "struct.stride", (double)sb->stride, t);
 		if (sb->stride)
+		{
 			factbase__set(fb, sb->ent, "struct.order_sigma", sb->order_sigma, t);
+			factbase__set(fb, sb->ent, "struct.in_order", sb->in_order, t);
+		}
 		addr_keep_hot_members(b, a, sb);
 		for (int k = 0; k < sb->nr_hot; k++) {
 			int mi = bind__member_at(sb->s, (int64_t)sb->hot_off[k]);

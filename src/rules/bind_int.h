@@ -36,6 +36,7 @@ struct sbind {
 	int64_t stride;
 	double stride_samples;
 	double order_sigma;	/* of the access that gave the stride: addr_ip__order_sigma */
+	bool in_order;		/* ... and addr_ip__in_order */
 	uint64_t hot_off[64];	/* member offsets the accesses hit */
 	double hot_samples[64];	/* ... and the samples on each */
 	int nr_hot;
