@@ -241,6 +241,16 @@ struct sampling {
 	bool thp_unwatched_known;	/* /proc/vmstat was read */
 	struct sampling_thp thp_unwatched; /* collapses system-wide while not attached */
 
+	/*
+	 * Time in system calls (sys_measured false: not traced), summed over
+	 * the target's threads from sys_enter to sys_exit: on the CPU in the
+	 * kernel or blocked there; futex calls are lock and condition waits,
+	 * "long" ones (futex_long_min_ns or more) threads parked for a phase.
+	 */
+	bool sys_measured;
+	uint64_t sys_ns, sys_calls, futex_ns, futex_calls;
+	uint64_t futex_long_ns, futex_long_calls, futex_long_min_ns;
+
 	struct sampler_proc *procs;	int nr_procs;
 	struct sampling_loss loss;
 	uint64_t duration_ns;		/* from start to the end of sampling */

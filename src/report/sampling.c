@@ -305,6 +305,25 @@ static struct json_object *loss_json(const struct sampling *p)
 	return x;
 }
 
+/* Time in system calls (tracepoint tier); null when not traced. */
+static struct json_object *syscalls_json(const struct sampling *p)
+{
+	struct json_object *x;
+
+	if (!p->sys_measured)
+		return NULL;
+	x = json_object_new_object();
+	json_add(x, "tier", json_str(tier__name(TIER_SOFTWARE)));
+	json_add(x, "calls", json_u64(p->sys_calls));
+	json_add(x, "time_ns", json_u64(p->sys_ns));
+	json_add(x, "futex_calls", json_u64(p->futex_calls));
+	json_add(x, "futex_time_ns", json_u64(p->futex_ns));
+	json_add(x, "futex_long_calls", json_u64(p->futex_long_calls));
+	json_add(x, "futex_long_time_ns", json_u64(p->futex_long_ns));
+	json_add(x, "futex_long_min_ns", json_u64(p->futex_long_min_ns));
+	return x;
+}
+
 struct json_object *sampling__to_json(const struct sampling *p)
 {
 	struct json_object *o = json_object_new_object();
@@ -324,6 +343,7 @@ struct json_object *sampling__to_json(const struct sampling *p)
 	json_add(o, "page_faults", faults_json(p));
 	json_add(o, "regions", regions_json(p));
 	json_add(o, "thp", thp_json(p));
+	json_add(o, "syscalls", syscalls_json(p));
 	json_add(o, "processes", procs_json(p));
 	json_add(o, "lost", loss_json(p));
 	return o;
@@ -665,6 +685,13 @@ void sampling__print_text(const struct sampling *p, FILE *f, bool wide)
 		print_hot(p, f, wide);
 	print_faults(p, f, wide);
 	print_thp(p, f, wide);
+	if (p->sys_measured)
+		fprintf(f, "\nSystem calls (sys_enter/sys_exit tracepoints; software tier)\n"
+			"  %" PRIu64 " calls, %.1f ms in them over all threads (on the CPU or blocked);\n"
+			"  futex: %" PRIu64 " calls, %.1f ms (lock and condition waits), of which\n"
+			"  %" PRIu64 " of %.0f ms or more, %.1f ms (threads parked: joins, idle workers)\n",
+			p->sys_calls, p->sys_ns / 1e6, p->futex_calls, p->futex_ns / 1e6,
+			p->futex_long_calls, p->futex_long_min_ns / 1e6, p->futex_long_ns / 1e6);
 	if (p->nr_procs > 1) {
 		fprintf(f, "\nProcesses: %d (", p->nr_procs);
 		for (int i = 0; i < p->nr_procs && i < 8; i++)

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Time in system calls of the target's processes, for the verdict of
+ * 'memadvise run': sys_enter to sys_exit per thread (on the CPU or
+ * blocked), with futex calls apart (threads waiting on a lock or a
+ * condition).  The processes are those of sampler.bpf.c's process set
+ * (the map is shared); user space sets the futex numbers before load.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "systime.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+const volatile long futex_nr = -1;
+const volatile long futex_waitv_nr = -1;
+
+/* sampler.bpf.c's 'procs', reused by user space before load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u64);
+} procs SEC(".maps");
+
+/* Threads that exit inside a call (exit, exit_group) leave their entry: LRU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);		/* tid */
+	__type(value, struct systime_start);
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);		/* tgid */
+	__type(value, struct systime_val);
+} systime SEC(".maps");
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+	__u32 tgid = pt >> 32, tid = (__u32)pt;
+	struct systime_start s;
+
+	if (!bpf_map_lookup_elem(&procs, &tgid))
+		return 0;
+	s.ts = bpf_ktime_get_ns();
+	s.nr = id;
+	bpf_map_update_elem(&inflight, &tid, &s, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+	__u32 tgid = pt >> 32, tid = (__u32)pt;
+	struct systime_val zero = {}, *v;
+	struct systime_start *s;
+	__u64 d, nr;
+
+	s = bpf_map_lookup_elem(&inflight, &tid);
+	if (!s)
+		return 0;
+	d = bpf_ktime_get_ns() - s->ts;
+	nr = s->nr;
+	bpf_map_delete_elem(&inflight, &tid);
+	v = bpf_map_lookup_elem(&systime, &tgid);
+	if (!v) {
+		bpf_map_update_elem(&systime, &tgid, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&systime, &tgid);
+		if (!v)
+			return 0;
+	}
+	__sync_fetch_and_add(&v->sys_ns, d);
+	__sync_fetch_and_add(&v->sys_calls, 1);
+	if ((long)nr == futex_nr || (long)nr == futex_waitv_nr) {
+		__sync_fetch_and_add(&v->futex_ns, d);
+		__sync_fetch_and_add(&v->futex_calls, 1);
+		if (d >= SYSTIME_LONG_NS) {
+			__sync_fetch_and_add(&v->futex_long_ns, d);
+			__sync_fetch_and_add(&v->futex_long_calls, 1);
+		}
+	}
+	return 0;
+}
