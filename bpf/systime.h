@@ -15,6 +15,14 @@ struct systime_val {
 	__u64 futex_calls;
 	__u64 futex_long_ns;	/* of which calls of SYSTIME_LONG_NS or more */
 	__u64 futex_long_calls;
+	__u64 sleep_ns;		/* off the CPU, blocked or sleeping (sched_switch) */
+	__u64 runq_ns;		/* off the CPU, runnable: waiting for a CPU */
+};
+
+/* A thread off the CPU since ts; runnable: it was preempted. */
+struct systime_off {
+	__u64 ts;
+	__u64 runnable;
 };
 
 /*

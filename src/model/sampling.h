@@ -250,6 +250,8 @@ struct sampling {
 	bool sys_measured;
 	uint64_t sys_ns, sys_calls, futex_ns, futex_calls;
 	uint64_t futex_long_ns, futex_long_calls, futex_long_min_ns;
+	/* off the CPU (sched_switch): blocked or sleeping; runnable, waiting for a CPU */
+	uint64_t sleep_ns, runq_ns;
 
 	struct sampler_proc *procs;	int nr_procs;
 	struct sampling_loss loss;

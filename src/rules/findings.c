@@ -15,6 +15,7 @@
 #include "rules/expr.h"
 #include "base/log.h"
 #include "rules/rules.h"
+#include "rules/verdict.h"
 #include "base/util.h"
 
 
@@ -294,13 +295,25 @@ static void set_gain(struct finding *f, const struct rule *r, const struct factb
 	struct expr_value v;
 	double wall;
 
-	if (!r->gain.e)
+	if (!r->gain.e) {
+		snprintf(f->gain_how, sizeof(f->gain_how),
+			 "not estimated: the rule has no gain formula");
 		return;
+	}
 	v = expr__eval(r->gain.e, lookup, &c);
-	if (!v.known || v.v < 0)
+	if (!v.known || v.v < 0) {
+		if (c.missing[0] && strstr(c.missing, "machine."))
+			snprintf(f->gain_how, sizeof(f->gain_how),
+				 "not estimated: needs %.120s (run 'memadvise calibrate')", c.missing);
+		else
+			snprintf(f->gain_how, sizeof(f->gain_how), "not estimated: %s %.120s",
+				 c.missing[0] ? "not measured:" : "the formula gives no value",
+				 c.missing);
 		return;
+	}
 	f->gain_known = true;
 	f->gain_s = v.v;
+	snprintf(f->gain_how, sizeof(f->gain_how), "%s", r->gain.src);
 	/* gains are CPU time (samples of all threads): share of the CPU time, else of the wall */
 	if (!factbase__get(fb, -1, "counter.task_clock", &wall, NULL) && wall > 0)
 		wall /= 1e9;
@@ -349,6 +362,8 @@ static int by_cost(const void *a, const void *b)
 
 	if (x->status != y->status)
 		return x->status == FINDING_FIRED ? -1 : 1;
+	if (x->folded != y->folded)
+		return x->folded ? 1 : -1;
 	if (x->gain_known != y->gain_known)
 		return x->gain_known ? -1 : 1;
 	if (x->gain_known && x->gain_s != y->gain_s)
@@ -356,6 +371,49 @@ static int by_cost(const void *a, const void *b)
 	if (x->severity != y->severity)
 		return x->severity > y->severity ? -1 : 1;
 	return strcmp(x->id, y->id);
+}
+
+/*
+ * Severity follows the estimated gain and its confidence, not the rule:
+ * critical from a tenth of the run with high or medium confidence, warning
+ * from the threshold, info under it.  A gain that cannot be estimated keeps
+ * the rule's severity, at most a warning, and is never folded: nothing says
+ * it is small.
+ */
+static enum severity severity_of(const struct finding *f, double min_gain)
+{
+	bool firm = f->confidence && strcmp(f->confidence, "low");
+
+	if (!f->gain_known)
+		return f->severity > SEV_WARNING ? SEV_WARNING : f->severity;
+	if (f->gain_share >= 0.1 && firm)
+		return SEV_CRITICAL;
+	return f->gain_share >= min_gain ? SEV_WARNING : SEV_INFO;
+}
+
+/* Severity, folding under MIN_GAIN, demotion of advice that cannot move V's bound. */
+static void findings__grade(struct findings *fs, const struct verdict *v, double min_gain)
+{
+	fs->min_gain = min_gain;
+	fs->nr_folded = 0;
+	for (int i = 0; i < fs->nr; i++) {
+		struct finding *f = &fs->f[i];
+
+		if (f->status != FINDING_FIRED)
+			continue;
+		f->severity = severity_of(f, min_gain);
+		if (f->gain_known && f->gain_share < min_gain)
+			f->folded = true;
+		if (v && !verdict__moves(v, f->id, f->demoted_why, sizeof(f->demoted_why))) {
+			f->demoted = true;
+			f->folded = true;
+			f->severity = SEV_INFO;
+		}
+		if (f->folded)
+			fs->nr_folded++;
+	}
+	if (fs->nr)
+		qsort(fs->f, fs->nr, sizeof(*fs->f), by_cost);
 }
 
 static void eval_rule(const struct rule *r, const struct factbase *fb, struct findings *fs)
@@ -498,8 +556,7 @@ int ruleset__eval_facts(const struct ruleset *rs, const struct factbase *fb, str
 		eval_rule(&rs->rules[i], fb, fs);
 		fs->nr_rules++;
 	}
-	if (fs->nr)
-		qsort(fs->f, fs->nr, sizeof(*fs->f), by_cost);
+	findings__grade(fs, NULL, EVAL_MIN_GAIN_DEFAULT);
 	*out = fs;
 	return 0;
 }
@@ -520,6 +577,12 @@ int ruleset__eval(const struct ruleset *rs, const struct rules_input *in, struct
 		json_object_put(o);
 	}
 	err = ruleset__eval_facts(rs, fb, out);
+	if (!err) {
+		struct verdict *v = &(*out)->verdict;
+
+		verdict__compute(in->snapshot, fb, v);
+		findings__grade(*out, v, in->opts ? in->opts->min_gain : EVAL_MIN_GAIN_DEFAULT);
+	}
 	factbase__free(fb);
 	return err;
 }

@@ -122,7 +122,17 @@ struct eval_opts {
 	char machine_profile[512];
 	/* write the fact base here as JSON (recorded inputs of tests/golden); NULL: don't */
 	const char *record_facts;
+	/* share of the run under which a finding is folded (--min-gain) */
+	double min_gain;
 };
+
+/*
+ * The default gain threshold: 1% of the run.  On a shared guest, CPU time
+ * of repeated runs of one program differs by several per cent (steal
+ * time), so a change worth less than 1% cannot be shown to help; and a
+ * finding that saves less than that is not what a user should read first.
+ */
+#define EVAL_MIN_GAIN_DEFAULT 0.01
 
 /*
  * The options as the environment gives them: the machine profile at

@@ -21,8 +21,9 @@
 #include "sampler.skel.h"
 #include "systime.skel.h"
 
-_Static_assert(sizeof(struct systime_val) == 48, "systime_val has no padding");
+_Static_assert(sizeof(struct systime_val) == 64, "systime_val has no padding");
 _Static_assert(sizeof(struct systime_start) == 16, "systime_start has no padding");
+_Static_assert(sizeof(struct systime_off) == 16, "systime_off has no padding");
 
 void prof_systime_open(struct prof_state *st, struct report *r)
 {
@@ -58,7 +59,7 @@ void prof_systime_open(struct prof_state *st, struct report *r)
 fail:
 	st->systime_err = err;
 	systime_bpf__destroy(s);
-	report__add_provenance(r, "syscalls", "time in system calls not measured: cannot %s the sys_enter/sys_exit programs: %s",
+	report__add_provenance(r, "syscalls", "time in system calls not measured: cannot %s the sys_enter/sys_exit/sched_switch programs: %s",
 			       what, strerror(-err));
 }
 
@@ -86,6 +87,8 @@ void prof_finish_systime(struct prof_state *st, struct sampling *p, struct repor
 		p->futex_calls += v.futex_calls;
 		p->futex_long_ns += v.futex_long_ns;
 		p->futex_long_calls += v.futex_long_calls;
+		p->sleep_ns += v.sleep_ns;
+		p->runq_ns += v.runq_ns;
 	}
 }
 
