@@ -88,3 +88,17 @@ bool sampling__hot_exe(const struct sampling *p, const char *prefer, char *exe, 
 
 /* ---- text ------------------------------------------------------------------ */
 
+
+const char *sampling__region_alloc_name(enum sampling_region_alloc a)
+{
+	switch (a) {
+	case REGION_ALLOC_MALLOC_BRK: return "malloc heap (brk)";
+	case REGION_ALLOC_MALLOC_CHUNK: return "malloc block (mmap)";
+	case REGION_ALLOC_MALLOC_ARENA: return "malloc heap (thread arena)";
+	case REGION_ALLOC_MMAP: return "mmap";
+	case REGION_ALLOC_STATIC: return "static (.bss)";
+	case REGION_ALLOC_STACK: return "stack";
+	case REGION_ALLOC_UNKNOWN: break;
+	}
+	return "unknown";
+}

@@ -127,6 +127,19 @@ enum sampling_region_kind {
 };
 const char *sampling__region_kind_name(enum sampling_region_kind k);
 
+/* Which allocator made a region: what fix applies to it. */
+enum sampling_region_alloc {
+	REGION_ALLOC_UNKNOWN,
+	REGION_ALLOC_MALLOC_BRK,	/* the main arena's [heap] */
+	REGION_ALLOC_MALLOC_CHUNK,	/* one malloc block over mmap_threshold */
+	REGION_ALLOC_MALLOC_ARENA,	/* a thread arena's heap */
+	REGION_ALLOC_MMAP,		/* mmap by the program (no malloc header) */
+	REGION_ALLOC_STATIC,		/* .bss after the data of an ELF file */
+	REGION_ALLOC_STACK,
+};
+/* "malloc heap (brk)", "mmap", ...; what 'allocation' says in JSON */
+const char *sampling__region_alloc_name(enum sampling_region_alloc a);
+
 /* A memory region (VMA) of a target process. */
 struct sampling_region {
 	pid_t pid;
@@ -152,6 +165,7 @@ struct sampling_region {
 	bool madv_nohugepage;	  /* VmFlags nh */
 	bool aligned_2m;	  /* start and end on 2 MiB boundaries */
 	bool large;		  /* anonymous (incl. heap) and >= 2 MiB: a huge-page candidate */
+	enum sampling_region_alloc alloc; /* read at exit (has_smaps); else from the kind */
 };
 
 struct sampling_bucket {

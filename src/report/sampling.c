@@ -211,6 +211,7 @@ static struct json_object *regions_json(const struct sampling *p)
 		json_add(x, "end", json_hex(r->end));
 		json_add(x, "size", json_u64(r->size));
 		json_add(x, "kind", json_str(sampling__region_kind_name(r->kind)));
+		json_add(x, "allocation", json_str(sampling__region_alloc_name(r->alloc)));
 		json_add(x, "perms", json_str(r->perms));
 		json_add(x, "path", json_str(r->path));
 		json_add(x, "at_exit", json_object_new_boolean(r->at_exit));

@@ -99,6 +99,8 @@ static void sampling_bind_faults(struct binder *b, const struct sampling *p)
 			if (!fb->ents[idx].region[0] && s->region >= 0 && s->region < p->nr_regions)
 				fault_region_label(&p->regions[s->region], fb->ents[idx].region,
 						   sizeof(fb->ents[idx].region));
+			if (!fb->ents[idx].region_alloc && s->region >= 0 && s->region < p->nr_regions)
+				fb->ents[idx].region_alloc = p->regions[s->region].alloc;
 			if (p->faults)
 				factbase__set(fb, idx, "line.fault_share",
 					      (have + (double)s->count) / (double)p->faults, TIER_SOFTWARE);
@@ -133,6 +135,7 @@ static void sampling_bind_regions(struct binder *b, const struct sampling *p)
 					 g->path[0] ? g->path : sampling__region_kind_name(g->kind));
 			e.region_start = g->start;
 			e.region_len = g->size;
+			e.region_alloc = g->alloc;
 			idx = factbase__add(fb, &e);
 			if (idx < 0)
 				continue;

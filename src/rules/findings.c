@@ -16,6 +16,7 @@
 #include "base/log.h"
 #include "rules/rules.h"
 #include "rules/verdict.h"
+#include "model/sampling.h"
 #include "base/util.h"
 
 
@@ -142,6 +143,9 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 				sbuf_printf(&out, &len, &cap, "an unknown location");
 		} else if (!strcmp(name, "region")) {
 			sbuf_printf(&out, &len, &cap, "%s", e->region[0] ? e->region : "?");
+		} else if (!strcmp(name, "region_kind")) {
+			sbuf_printf(&out, &len, &cap, "%s",
+				    sampling__region_alloc_name(e->region_alloc));
 		} else if (!strcmp(name, "fixed_decl")) {
 			const char *sn = snippet_of(fb, idx, false);
 
@@ -205,6 +209,33 @@ literal:
 		out[len] = '\0';
 	}
 	return out;
+}
+
+/* The rule's advice or fix for the kind of region of entity IDX (else DEFAULT). */
+static const char *for_alloc(char *const *by_kind, const char *def, const struct factbase *fb,
+			     int idx)
+{
+	int k = -1;
+
+	switch (idx < 0 ? REGION_ALLOC_UNKNOWN : (enum sampling_region_alloc)fb->ents[idx].region_alloc) {
+	case REGION_ALLOC_MALLOC_BRK:
+	case REGION_ALLOC_MALLOC_CHUNK:
+	case REGION_ALLOC_MALLOC_ARENA:
+		k = RULE_ALLOC_MALLOC;
+		break;
+	case REGION_ALLOC_MMAP:
+		k = RULE_ALLOC_MMAP;
+		break;
+	case REGION_ALLOC_STATIC:
+		k = RULE_ALLOC_STATIC;
+		break;
+	case REGION_ALLOC_STACK:
+		k = RULE_ALLOC_STACK;
+		break;
+	case REGION_ALLOC_UNKNOWN:
+		break;
+	}
+	return k >= 0 && by_kind[k] ? by_kind[k] : def;
 }
 
 static const char *confidence_of(enum tier t, bool thin)
@@ -518,8 +549,8 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 			struct finding *f = new_finding(fs, r, fb, idx, FINDING_FIRED);
 
 			f->message = expand(r->message, fb, idx);
-			f->advice = expand(r->advice, fb, idx);
-			f->fix = expand(r->fix, fb, idx);
+			f->advice = expand(for_alloc(r->advice_for, r->advice, fb, idx), fb, idx);
+			f->fix = expand(for_alloc(r->fix_for, r->fix, fb, idx), fb, idx);
 			fill_evidence(f, r, fb, idx, thin);
 			set_gain(f, r, fb, idx);
 		}

@@ -36,6 +36,16 @@ struct rule_expr {
 	int line;
 };
 
+/* Who made a region, as far as advice differs (advice_for, fix_for). */
+enum rule_alloc {
+	RULE_ALLOC_MALLOC,
+	RULE_ALLOC_MMAP,
+	RULE_ALLOC_STATIC,
+	RULE_ALLOC_STACK,
+	RULE_ALLOC__COUNT,
+};
+extern const char *const rule_alloc_names[RULE_ALLOC__COUNT];
+
 struct rule {
 	char *path;		/* the file it came from */
 	char *id, *title, *paper, *explain;
@@ -57,6 +67,8 @@ struct rule {
 	char **evidence;
 	int nr_evidence;
 	char *message, *advice, *fix;
+	/* the advice and fix for a region of this kind (NULL: advice, fix) */
+	char *advice_for[RULE_ALLOC__COUNT], *fix_for[RULE_ALLOC__COUNT];
 	char *example;
 	bool builtin;
 };

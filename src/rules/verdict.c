@@ -177,9 +177,15 @@ int verdict__compute(const struct report *r, const struct factbase *fb, struct v
 	const struct sampling *p = r->sampling;
 	double wall = r->target.wall_ns / 1e9, cpu, ks = 0, locks = 0, total = 0;
 	struct verdict_part *x;
+	bool rough = false;	/* idle could be preemption: the verdict is a guess */
 
 	memset(v, 0, sizeof(*v));
 	v->confidence = "low";
+	if (r->sim) {
+		snprintf(v->missing, sizeof(v->missing), "the program ran under cachegrind (--sim): "
+			 "its time is the simulator's");
+		return -ENODATA;
+	}
 	if (!tc || wall <= 0) {
 		snprintf(v->missing, sizeof(v->missing), "%s",
 			 tc ? "no wall time" : "the CPU time (task_clock) was not counted");
@@ -224,14 +230,23 @@ int verdict__compute(const struct report *r, const struct factbase *fb, struct v
 			 "wall time %.3g s less CPU time %.3g s: no thread on a CPU (sleeping, "
 			 "blocked, or waiting for a CPU: not told apart without the tracepoints)",
 			 wall, cpu);
+		rough = true;
 	}
 	for (int i = 0; i < v->nr_parts; i++)
 		total += v->parts[i].seconds;
 	summarise(v, total);
+	if (rough)
+		v->confidence = "low";
 	return v->known ? 0 : -ENODATA;
 }
 
-/* Layout and access advice speeds up user code: it cannot move a kernel, lock or idle bound. */
+/*
+ * Layout and access advice speeds up user code: it cannot move a kernel,
+ * lock or idle bound.  Only a firm verdict demotes it, and only when user
+ * code is a small part of the run (under VERDICT_USER_DEMOTE).
+ */
+#define VERDICT_USER_DEMOTE 0.25
+
 bool verdict__moves(const struct verdict *v, const char *rule_id, char *why, size_t len)
 {
 	static const char *const user_rules[] = {
@@ -241,7 +256,7 @@ bool verdict__moves(const struct verdict *v, const char *rule_id, char *why, siz
 	};
 	double user = 0;
 
-	if (!v->known)
+	if (!v->known || !strcmp(v->confidence, "low"))
 		return true;
 	for (int i = 0; i < v->nr_parts; i++)
 		if (v->parts[i].what == BOUND_MEMORY || v->parts[i].what == BOUND_COMPUTE ||
@@ -250,7 +265,8 @@ bool verdict__moves(const struct verdict *v, const char *rule_id, char *why, siz
 	for (size_t i = 0; i < sizeof(user_rules) / sizeof(user_rules[0]); i++) {
 		if (strcmp(rule_id, user_rules[i]))
 			continue;
-		if (v->bound == BOUND_KERNEL || v->bound == BOUND_LOCKS || v->bound == BOUND_IDLE) {
+		if ((v->bound == BOUND_KERNEL || v->bound == BOUND_LOCKS || v->bound == BOUND_IDLE) &&
+		    user < VERDICT_USER_DEMOTE) {
 			snprintf(why, len, "the run is %s-bound; user code is %.0f%% of its time",
 				 bound__name(v->bound), 100 * user);
 			return false;
