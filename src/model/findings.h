@@ -108,6 +108,9 @@ struct verdict {
 	enum tier tier;		/* the bound's tier */
 	const char *confidence;	/* "high", "medium", "low" */
 	char summary[320];	/* one sentence with the evidence */
+	/* the bound of the CPU time alone (memory, compute, user code, kernel) */
+	enum bound busy_bound;
+	double busy_share;	/* of the CPU time */
 	char missing[240];	/* what no tier here measured */
 	struct verdict_part parts[VERDICT_MAX_PARTS];
 	int nr_parts;

@@ -143,6 +143,11 @@ static void verdict_text(const struct verdict *v, FILE *f, int width)
 		 bound__name(v->bound), v->level[0] ? " (" : "", v->level, v->level[0] ? ")" : "",
 		 tier__name(v->tier), v->confidence);
 	wrap(f, line, 0, width);
+	if ((v->bound == BOUND_IDLE || v->bound == BOUND_LOCKS) && v->busy_bound != BOUND_UNKNOWN) {
+		snprintf(line, sizeof(line), "on the CPU: %s-bound (%.0f%% of the CPU time)",
+			 bound__name(v->busy_bound), 100 * v->busy_share);
+		wrap(f, line, 2, width);
+	}
 	for (int i = 0; i < v->nr_parts; i++) {
 		const struct verdict_part *p = &v->parts[i];
 
@@ -172,6 +177,10 @@ struct json_object *verdict__to_json(const struct findings *fs)
 	json_object_object_add(o, "tier", v->known ? json_str(tier__name(v->tier)) : NULL);
 	json_object_object_add(o, "confidence", v->known ? json_str(v->confidence) : NULL);
 	add_str(o, "summary", v->summary);
+	json_object_object_add(o, "busy_bound", v->busy_bound != BOUND_UNKNOWN
+							? json_str(bound__name(v->busy_bound)) : NULL);
+	json_object_object_add(o, "busy_share", v->busy_bound != BOUND_UNKNOWN
+							? json_object_new_double(v->busy_share) : NULL);
 	add_str(o, "missing", v->missing);
 	for (int i = 0; i < v->nr_parts; i++) {
 		const struct verdict_part *p = &v->parts[i];

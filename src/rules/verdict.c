@@ -155,6 +155,22 @@ static void summarise(struct verdict *v, double total)
 	v->known = b && total > 0;
 	if (!v->known)
 		return;
+	{
+		const struct verdict_part *c = NULL;
+		double cpu = 0;
+
+		for (int i = 0; i < v->nr_parts; i++) {
+			const struct verdict_part *x = &v->parts[i];
+
+			if (x->what == BOUND_LOCKS || x->what == BOUND_IDLE)
+				continue;
+			cpu += x->seconds;
+			if (!c || x->seconds > c->seconds)
+				c = x;
+		}
+		v->busy_bound = c && cpu > 0 ? c->what : BOUND_UNKNOWN;
+		v->busy_share = c && cpu > 0 ? c->seconds / cpu : 0;
+	}
 	v->bound = b->what;
 	v->tier = b->tier;
 	/* a clear majority from counted time is firm; a split by sampled addresses less so */
@@ -254,20 +270,25 @@ bool verdict__moves(const struct verdict *v, const char *rule_id, char *why, siz
 		"assoc-conflict",   "strided-traversal",  "streaming-stores", "tlb-pressure",
 		"branch-mispredict",
 	};
-	double user = 0;
+	double user = 0, cpu = 0;
 
 	if (!v->known || !strcmp(v->confidence, "low"))
 		return true;
-	for (int i = 0; i < v->nr_parts; i++)
+	/* the user share of the CPU time: what user-code advice can shorten */
+	for (int i = 0; i < v->nr_parts; i++) {
 		if (v->parts[i].what == BOUND_MEMORY || v->parts[i].what == BOUND_COMPUTE ||
 		    v->parts[i].what == BOUND_USER)
-			user += v->parts[i].share;
+			user += v->parts[i].seconds;
+		if (v->parts[i].what != BOUND_LOCKS && v->parts[i].what != BOUND_IDLE)
+			cpu += v->parts[i].seconds;
+	}
+	user = cpu > 0 ? user / cpu : 1;
 	for (size_t i = 0; i < sizeof(user_rules) / sizeof(user_rules[0]); i++) {
 		if (strcmp(rule_id, user_rules[i]))
 			continue;
 		if ((v->bound == BOUND_KERNEL || v->bound == BOUND_LOCKS || v->bound == BOUND_IDLE) &&
 		    user < VERDICT_USER_DEMOTE) {
-			snprintf(why, len, "the run is %s-bound; user code is %.0f%% of its time",
+			snprintf(why, len, "the run is %s-bound; user code is %.0f%% of its CPU time",
 				 bound__name(v->bound), 100 * user);
 			return false;
 		}

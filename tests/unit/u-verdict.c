@@ -56,6 +56,7 @@ void test_verdict__kernel(void)
 		     "says what it cannot tell");
 	ASSERT_FALSE(verdict__moves(&v, "struct-holes", why, sizeof(why)), "layout demoted");
 	ASSERT_TRUE(strstr(why, "kernel-bound") != NULL, why);
+	ASSERT_EQ(v.busy_bound, BOUND_KERNEL, "busy bound");
 	ASSERT_TRUE(verdict__moves(&v, "page-fault-storm", why, sizeof(why)), "faults kept");
 	report__free(r);
 }
