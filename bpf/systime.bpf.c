@@ -98,6 +98,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			__sync_fetch_and_add(&v->runq_ns, d);
 		else
 			__sync_fetch_and_add(&v->sleep_ns, d);
+		if (!o->runnable && d >= SYSTIME_LONG_NS)
+			__sync_fetch_and_add(&v->sleep_long_ns, d);
 	}
 	bpf_map_delete_elem(&offcpu, &tid);
 	return 0;

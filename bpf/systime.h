@@ -17,6 +17,7 @@ struct systime_val {
 	__u64 futex_long_calls;
 	__u64 sleep_ns;		/* off the CPU, blocked or sleeping (sched_switch) */
 	__u64 runq_ns;		/* off the CPU, runnable: waiting for a CPU */
+	__u64 sleep_long_ns;	/* of sleep_ns, sleeps of SYSTIME_LONG_NS or more */
 };
 
 /* A thread off the CPU since ts; runnable: it was preempted. */

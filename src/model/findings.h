@@ -96,7 +96,7 @@ struct verdict_part {
 	double seconds;		/* of thread time */
 	double share;		/* of the parts' sum */
 	enum tier tier;
-	char evidence[240];	/* how it was measured */
+	char evidence[320];	/* how it was measured */
 };
 
 #define VERDICT_MAX_PARTS 6
@@ -107,7 +107,7 @@ struct verdict {
 	char level[48];		/* memory: which level, "" when no tier says */
 	enum tier tier;		/* the bound's tier */
 	const char *confidence;	/* "high", "medium", "low" */
-	char summary[320];	/* one sentence with the evidence */
+	char summary[400];	/* one sentence with the evidence */
 	/* the bound of the CPU time alone (memory, compute, user code, kernel) */
 	enum bound busy_bound;
 	double busy_share;	/* of the CPU time */

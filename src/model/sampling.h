@@ -266,6 +266,7 @@ struct sampling {
 	uint64_t futex_long_ns, futex_long_calls, futex_long_min_ns;
 	/* off the CPU (sched_switch): blocked or sleeping; runnable, waiting for a CPU */
 	uint64_t sleep_ns, runq_ns;
+	uint64_t sleep_long_ns;	/* of sleep_ns, sleeps of futex_long_min_ns or more */
 
 	struct sampler_proc *procs;	int nr_procs;
 	struct sampling_loss loss;

@@ -8,8 +8,9 @@
  *   kernel     CPU time in kernel mode (system calls, page faults)
  *   locks      futex calls shorter than SYSTIME_LONG_NS (a thread waiting
  *              for another's critical section), from the syscall tracepoints
- *   idle       threads blocked or sleeping off the CPU (sched_switch) less
- *              their futex waits; without the tracepoints, wall less CPU time
+ *   idle       threads in short sleeps off the CPU (sched_switch) less their
+ *              futex waits, or the wall time no thread ran nor waited for a
+ *              CPU if more; without the tracepoints, wall less CPU time
  * All parts are thread time.  A thread parked in a long futex wait
  * (pthread_join while another computes) is in none of them, and neither is
  * time runnable but preempted: other processes' use of the CPUs is no
@@ -232,14 +233,27 @@ int verdict__compute(const struct report *r, const struct factbase *fb, struct v
 			 (unsigned long long)p->futex_long_calls, p->futex_long_ns / 1e9);
 	}
 	if (p && p->sys_measured) {
-		double idle = (double)p->sleep_ns - (double)p->futex_ns;
+		/*
+		 * Short sleeps are waits for work (a request, I/O); a long one is
+		 * idle only when nothing else of the target ran meanwhile (a
+		 * sleeper), not when a parent waits for its child or a background
+		 * thread sleeps while others work: the wall time that no thread
+		 * ran nor waited for a CPU bounds it.
+		 */
+		double short_sleep = (double)p->sleep_ns - (double)p->sleep_long_ns;
+		double short_futex = (double)p->futex_ns - (double)p->futex_long_ns;
+		double idle = short_sleep - short_futex;
+		double gap = wall * 1e9 - cpu * 1e9 - (double)p->runq_ns;
 
+		if (gap > idle)
+			idle = gap;
 		x = part_add(v, BOUND_IDLE, idle / 1e9, TIER_SOFTWARE);
 		snprintf(x->evidence, sizeof(x->evidence),
-			 "threads blocked or sleeping off the CPU for %.3g s, less their futex "
-			 "waits (sched_switch); another %.3g s runnable, waiting for a CPU that "
-			 "other processes used, is no part of the program's bound",
-			 p->sleep_ns / 1e9, p->runq_ns / 1e9);
+			 "threads off the CPU in short sleeps (under %.0f ms) for %.3g s less their "
+			 "futex waits, or wall time no thread ran nor waited for a CPU, %.3g s "
+			 "(sched_switch); %.3g s runnable, waiting for a CPU other processes used, "
+			 "counts nowhere", p->futex_long_min_ns / 1e6, (short_sleep - short_futex) / 1e9,
+			 gap / 1e9, p->runq_ns / 1e9);
 	} else {
 		x = part_add(v, BOUND_IDLE, wall - cpu, TIER_SOFTWARE);
 		snprintf(x->evidence, sizeof(x->evidence),

@@ -88,7 +88,7 @@ void test_verdict__locks_and_joins(void)
 	/* one join of the whole run: parked, not a lock */
 	r->sampling->futex_calls = r->sampling->futex_long_calls = 1;
 	r->sampling->futex_ns = r->sampling->futex_long_ns = 1000000000;
-	r->sampling->sleep_ns = 1000000000;
+	r->sampling->sleep_ns = r->sampling->sleep_long_ns = 1000000000;
 	ASSERT_EQ(bound_of(r, &v), BOUND_USER, "a thread in pthread_join is not the bound");
 	report__free(r);
 }
