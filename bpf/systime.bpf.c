@@ -115,7 +115,9 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 	if (!bpf_map_lookup_elem(&procs, &tgid))
 		return 0;
 	s.ts = bpf_ktime_get_ns();
-	s.nr = id;
+	s.nr = (__u32)id;
+	if (id == futex_nr)
+		s.nr |= (__u64)(__u32)PT_REGS_PARM2_CORE_SYSCALL(regs) << 32;
 	bpf_map_update_elem(&inflight, &tid, &s, BPF_ANY);
 	return 0;
 }
@@ -140,12 +142,23 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	__sync_fetch_and_add(&v->sys_ns, d);
 	__sync_fetch_and_add(&v->sys_calls, 1);
-	if ((long)nr == futex_nr || (long)nr == futex_waitv_nr) {
+	if ((long)(__u32)nr == futex_nr || (long)(__u32)nr == futex_waitv_nr) {
+		__u32 op = (nr >> 32) & 0x7f;	/* less FUTEX_PRIVATE_FLAG, FUTEX_CLOCK_REALTIME */
+
 		__sync_fetch_and_add(&v->futex_ns, d);
 		__sync_fetch_and_add(&v->futex_calls, 1);
 		if (d >= SYSTIME_LONG_NS) {
 			__sync_fetch_and_add(&v->futex_long_ns, d);
 			__sync_fetch_and_add(&v->futex_long_calls, 1);
+		} else if ((long)(__u32)nr == futex_nr &&
+			   (op == 0 /* FUTEX_WAIT */ || op == 6 /* FUTEX_LOCK_PI */ ||
+			    op == 13 /* FUTEX_LOCK_PI2 */)) {
+			/*
+			 * glibc waits for a mutex (lll_lock_wait) with FUTEX_WAIT; for
+			 * condition variables, joins and semaphores with FUTEX_WAIT_BITSET.
+			 */
+			__sync_fetch_and_add(&v->futex_lock_ns, d);
+			__sync_fetch_and_add(&v->futex_lock_calls, 1);
 		}
 	}
 	return 0;

@@ -18,6 +18,8 @@ struct systime_val {
 	__u64 sleep_ns;		/* off the CPU, blocked or sleeping (sched_switch) */
 	__u64 runq_ns;		/* off the CPU, runnable: waiting for a CPU */
 	__u64 sleep_long_ns;	/* of sleep_ns, sleeps of SYSTIME_LONG_NS or more */
+	__u64 futex_lock_ns;	/* short futex waits of a lock (FUTEX_WAIT, FUTEX_LOCK_PI) */
+	__u64 futex_lock_calls;
 };
 
 /* A thread off the CPU since ts; runnable: it was preempted. */
@@ -37,7 +39,7 @@ struct systime_off {
 /* A call in flight, per thread. */
 struct systime_start {
 	__u64 ts;
-	__u64 nr;
+	__u64 nr;		/* the call; for futex, its op in bits 32-63 */
 };
 
 #endif

@@ -267,6 +267,8 @@ struct sampling {
 	/* off the CPU (sched_switch): blocked or sleeping; runnable, waiting for a CPU */
 	uint64_t sleep_ns, runq_ns;
 	uint64_t sleep_long_ns;	/* of sleep_ns, sleeps of futex_long_min_ns or more */
+	/* short futex waits for a lock (FUTEX_WAIT, FUTEX_LOCK_PI): not condition waits */
+	uint64_t futex_lock_ns, futex_lock_calls;
 
 	struct sampler_proc *procs;	int nr_procs;
 	struct sampling_loss loss;

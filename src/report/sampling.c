@@ -325,6 +325,8 @@ static struct json_object *syscalls_json(const struct sampling *p)
 	json_add(x, "offcpu_sleep_ns", json_u64(p->sleep_ns));
 	json_add(x, "offcpu_runnable_ns", json_u64(p->runq_ns));
 	json_add(x, "offcpu_sleep_long_ns", json_u64(p->sleep_long_ns));
+	json_add(x, "futex_lock_calls", json_u64(p->futex_lock_calls));
+	json_add(x, "futex_lock_time_ns", json_u64(p->futex_lock_ns));
 	return x;
 }
 
@@ -693,13 +695,14 @@ void sampling__print_text(const struct sampling *p, FILE *f, bool wide)
 		fprintf(f, "\nSystem calls and time off the CPU (tracepoints; software tier)\n"
 			"  %" PRIu64 " calls, %.1f ms in them over all threads (on the CPU or blocked);\n"
 			"  futex: %" PRIu64 " calls, %.1f ms (lock and condition waits), of which\n"
-			"  %" PRIu64 " of %.0f ms or more, %.1f ms (threads parked: joins, idle workers)\n"
+			"  %" PRIu64 " of %.0f ms or more, %.1f ms (threads parked: joins, idle workers);\n"
+			"  lock waits (FUTEX_WAIT, FUTEX_LOCK_PI) under that: %" PRIu64 " calls, %.1f ms\n"
 			"  off the CPU (sched_switch): %.1f ms blocked or sleeping (%.1f ms in long\n"
 			"  sleeps), %.1f ms runnable\n"
 			"  (waiting for a CPU that other processes used)\n",
 			p->sys_calls, p->sys_ns / 1e6, p->futex_calls, p->futex_ns / 1e6,
 			p->futex_long_calls, p->futex_long_min_ns / 1e6, p->futex_long_ns / 1e6,
-			p->sleep_ns / 1e6, p->sleep_long_ns / 1e6, p->runq_ns / 1e6);
+			p->futex_lock_calls, p->futex_lock_ns / 1e6, p->sleep_ns / 1e6, p->sleep_long_ns / 1e6, p->runq_ns / 1e6);
 	if (p->nr_procs > 1) {
 		fprintf(f, "\nProcesses: %d (", p->nr_procs);
 		for (int i = 0; i < p->nr_procs && i < 8; i++)

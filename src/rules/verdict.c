@@ -6,8 +6,10 @@
  *              samples; split into memory and compute when data-address
  *              samples tell which instructions wait on scattered lines
  *   kernel     CPU time in kernel mode (system calls, page faults)
- *   locks      futex calls shorter than SYSTIME_LONG_NS (a thread waiting
- *              for another's critical section), from the syscall tracepoints
+ *   locks      futex lock waits (FUTEX_WAIT, FUTEX_LOCK_PI: glibc's mutexes)
+ *              shorter than SYSTIME_LONG_NS, from the syscall tracepoints;
+ *              condition waits and joins (FUTEX_WAIT_BITSET) wait for another
+ *              thread's work, which is the bound then
  *   idle       threads in short sleeps off the CPU (sched_switch) less their
  *              futex waits, or the wall time no thread ran nor waited for a
  *              CPU if more; without the tracepoints, wall less CPU time
@@ -223,14 +225,14 @@ int verdict__compute(const struct report *r, const struct factbase *fb, struct v
 	if (ev)
 		kernel_part(v, r, fb, cpu * ks, ks);
 	if (p && p->sys_measured) {
-		locks = (p->futex_ns - p->futex_long_ns) / 1e9;
+		locks = p->futex_lock_ns / 1e9;
 		x = part_add(v, BOUND_LOCKS, locks, TIER_SOFTWARE);
 		snprintf(x->evidence, sizeof(x->evidence),
-			 "%llu futex calls under %.0f ms took %.3g s of thread time (sys_enter/"
-			 "sys_exit tracepoints; %llu longer ones, %.3g s, count as parked threads)",
-			 (unsigned long long)(p->futex_calls - p->futex_long_calls),
-			 p->futex_long_min_ns / 1e6, locks,
-			 (unsigned long long)p->futex_long_calls, p->futex_long_ns / 1e9);
+			 "%llu lock waits (FUTEX_WAIT, FUTEX_LOCK_PI) under %.0f ms took %.3g s of "
+			 "thread time (sys_enter/sys_exit tracepoints); condition waits and joins "
+			 "(%.3g s) and waits of %.0f ms or more count as threads waiting for others",
+			 (unsigned long long)p->futex_lock_calls, p->futex_long_min_ns / 1e6, locks,
+			 (p->futex_ns - p->futex_lock_ns) / 1e9, p->futex_long_min_ns / 1e6);
 	}
 	if (p && p->sys_measured) {
 		/*

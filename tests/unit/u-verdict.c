@@ -81,10 +81,15 @@ void test_verdict__locks_and_joins(void)
 	struct verdict v;
 
 	/* three threads waiting on short futex calls most of the run */
-	r->sampling->futex_calls = 5000;
-	r->sampling->futex_ns = 2500000000ULL;
+	r->sampling->futex_calls = r->sampling->futex_lock_calls = 5000;
+	r->sampling->futex_ns = r->sampling->futex_lock_ns = 2500000000ULL;
 	r->sampling->sleep_ns = 2500000000ULL;
 	ASSERT_EQ(bound_of(r, &v), BOUND_LOCKS, "short futex waits are locks");
+	/* short condition waits (FUTEX_WAIT_BITSET): waiting for another thread's work */
+	r->sampling->futex_lock_calls = 0;
+	r->sampling->futex_lock_ns = 0;
+	r->sampling->sleep_ns = 0;
+	ASSERT_EQ(bound_of(r, &v), BOUND_USER, "condition waits are not locks");
 	/* one join of the whole run: parked, not a lock */
 	r->sampling->futex_calls = r->sampling->futex_long_calls = 1;
 	r->sampling->futex_ns = r->sampling->futex_long_ns = 1000000000;

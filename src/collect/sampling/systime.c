@@ -21,7 +21,7 @@
 #include "sampler.skel.h"
 #include "systime.skel.h"
 
-_Static_assert(sizeof(struct systime_val) == 72, "systime_val has no padding");
+_Static_assert(sizeof(struct systime_val) == 88, "systime_val has no padding");
 _Static_assert(sizeof(struct systime_start) == 16, "systime_start has no padding");
 _Static_assert(sizeof(struct systime_off) == 16, "systime_off has no padding");
 
@@ -90,6 +90,8 @@ void prof_finish_systime(struct prof_state *st, struct sampling *p, struct repor
 		p->sleep_ns += v.sleep_ns;
 		p->runq_ns += v.runq_ns;
 		p->sleep_long_ns += v.sleep_long_ns;
+		p->futex_lock_ns += v.futex_lock_ns;
+		p->futex_lock_calls += v.futex_lock_calls;
 	}
 }
 
