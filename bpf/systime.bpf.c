@@ -27,38 +27,32 @@ struct {
 	__type(value, __u64);
 } procs SEC(".maps");
 
-/* Threads that exit inside a call (exit, exit_group) leave their entry: LRU. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);		/* tid */
-	__type(value, struct systime_start);
-} inflight SEC(".maps");
+/* Per thread: the call in flight and when it left the CPU (no entry to delete). */
+struct systime_task {
+	__u64 sys_ts, sys_nr;	/* sys_nr: the call; for futex, its op in bits 32-63 */
+	__u64 off_ts, off_runnable;
+};
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u32);		/* tgid */
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct systime_task);
+} tasks SEC(".maps");
+
+/* Summed over the target's processes: one slot per CPU, no atomics. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
 	__type(value, struct systime_val);
 } systime SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);		/* tid */
-	__type(value, struct systime_off);
-} offcpu SEC(".maps");
-
-static __always_inline struct systime_val *val_of(__u32 tgid)
+static __always_inline struct systime_val *val_of(void)
 {
-	struct systime_val zero = {}, *v;
+	__u32 zero = 0;
 
-	v = bpf_map_lookup_elem(&systime, &tgid);
-	if (!v) {
-		bpf_map_update_elem(&systime, &tgid, &zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&systime, &tgid);
-	}
-	return v;
+	return bpf_map_lookup_elem(&systime, &zero);
 }
 
 /* The task's state word: __state since 5.14, state before. */
@@ -76,90 +70,91 @@ static __always_inline long state_of(struct task_struct *t)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 tgid = BPF_CORE_READ(prev, tgid), tid = BPF_CORE_READ(prev, pid);
-	struct systime_off *o;
+	__u32 tgid = prev->tgid;
+	struct systime_task *t;
 	struct systime_val *v;
 	__u64 now = bpf_ktime_get_ns(), d;
 
 	if (bpf_map_lookup_elem(&procs, &tgid)) {
-		struct systime_off s = { .ts = now, .runnable = preempt || state_of(prev) == 0 };
-
-		bpf_map_update_elem(&offcpu, &tid, &s, BPF_ANY);
+		t = bpf_task_storage_get(&tasks, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (t) {
+			t->off_ts = now;
+			t->off_runnable = preempt || state_of(prev) == 0;
+		}
 	}
-	tgid = BPF_CORE_READ(next, tgid);
-	tid = BPF_CORE_READ(next, pid);
-	o = bpf_map_lookup_elem(&offcpu, &tid);
-	if (!o)
+	t = bpf_task_storage_get(&tasks, next, NULL, 0);
+	if (!t || !t->off_ts)
 		return 0;
-	d = now - o->ts;
-	v = bpf_map_lookup_elem(&procs, &tgid) ? val_of(tgid) : NULL;
-	if (v) {
-		if (o->runnable)
-			__sync_fetch_and_add(&v->runq_ns, d);
-		else
-			__sync_fetch_and_add(&v->sleep_ns, d);
-		if (!o->runnable && d >= SYSTIME_LONG_NS)
-			__sync_fetch_and_add(&v->sleep_long_ns, d);
+	d = now - t->off_ts;
+	t->off_ts = 0;
+	v = val_of();
+	if (!v)
+		return 0;
+	if (t->off_runnable) {
+		v->runq_ns += d;
+	} else {
+		v->sleep_ns += d;
+		if (d >= SYSTIME_LONG_NS)
+			v->sleep_long_ns += d;
 	}
-	bpf_map_delete_elem(&offcpu, &tid);
 	return 0;
 }
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 {
-	__u64 pt = bpf_get_current_pid_tgid();
-	__u32 tgid = pt >> 32, tid = (__u32)pt;
-	struct systime_start s;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct systime_task *t;
 
 	if (!bpf_map_lookup_elem(&procs, &tgid))
 		return 0;
-	s.ts = bpf_ktime_get_ns();
-	s.nr = (__u32)id;
+	t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), NULL,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!t)
+		return 0;
+	t->sys_ts = bpf_ktime_get_ns();
+	t->sys_nr = (__u32)id;
 	if (id == futex_nr)
-		s.nr |= (__u64)(__u32)PT_REGS_PARM2_CORE_SYSCALL(regs) << 32;
-	bpf_map_update_elem(&inflight, &tid, &s, BPF_ANY);
+		t->sys_nr |= (__u64)(__u32)PT_REGS_PARM2_CORE_SYSCALL(regs) << 32;
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 {
-	__u64 pt = bpf_get_current_pid_tgid();
-	__u32 tgid = pt >> 32, tid = (__u32)pt;
+	struct systime_task *t;
 	struct systime_val *v;
-	struct systime_start *s;
 	__u64 d, nr;
+	__u32 op;
 
-	s = bpf_map_lookup_elem(&inflight, &tid);
-	if (!s)
+	t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), NULL, 0);
+	if (!t || !t->sys_ts)
 		return 0;
-	d = bpf_ktime_get_ns() - s->ts;
-	nr = s->nr;
-	bpf_map_delete_elem(&inflight, &tid);
-	v = val_of(tgid);
+	d = bpf_ktime_get_ns() - t->sys_ts;
+	nr = t->sys_nr;
+	t->sys_ts = 0;
+	v = val_of();
 	if (!v)
 		return 0;
-	__sync_fetch_and_add(&v->sys_ns, d);
-	__sync_fetch_and_add(&v->sys_calls, 1);
-	if ((long)(__u32)nr == futex_nr || (long)(__u32)nr == futex_waitv_nr) {
-		__u32 op = (nr >> 32) & 0x7f;	/* less FUTEX_PRIVATE_FLAG, FUTEX_CLOCK_REALTIME */
-
-		__sync_fetch_and_add(&v->futex_ns, d);
-		__sync_fetch_and_add(&v->futex_calls, 1);
-		if (d >= SYSTIME_LONG_NS) {
-			__sync_fetch_and_add(&v->futex_long_ns, d);
-			__sync_fetch_and_add(&v->futex_long_calls, 1);
-		} else if ((long)(__u32)nr == futex_nr &&
-			   (op == 0 /* FUTEX_WAIT */ || op == 6 /* FUTEX_LOCK_PI */ ||
-			    op == 13 /* FUTEX_LOCK_PI2 */)) {
-			/*
-			 * glibc waits for a mutex (lll_lock_wait) with FUTEX_WAIT; for
-			 * condition variables, joins and semaphores with FUTEX_WAIT_BITSET.
-			 */
-			__sync_fetch_and_add(&v->futex_lock_ns, d);
-			__sync_fetch_and_add(&v->futex_lock_calls, 1);
-		}
+	v->sys_ns += d;
+	v->sys_calls++;
+	if ((long)(__u32)nr != futex_nr && (long)(__u32)nr != futex_waitv_nr)
+		return 0;
+	op = (nr >> 32) & 0x7f;	/* less FUTEX_PRIVATE_FLAG, FUTEX_CLOCK_REALTIME */
+	v->futex_ns += d;
+	v->futex_calls++;
+	if (d >= SYSTIME_LONG_NS) {
+		v->futex_long_ns += d;
+		v->futex_long_calls++;
+	} else if ((long)(__u32)nr == futex_nr &&
+		   (op == 0 /* FUTEX_WAIT */ || op == 6 /* FUTEX_LOCK_PI */ ||
+		    op == 13 /* FUTEX_LOCK_PI2 */)) {
+		/*
+		 * glibc waits for a mutex (lll_lock_wait) with FUTEX_WAIT; for
+		 * condition variables, joins and semaphores with FUTEX_WAIT_BITSET.
+		 */
+		v->futex_lock_ns += d;
+		v->futex_lock_calls++;
 	}
 	return 0;
 }

@@ -7,7 +7,7 @@
 #ifndef __MA_BPF_SYSTIME_H
 #define __MA_BPF_SYSTIME_H
 
-/* Per process (tgid): sums over its threads. */
+/* Sums over the target's threads, per CPU. */
 struct systime_val {
 	__u64 sys_ns;		/* from sys_enter to sys_exit, all system calls */
 	__u64 sys_calls;
@@ -27,6 +27,14 @@ struct systime_off {
 	__u64 ts;
 	__u64 runnable;
 };
+
+/*
+ * A futex call this long is a thread parked for a phase of the run
+ * (pthread_join, an idle worker's condition wait), not a wait for a lock
+ * that another thread holds for a critical section (microseconds to a few
+ * milliseconds, even with the holder preempted by a 4 ms tick).
+ */
+#define SYSTIME_LONG_NS 20000000ULL
 
 /*
  * A futex call this long is a thread parked for a phase of the run

@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -22,8 +23,6 @@
 #include "systime.skel.h"
 
 _Static_assert(sizeof(struct systime_val) == 88, "systime_val has no padding");
-_Static_assert(sizeof(struct systime_start) == 16, "systime_start has no padding");
-_Static_assert(sizeof(struct systime_off) == 16, "systime_off has no padding");
 
 void prof_systime_open(struct prof_state *st, struct report *r)
 {
@@ -65,34 +64,34 @@ fail:
 
 void prof_finish_systime(struct prof_state *st, struct sampling *p, struct report *r)
 {
-	__u32 k, next, *prev = NULL;
-	int fd;
+	struct systime_val *v;
+	__u32 zero = 0;
 
-	(void)r;
 	if (!st->systime)
 		return;
-	fd = bpf_map__fd(st->systime->maps.systime);
+	v = xcalloc(st->nr_cpus, sizeof(*v));
+	if (bpf_map_lookup_elem(bpf_map__fd(st->systime->maps.systime), &zero, v)) {
+		report__add_provenance(r, "syscalls", "time in system calls not read: %s",
+				       strerror(errno));
+		free(v);
+		return;
+	}
 	p->sys_measured = true;
 	p->futex_long_min_ns = SYSTIME_LONG_NS;
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		struct systime_val v;
-
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &v))
-			continue;
-		p->sys_ns += v.sys_ns;
-		p->sys_calls += v.sys_calls;
-		p->futex_ns += v.futex_ns;
-		p->futex_calls += v.futex_calls;
-		p->futex_long_ns += v.futex_long_ns;
-		p->futex_long_calls += v.futex_long_calls;
-		p->sleep_ns += v.sleep_ns;
-		p->runq_ns += v.runq_ns;
-		p->sleep_long_ns += v.sleep_long_ns;
-		p->futex_lock_ns += v.futex_lock_ns;
-		p->futex_lock_calls += v.futex_lock_calls;
+	for (int c = 0; c < st->nr_cpus; c++) {
+		p->sys_ns += v[c].sys_ns;
+		p->sys_calls += v[c].sys_calls;
+		p->futex_ns += v[c].futex_ns;
+		p->futex_calls += v[c].futex_calls;
+		p->futex_long_ns += v[c].futex_long_ns;
+		p->futex_long_calls += v[c].futex_long_calls;
+		p->sleep_ns += v[c].sleep_ns;
+		p->runq_ns += v[c].runq_ns;
+		p->sleep_long_ns += v[c].sleep_long_ns;
+		p->futex_lock_ns += v[c].futex_lock_ns;
+		p->futex_lock_calls += v[c].futex_lock_calls;
 	}
+	free(v);
 }
 
 void prof_systime_destroy(struct prof_state *st)
