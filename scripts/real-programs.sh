@@ -1,15 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Fetches three real programs from Debian source packages (redis, zstd,
-# sqlite3) and builds them with -g, for comparing 'memadvise layout' with pahole on code
+# Fetches real programs from Debian source packages (redis with its
+# redis-benchmark, zstd, sqlite3, memcached) and builds them with -g, for
+# comparing 'memadvise layout' with pahole and for docs/real-programs.md on code
 # nobody here wrote.  Prints the paths of the built binaries, one a line.
 # Reuses an earlier build in the cache directory.
 #
 #   scripts/real-programs.sh [DIR]     (default: ${XDG_CACHE_HOME:-~/.cache}/memadvise/real)
 #
 # Needs: root (to add a deb-src entry when there is none), apt's network,
-# tclsh (sqlite3 generates its amalgamation with it).
+# tclsh (sqlite3 generates its amalgamation with it); memcached needs
+# libevent-dev.
 set -eu
 dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/memadvise/real}
 mkdir -p "$dir"
@@ -48,6 +50,11 @@ if [ ! -x "$r/src/redis-server" ]; then
 		CFLAGS=-g LDFLAGS=-g BUILD_TLS=no USE_SYSTEMD=no >> "$log" 2>&1
 fi
 echo "$dir/${r%/}/src/redis-server"
+if [ ! -x "$r/src/redis-benchmark" ]; then
+	make -s -C "$r/src" -j2 redis-benchmark MALLOC=libc OPTIMIZATION=-O1 \
+		CFLAGS=-g LDFLAGS=-g BUILD_TLS=no USE_SYSTEMD=no >> "$log" 2>&1
+fi
+echo "$dir/${r%/}/src/redis-benchmark"
 
 fetch libzstd
 z=$(ls -d libzstd-*/ | head -n 1)
@@ -68,3 +75,14 @@ if [ ! -x "$q/sqlite3-g" ]; then
 			shell.c sqlite3.c -lm -lpthread -ldl ) >> "$log" 2>&1
 fi
 echo "$dir/${q%/}/sqlite3-g"
+# memcached: its own configure, -g -O2 as Debian builds it.
+if pkg-config --exists libevent 2>/dev/null; then
+	fetch memcached
+	m=$(ls -d memcached-*/ | head -n 1)
+	if [ ! -x "$m/memcached" ]; then
+		(cd "$m" && ./configure -q CFLAGS="-g -O2" >> "$log" 2>&1 && make -s -j2 memcached >> "$log" 2>&1)
+	fi
+	echo "$dir/${m%/}/memcached"
+else
+	echo "real-programs: memcached skipped: libevent-dev is not installed" >&2
+fi

@@ -34,6 +34,7 @@ struct cmd_run_opts {
 	bool no_advice;
 	bool wide;
 	bool any_user;
+	double min_gain;	/* share of the run; < 0: the default */
 };
 
 static void usage(FILE *f)
@@ -75,6 +76,8 @@ static void usage(FILE *f)
 		"  -w, --wide             do not fit the text report into 80 columns\n"
 		"      --sarif FILE       also write the findings as SARIF 2.1.0 to FILE\n"
 		"      --no-advice        measure only: do not apply the rules\n"
+		"      --min-gain PCT     fold findings whose estimated gain is under PCT\n"
+		"                         per cent of the run into one line (default 1)\n"
 		"  -h, --help             show this help\n"
 		"\n"
 		"Generic events: cycles instructions l1d_miss llc_miss dtlb_miss branch_miss\n"
@@ -141,6 +144,7 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		{ "sarif", required_argument, NULL, 'R' },
 		{ "no-advice", no_argument, NULL, 'A' },
 		{ "any-user", no_argument, NULL, 0x100 },
+		{ "min-gain", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -232,6 +236,22 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		case 'A':
 			co->no_advice = true;
 			break;
+		case 'G': {
+			char *end;
+			double g;
+
+			errno = 0;
+			g = strtod(optarg, &end);
+			if (*end == '%')
+				end++;
+			if (errno || end == optarg || *end || !(g >= 0 && g <= 100)) {
+				pr_err("invalid --min-gain '%s'", optarg);
+				pr_hint("give a share of the run in per cent, 0 to 100 (e.g. 1 or 0.5%%)");
+				return -EINVAL;
+			}
+			co->min_gain = g / 100;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -354,7 +374,7 @@ static int write_report(struct cli_out *o, const struct report *r, bool wide)
 
 int cmd_run(int argc, char **argv)
 {
-	struct cmd_run_opts o = { 0 };
+	struct cmd_run_opts o = { .min_gain = -1 };
 	struct run *run = NULL;
 	struct report *r = NULL;
 	struct ruleset *rules = NULL;
@@ -395,6 +415,8 @@ int cmd_run(int argc, char **argv)
 		struct rules_input in = { .snapshot = r, .layouts = &lay, .opts = &eo };
 
 		eval_opts__from_env(&eo);
+		if (o.min_gain >= 0)
+			eo.min_gain = o.min_gain;
 		rules_layouts__load(&lay, r);
 		if (ruleset__eval(rules, &in, &r->findings))
 			report__add_provenance(r, "rules", "the rules could not be applied");

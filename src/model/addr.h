@@ -143,6 +143,8 @@ struct addr_report {
 	uint64_t line_splits, misaligned, atomic, cas; /* samples */
 	uint64_t samples, lost, no_regs, unreadable, decoded, approx;
 	uint64_t back;		/* decoded from an earlier access (mem_operand.back) */
+	uint64_t write_ro;	/* writes decoded into a read-only mapping: the address
+				 * is not the one written, kept out of the shared lines */
 	uint64_t other_process;	/* samples in processes beyond the first 64 (not decoded) */
 	uint64_t previous_images; /* samples before the process exec'd again */
 	uint64_t skipped[AS_SKIP__COUNT];

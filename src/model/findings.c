@@ -34,3 +34,14 @@ const char *scope__name(enum scope s)
 {
 	return s < SCOPE__COUNT ? scope_names[s] : "?";
 }
+
+static const char *const bound_names[BOUND__COUNT] = {
+	[BOUND_UNKNOWN] = "unknown", [BOUND_MEMORY] = "memory",   [BOUND_COMPUTE] = "compute",
+	[BOUND_USER] = "user code",  [BOUND_KERNEL] = "kernel",	  [BOUND_LOCKS] = "locks",
+	[BOUND_IDLE] = "idle",
+};
+
+const char *bound__name(enum bound b)
+{
+	return (unsigned)b < BOUND__COUNT ? bound_names[b] : "?";
+}

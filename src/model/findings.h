@@ -67,10 +67,59 @@ struct finding {
 	double gain_s;			/* estimated seconds saved */
 	bool gain_known;
 	double gain_share;		/* of the run's wall time, when known */
+	char gain_how[200];		/* how the gain was estimated, or why it cannot be */
+	bool folded;			/* under the gain threshold: one line in text */
+	bool demoted;			/* cannot move the verdict's bound */
+	char demoted_why[160];
 	int count;			/* entities it fired on (first one shown) */
 };
 
+/*
+ * What bounds the run (rules/verdict.c), from the tiers at hand: the time
+ * of the target's threads split into parts, the biggest one the bound.
+ */
+enum bound {
+	BOUND_UNKNOWN,
+	BOUND_MEMORY,		/* user code waiting on data beyond the caches */
+	BOUND_COMPUTE,		/* user code, not waiting on memory (as far as a tier tells) */
+	BOUND_USER,		/* user code; no tier here tells memory from compute */
+	BOUND_KERNEL,		/* system calls and page faults on the CPU */
+	BOUND_LOCKS,		/* threads waiting on futexes held by other threads */
+	BOUND_IDLE,		/* blocked or sleeping: I/O, timers, other processes */
+	BOUND__COUNT,
+};
+const char *bound__name(enum bound b);
+
+struct verdict_part {
+	enum bound what;
+	bool known;
+	double seconds;		/* of thread time */
+	double share;		/* of the parts' sum */
+	enum tier tier;
+	char evidence[320];	/* how it was measured */
+};
+
+#define VERDICT_MAX_PARTS 6
+
+struct verdict {
+	bool known;
+	enum bound bound;
+	char level[48];		/* memory: which level, "" when no tier says */
+	enum tier tier;		/* the bound's tier */
+	const char *confidence;	/* "high", "medium", "low" */
+	char summary[400];	/* one sentence with the evidence */
+	/* the bound of the CPU time alone (memory, compute, user code, kernel) */
+	enum bound busy_bound;
+	double busy_share;	/* of the CPU time */
+	char missing[240];	/* what no tier here measured */
+	struct verdict_part parts[VERDICT_MAX_PARTS];
+	int nr_parts;
+};
+
 struct findings {
+	struct verdict verdict;	/* known false: too little measured */
+	double min_gain;	/* share of the run under which findings are folded */
+	int nr_folded;
 	struct finding *f;
 	int nr;
 	bool replay;			/* from recorded facts (tests), not a measurement */

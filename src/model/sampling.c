@@ -130,3 +130,17 @@ double sampling__faults_per_page(uint64_t s, uint64_t d, uint64_t f, bool lower)
 	}
 	return (lo + hi) / 2;
 }
+
+const char *sampling__region_alloc_name(enum sampling_region_alloc a)
+{
+	switch (a) {
+	case REGION_ALLOC_MALLOC_BRK: return "malloc heap (brk)";
+	case REGION_ALLOC_MALLOC_CHUNK: return "malloc block (mmap)";
+	case REGION_ALLOC_MALLOC_ARENA: return "malloc heap (thread arena)";
+	case REGION_ALLOC_MMAP: return "mmap";
+	case REGION_ALLOC_STATIC: return "static (.bss)";
+	case REGION_ALLOC_STACK: return "stack";
+	case REGION_ALLOC_UNKNOWN: break;
+	}
+	return "unknown";
+}

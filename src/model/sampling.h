@@ -136,6 +136,18 @@ const char *sampling__region_kind_name(enum sampling_region_kind k);
  * 1 when nothing repeated; 0 when D is 0 (unknown).
  */
 double sampling__faults_per_page(uint64_t s, uint64_t d, uint64_t f, bool lower);
+/* Which allocator made a region: what fix applies to it. */
+enum sampling_region_alloc {
+	REGION_ALLOC_UNKNOWN,
+	REGION_ALLOC_MALLOC_BRK,	/* the main arena's [heap] */
+	REGION_ALLOC_MALLOC_CHUNK,	/* one malloc block over mmap_threshold */
+	REGION_ALLOC_MALLOC_ARENA,	/* a thread arena's heap */
+	REGION_ALLOC_MMAP,		/* mmap by the program (no malloc header) */
+	REGION_ALLOC_STATIC,		/* .bss after the data of an ELF file */
+	REGION_ALLOC_STACK,
+};
+/* "malloc heap (brk)", "mmap", ...; what 'allocation' says in JSON */
+const char *sampling__region_alloc_name(enum sampling_region_alloc a);
 
 /* A memory region (VMA) of a target process. */
 struct sampling_region {
@@ -169,6 +181,7 @@ struct sampling_region {
 	bool madv_nohugepage;	  /* VmFlags nh */
 	bool aligned_2m;	  /* start and end on 2 MiB boundaries */
 	bool large;		  /* anonymous (incl. heap) and >= 2 MiB: a huge-page candidate */
+	enum sampling_region_alloc alloc; /* read at exit (has_smaps); else from the kind */
 };
 
 struct sampling_bucket {
@@ -257,6 +270,21 @@ struct sampling {
 	uint64_t thp_watch_from_ns;	/* when they did (thp_measured) */
 	bool thp_unwatched_known;	/* /proc/vmstat was read */
 	struct sampling_thp thp_unwatched; /* collapses system-wide while not attached */
+
+	/*
+	 * Time in system calls (sys_measured false: not traced), summed over
+	 * the target's threads from sys_enter to sys_exit: on the CPU in the
+	 * kernel or blocked there; futex calls are lock and condition waits,
+	 * "long" ones (futex_long_min_ns or more) threads parked for a phase.
+	 */
+	bool sys_measured;
+	uint64_t sys_ns, sys_calls, futex_ns, futex_calls;
+	uint64_t futex_long_ns, futex_long_calls, futex_long_min_ns;
+	/* off the CPU (sched_switch): blocked or sleeping; runnable, waiting for a CPU */
+	uint64_t sleep_ns, runq_ns;
+	uint64_t sleep_long_ns;	/* of sleep_ns, sleeps of futex_long_min_ns or more */
+	/* short futex waits for a lock (FUTEX_WAIT, FUTEX_LOCK_PI): not condition waits */
+	uint64_t futex_lock_ns, futex_lock_calls;
 
 	struct sampler_proc *procs;	int nr_procs;
 	struct sampling_loss loss;

@@ -66,6 +66,7 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 	json_object_object_add(o, "decoded", json_object_new_int64(p->decoded));
 	json_object_object_add(o, "approximate", json_object_new_int64(p->approx));
 	json_object_object_add(o, "from_earlier_access", json_object_new_int64(p->back));
+	json_object_object_add(o, "writes_to_read_only", json_object_new_int64(p->write_ro));
 	json_object_object_add(o, "reads", json_object_new_int64(p->reads));
 	json_object_object_add(o, "writes", json_object_new_int64(p->writes));
 	json_object_object_add(o, "distinct_lines", json_object_new_int64(p->lines));
@@ -212,6 +213,9 @@ void addr_profile__print_text(const struct addr_report *p, FILE *f, bool wide)
 		p->skipped[AS_SEGMENT], p->skipped[AS_UNSUPPORTED] + p->skipped[AS_UNDECODABLE]);
 	if (p->back)
 		fprintf(f, "  from an access a few instructions back %" PRIu64 "\n", p->back);
+	if (p->write_ro)
+		fprintf(f, "  writes decoded into read-only mappings %" PRIu64 " (not the address "
+			"written: left out of the shared lines)\n", p->write_ro);
 	fprintf(f, "  distinct lines %s, pages %s\n", fmt_count(p->lines, b1, sizeof(b1)),
 		fmt_count(p->pages, b2, sizeof(b2)));
 	if (p->line_splits || p->misaligned)

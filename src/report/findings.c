@@ -14,6 +14,12 @@
 #include "base/json.h"
 #include "base/util.h"
 
+static void add_str(struct json_object *o, const char *k, const char *v)
+{
+	if (v && v[0])
+		json_object_object_add(o, k, json_str(v));
+}
+
 /* Prints TEXT wrapped at WIDTH with INDENT spaces (words longer than a line stay whole). */
 static void wrap(FILE *f, const char *text, int indent, int width)
 {
@@ -95,6 +101,102 @@ static void print_where(FILE *f, const struct finding *x)
 	}
 }
 
+/* The findings under the gain threshold or demoted, in one line (JSON has them in full). */
+static void print_folded(const struct findings *fs, FILE *f, int width)
+{
+	char line[2048];
+	size_t off;
+
+	if (!fs->nr_folded)
+		return;
+	off = snprintf(line, sizeof(line), "Folded (%d: estimated gain under %.3g%% of the run, or "
+		       "cannot move the bound; -j lists them in full):", fs->nr_folded,
+		       100 * fs->min_gain);
+	for (int i = 0; i < fs->nr && off < sizeof(line); i++) {
+		const struct finding *x = &fs->f[i];
+
+		if (x->status != FINDING_FIRED || !x->folded)
+			continue;
+		if (x->demoted)
+			off += snprintf(line + off, sizeof(line) - off, " %s%s%s (demoted: %s);", x->id,
+					x->struct_name[0] ? " struct " : "", x->struct_name,
+					x->demoted_why);
+		else
+			off += snprintf(line + off, sizeof(line) - off, " %s%s%s (%.2g%%);", x->id,
+					x->struct_name[0] ? " struct " : "", x->struct_name,
+					100 * x->gain_share);
+	}
+	fputc('\n', f);
+	wrap(f, line, 0, width);
+}
+
+static void verdict_text(const struct verdict *v, FILE *f, int width)
+{
+	char line[600];
+
+	if (!v->known) {
+		snprintf(line, sizeof(line), "Verdict: unknown (%s)", v->missing);
+		wrap(f, line, 0, width);
+		return;
+	}
+	snprintf(line, sizeof(line), "Verdict: %s-bound%s%s%s (%s tier, %s confidence)",
+		 bound__name(v->bound), v->level[0] ? " (" : "", v->level, v->level[0] ? ")" : "",
+		 tier__name(v->tier), v->confidence);
+	wrap(f, line, 0, width);
+	if ((v->bound == BOUND_IDLE || v->bound == BOUND_LOCKS) && v->busy_bound != BOUND_UNKNOWN) {
+		snprintf(line, sizeof(line), "on the CPU: %s-bound (%.0f%% of the CPU time)",
+			 bound__name(v->busy_bound), 100 * v->busy_share);
+		wrap(f, line, 2, width);
+	}
+	for (int i = 0; i < v->nr_parts; i++) {
+		const struct verdict_part *p = &v->parts[i];
+
+		snprintf(line, sizeof(line), "- %s: %.1f%% (%.3g s; %s tier): %s", bound__name(p->what),
+			 100 * p->share, p->seconds, tier__name(p->tier), p->evidence);
+		wrap(f, line, 2, width);
+	}
+	if (v->missing[0]) {
+		snprintf(line, sizeof(line), "(%s)", v->missing);
+		wrap(f, line, 2, width);
+	}
+}
+
+void verdict__print_text(const struct findings *fs, FILE *f, bool wide)
+{
+	if (fs)
+		verdict_text(&fs->verdict, f, wide ? 1000 : 78);
+}
+
+struct json_object *verdict__to_json(const struct findings *fs)
+{
+	const struct verdict *v = &fs->verdict;
+	struct json_object *o = json_object_new_object(), *parts = json_object_new_array();
+
+	json_object_object_add(o, "bound", v->known ? json_str(bound__name(v->bound)) : NULL);
+	json_object_object_add(o, "level", v->level[0] ? json_str(v->level) : NULL);
+	json_object_object_add(o, "tier", v->known ? json_str(tier__name(v->tier)) : NULL);
+	json_object_object_add(o, "confidence", v->known ? json_str(v->confidence) : NULL);
+	add_str(o, "summary", v->summary);
+	json_object_object_add(o, "busy_bound", v->busy_bound != BOUND_UNKNOWN
+							? json_str(bound__name(v->busy_bound)) : NULL);
+	json_object_object_add(o, "busy_share", v->busy_bound != BOUND_UNKNOWN
+							? json_object_new_double(v->busy_share) : NULL);
+	add_str(o, "missing", v->missing);
+	for (int i = 0; i < v->nr_parts; i++) {
+		const struct verdict_part *p = &v->parts[i];
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "part", json_str(bound__name(p->what)));
+		json_object_object_add(e, "seconds", json_object_new_double(p->seconds));
+		json_object_object_add(e, "share", json_object_new_double(p->share));
+		json_object_object_add(e, "tier", json_str(tier__name(p->tier)));
+		json_object_object_add(e, "evidence", json_str(p->evidence));
+		json_object_array_add(parts, e);
+	}
+	json_object_object_add(o, "parts", parts);
+	return o;
+}
+
 void findings__print_text(const struct findings *fs, FILE *f, bool wide)
 {
 	int width = wide ? 1000 : 78, fired = 0, inc = 0;
@@ -106,9 +208,9 @@ void findings__print_text(const struct findings *fs, FILE *f, bool wide)
 		fs->replay ? " (replayed test facts, not a measurement)" : "");
 	for (int i = 0; i < fs->nr; i++) {
 		const struct finding *x = &fs->f[i];
-		char head[300], num[64];
+		char head[600], num[64];
 
-		if (x->status != FINDING_FIRED)
+		if (x->status != FINDING_FIRED || x->folded)
 			continue;
 		snprintf(head, sizeof(head), "[%s] %s: %s", severity__name(x->severity), x->id,
 			 x->title);
@@ -143,12 +245,12 @@ void findings__print_text(const struct findings *fs, FILE *f, bool wide)
 		fprintf(f, "  fix:\n");
 		print_code(f, x->fix, 4);
 		if (x->gain_known)
-			snprintf(head, sizeof(head), "paper: section %s; estimated gain (an estimate): "
-				 "~%.3g s of CPU time (%.0f%% of the run's)", x->paper, x->gain_s,
-				 100 * x->gain_share);
+			snprintf(head, sizeof(head), "paper: section %s; estimated gain (an estimate, "
+				 "%s confidence): ~%.3g s of CPU time (%.1f%% of the run's), from %s",
+				 x->paper, x->confidence, x->gain_s, 100 * x->gain_share, x->gain_how);
 		else
-			snprintf(head, sizeof(head), "paper: section %s; estimated gain: unknown (run "
-				 "'memadvise calibrate' for latencies)", x->paper);
+			snprintf(head, sizeof(head), "paper: section %s; estimated gain: unknown, %s",
+				 x->paper, x->gain_how[0] ? x->gain_how : "not estimated");
 		wrap(f, head, 2, width);
 		if (x->count > 1) {
 			snprintf(head, sizeof(head), "(fired on %d %ss; %s shown)", x->count,
@@ -156,6 +258,7 @@ void findings__print_text(const struct findings *fs, FILE *f, bool wide)
 			wrap(f, head, 2, width);
 		}
 	}
+	print_folded(fs, f, width);
 	if (inc) {
 		fprintf(f, "\nInconclusive (the evidence these rules need is missing):\n");
 		for (int i = 0; i < fs->nr; i++) {
@@ -171,12 +274,6 @@ void findings__print_text(const struct findings *fs, FILE *f, bool wide)
 }
 
 /* --- JSON ---------------------------------------------------------------- */
-
-static void add_str(struct json_object *o, const char *k, const char *v)
-{
-	if (v && v[0])
-		json_object_object_add(o, k, json_str(v));
-}
 
 struct json_object *findings__to_json(const struct findings *fs)
 {
@@ -228,10 +325,17 @@ struct json_object *findings__to_json(const struct findings *fs)
 			json_object_object_add(g, "seconds", json_object_new_double(x->gain_s));
 			json_object_object_add(g, "share_of_run", json_object_new_double(x->gain_share));
 			json_object_object_add(g, "estimate", json_object_new_boolean(true));
+			json_object_object_add(g, "how", json_str(x->gain_how));
+			json_object_object_add(g, "confidence", json_str(x->confidence));
 			json_object_object_add(o, "estimated_gain", g);
 		} else {
 			json_object_object_add(o, "estimated_gain", NULL);
+			add_str(o, "gain_unknown_why", x->gain_how);
 		}
+		if (x->status == FINDING_FIRED)
+			json_object_object_add(o, "folded", json_object_new_boolean(x->folded));
+		if (x->demoted)
+			add_str(o, "demoted", x->demoted_why);
 		json_object_object_add(o, "count", json_object_new_int(x->count));
 		if (fs->replay)
 			json_object_object_add(o, "replay", json_object_new_boolean(true));

@@ -42,6 +42,9 @@ struct json_object *streams_report__to_json(const struct streams_report *p);
 void streams_report__print_text(const struct streams_report *p, FILE *f, bool wide);
 
 struct json_object *findings__to_json(const struct findings *fs);
+/* The verdict of the findings' run: text (opens the report) and JSON. */
+void verdict__print_text(const struct findings *fs, FILE *f, bool wide);
+struct json_object *verdict__to_json(const struct findings *fs);
 void findings__print_text(const struct findings *fs, FILE *f, bool wide);
 /* SARIF 2.1.0 log of the findings, for code-review tools. 0 or -errno. */
 int findings__write_sarif(const struct findings *fs, const char *path);

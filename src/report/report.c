@@ -74,6 +74,10 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 			t->wall_ns / 1e9);
 	if (t->interrupted)
 		fprintf(f, "  interrupted: the report covers what ran until Ctrl-C\n");
+	if (r->findings) {
+		fputc('\n', f);
+		verdict__print_text(r->findings, f, wide);
+	}
 
 	fprintf(f, "\n%-19s %13s  %-9s %s\n", "COUNTER", "VALUE", "TIER", "NOTE");
 	for (int i = 0; i < r->nr_counters; i++) {
@@ -174,6 +178,8 @@ struct json_object *report__to_json(const struct report *r)
 	json_object_object_add(jt, "interrupted", json_object_new_boolean(t->interrupted));
 	json_object_object_add(jt, "wall_ns", json_object_new_uint64(t->wall_ns));
 	json_object_object_add(o, "target", jt);
+	if (r->findings)
+		json_object_object_add(o, "verdict", verdict__to_json(r->findings));
 
 	arr = json_object_new_array();
 	for (int i = 0; i < r->nr_counters; i++) {

@@ -211,6 +211,7 @@ static struct json_object *regions_json(const struct sampling *p)
 		json_add(x, "end", json_hex(r->end));
 		json_add(x, "size", json_u64(r->size));
 		json_add(x, "kind", json_str(sampling__region_kind_name(r->kind)));
+		json_add(x, "allocation", json_str(sampling__region_alloc_name(r->alloc)));
 		json_add(x, "perms", json_str(r->perms));
 		json_add(x, "path", json_str(r->path));
 		json_add(x, "at_exit", json_object_new_boolean(r->at_exit));
@@ -311,6 +312,30 @@ static struct json_object *loss_json(const struct sampling *p)
 	return x;
 }
 
+/* Time in system calls (tracepoint tier); null when not traced. */
+static struct json_object *syscalls_json(const struct sampling *p)
+{
+	struct json_object *x;
+
+	if (!p->sys_measured)
+		return NULL;
+	x = json_object_new_object();
+	json_add(x, "tier", json_str(tier__name(TIER_SOFTWARE)));
+	json_add(x, "calls", json_u64(p->sys_calls));
+	json_add(x, "time_ns", json_u64(p->sys_ns));
+	json_add(x, "futex_calls", json_u64(p->futex_calls));
+	json_add(x, "futex_time_ns", json_u64(p->futex_ns));
+	json_add(x, "futex_long_calls", json_u64(p->futex_long_calls));
+	json_add(x, "futex_long_time_ns", json_u64(p->futex_long_ns));
+	json_add(x, "futex_long_min_ns", json_u64(p->futex_long_min_ns));
+	json_add(x, "offcpu_sleep_ns", json_u64(p->sleep_ns));
+	json_add(x, "offcpu_runnable_ns", json_u64(p->runq_ns));
+	json_add(x, "offcpu_sleep_long_ns", json_u64(p->sleep_long_ns));
+	json_add(x, "futex_lock_calls", json_u64(p->futex_lock_calls));
+	json_add(x, "futex_lock_time_ns", json_u64(p->futex_lock_ns));
+	return x;
+}
+
 struct json_object *sampling__to_json(const struct sampling *p)
 {
 	struct json_object *o = json_object_new_object();
@@ -330,6 +355,7 @@ struct json_object *sampling__to_json(const struct sampling *p)
 	json_add(o, "page_faults", faults_json(p));
 	json_add(o, "regions", regions_json(p));
 	json_add(o, "thp", thp_json(p));
+	json_add(o, "syscalls", syscalls_json(p));
 	json_add(o, "processes", procs_json(p));
 	json_add(o, "lost", loss_json(p));
 	return o;
@@ -671,6 +697,18 @@ void sampling__print_text(const struct sampling *p, FILE *f, bool wide)
 		print_hot(p, f, wide);
 	print_faults(p, f, wide);
 	print_thp(p, f, wide);
+	if (p->sys_measured)
+		fprintf(f, "\nSystem calls and time off the CPU (tracepoints; software tier)\n"
+			"  %" PRIu64 " calls, %.1f ms in them over all threads (on the CPU or blocked);\n"
+			"  futex: %" PRIu64 " calls, %.1f ms (lock and condition waits), of which\n"
+			"  %" PRIu64 " of %.0f ms or more, %.1f ms (threads parked: joins, idle workers);\n"
+			"  lock waits (FUTEX_WAIT, FUTEX_LOCK_PI) under that: %" PRIu64 " calls, %.1f ms\n"
+			"  off the CPU (sched_switch): %.1f ms blocked or sleeping (%.1f ms in long\n"
+			"  sleeps), %.1f ms runnable\n"
+			"  (waiting for a CPU that other processes used)\n",
+			p->sys_calls, p->sys_ns / 1e6, p->futex_calls, p->futex_ns / 1e6,
+			p->futex_long_calls, p->futex_long_min_ns / 1e6, p->futex_long_ns / 1e6,
+			p->futex_lock_calls, p->futex_lock_ns / 1e6, p->sleep_ns / 1e6, p->sleep_long_ns / 1e6, p->runq_ns / 1e6);
 	if (p->nr_procs > 1) {
 		fprintf(f, "\nProcesses: %d (", p->nr_procs);
 		for (int i = 0; i < p->nr_procs && i < 8; i++)

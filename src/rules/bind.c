@@ -171,6 +171,7 @@ void eval_opts__from_env(struct eval_opts *o)
 	if (bind__machine_profile_path(o->machine_profile, sizeof(o->machine_profile)))
 		o->machine_profile[0] = '\0';
 	o->record_facts = dump && *dump ? dump : NULL;
+	o->min_gain = EVAL_MIN_GAIN_DEFAULT;
 }
 
 int factbase__from_input(const struct rules_input *in, struct factbase **out)

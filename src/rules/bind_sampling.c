@@ -120,6 +120,8 @@ static void sampling_bind_faults(struct binder *b, const struct sampling *p)
 			if (s->region >= 0 && s->region < p->nr_regions)
 				factbase__set(fb, idx, "line.refaults",
 					      region_refaults(&p->regions[s->region]), TIER_SOFTWARE);
+			if (!fb->ents[idx].region_alloc && s->region >= 0 && s->region < p->nr_regions)
+				fb->ents[idx].region_alloc = p->regions[s->region].alloc;
 			if (p->faults)
 				factbase__set(fb, idx, "line.fault_share",
 					      (have + (double)s->count) / (double)p->faults, TIER_SOFTWARE);
@@ -154,6 +156,7 @@ static void sampling_bind_regions(struct binder *b, const struct sampling *p)
 					 g->path[0] ? g->path : sampling__region_kind_name(g->kind));
 			e.region_start = g->start;
 			e.region_len = g->size;
+			e.region_alloc = g->alloc;
 			idx = factbase__add(fb, &e);
 			if (idx < 0)
 				continue;

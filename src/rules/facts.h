@@ -75,6 +75,7 @@ struct entity {
 	int line;
 	char region[200];	/* "heap", "anon 0x7f..-0x7f..", a file path */
 	uint64_t region_start, region_len;
+	int region_alloc;	/* enum sampling_region_alloc: which fix applies */
 	char *snippet;		/* {fixed_decl}: the reorganised declaration (owned) */
 	char *decl_text;	/* the declaration as it is, for {aligned_decl} (owned) */
 	char *split_text;	/* {split_decl}: hot and cold halves of a struct (owned) */

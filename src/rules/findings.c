@@ -15,6 +15,8 @@
 #include "rules/expr.h"
 #include "base/log.h"
 #include "rules/rules.h"
+#include "rules/verdict.h"
+#include "model/sampling.h"
 #include "base/util.h"
 
 
@@ -141,6 +143,9 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 				sbuf_printf(&out, &len, &cap, "an unknown location");
 		} else if (!strcmp(name, "region")) {
 			sbuf_printf(&out, &len, &cap, "%s", e->region[0] ? e->region : "?");
+		} else if (!strcmp(name, "region_kind")) {
+			sbuf_printf(&out, &len, &cap, "%s",
+				    sampling__region_alloc_name(e->region_alloc));
 		} else if (!strcmp(name, "fixed_decl")) {
 			const char *sn = snippet_of(fb, idx, false);
 
@@ -204,6 +209,33 @@ literal:
 		out[len] = '\0';
 	}
 	return out;
+}
+
+/* The rule's advice or fix for the kind of region of entity IDX (else DEFAULT). */
+static const char *for_alloc(char *const *by_kind, const char *def, const struct factbase *fb,
+			     int idx)
+{
+	int k = -1;
+
+	switch (idx < 0 ? REGION_ALLOC_UNKNOWN : (enum sampling_region_alloc)fb->ents[idx].region_alloc) {
+	case REGION_ALLOC_MALLOC_BRK:
+	case REGION_ALLOC_MALLOC_CHUNK:
+	case REGION_ALLOC_MALLOC_ARENA:
+		k = RULE_ALLOC_MALLOC;
+		break;
+	case REGION_ALLOC_MMAP:
+		k = RULE_ALLOC_MMAP;
+		break;
+	case REGION_ALLOC_STATIC:
+		k = RULE_ALLOC_STATIC;
+		break;
+	case REGION_ALLOC_STACK:
+		k = RULE_ALLOC_STACK;
+		break;
+	case REGION_ALLOC_UNKNOWN:
+		break;
+	}
+	return k >= 0 && by_kind[k] ? by_kind[k] : def;
 }
 
 static const char *confidence_of(enum tier t, bool thin)
@@ -294,13 +326,25 @@ static void set_gain(struct finding *f, const struct rule *r, const struct factb
 	struct expr_value v;
 	double wall;
 
-	if (!r->gain.e)
+	if (!r->gain.e) {
+		snprintf(f->gain_how, sizeof(f->gain_how),
+			 "not estimated: the rule has no gain formula");
 		return;
+	}
 	v = expr__eval(r->gain.e, lookup, &c);
-	if (!v.known || v.v < 0)
+	if (!v.known || v.v < 0) {
+		if (c.missing[0] && strstr(c.missing, "machine."))
+			snprintf(f->gain_how, sizeof(f->gain_how),
+				 "not estimated: needs %.120s (run 'memadvise calibrate')", c.missing);
+		else
+			snprintf(f->gain_how, sizeof(f->gain_how), "not estimated: %s %.120s",
+				 c.missing[0] ? "not measured:" : "the formula gives no value",
+				 c.missing);
 		return;
+	}
 	f->gain_known = true;
 	f->gain_s = v.v;
+	snprintf(f->gain_how, sizeof(f->gain_how), "%s", r->gain.src);
 	/* gains are CPU time (samples of all threads): share of the CPU time, else of the wall */
 	if (!factbase__get(fb, -1, "counter.task_clock", &wall, NULL) && wall > 0)
 		wall /= 1e9;
@@ -349,6 +393,8 @@ static int by_cost(const void *a, const void *b)
 
 	if (x->status != y->status)
 		return x->status == FINDING_FIRED ? -1 : 1;
+	if (x->folded != y->folded)
+		return x->folded ? 1 : -1;
 	if (x->gain_known != y->gain_known)
 		return x->gain_known ? -1 : 1;
 	if (x->gain_known && x->gain_s != y->gain_s)
@@ -356,6 +402,49 @@ static int by_cost(const void *a, const void *b)
 	if (x->severity != y->severity)
 		return x->severity > y->severity ? -1 : 1;
 	return strcmp(x->id, y->id);
+}
+
+/*
+ * Severity follows the estimated gain and its confidence, not the rule:
+ * critical from a tenth of the run with high or medium confidence, warning
+ * from the threshold, info under it.  A gain that cannot be estimated keeps
+ * the rule's severity, at most a warning, and is never folded: nothing says
+ * it is small.
+ */
+static enum severity severity_of(const struct finding *f, double min_gain)
+{
+	bool firm = f->confidence && strcmp(f->confidence, "low");
+
+	if (!f->gain_known)
+		return f->severity > SEV_WARNING ? SEV_WARNING : f->severity;
+	if (f->gain_share >= 0.1 && firm)
+		return SEV_CRITICAL;
+	return f->gain_share >= min_gain ? SEV_WARNING : SEV_INFO;
+}
+
+/* Severity, folding under MIN_GAIN, demotion of advice that cannot move V's bound. */
+static void findings__grade(struct findings *fs, const struct verdict *v, double min_gain)
+{
+	fs->min_gain = min_gain;
+	fs->nr_folded = 0;
+	for (int i = 0; i < fs->nr; i++) {
+		struct finding *f = &fs->f[i];
+
+		if (f->status != FINDING_FIRED)
+			continue;
+		f->severity = severity_of(f, min_gain);
+		if (f->gain_known && f->gain_share < min_gain)
+			f->folded = true;
+		if (v && !verdict__moves(v, f->id, f->demoted_why, sizeof(f->demoted_why))) {
+			f->demoted = true;
+			f->folded = true;
+			f->severity = SEV_INFO;
+		}
+		if (f->folded)
+			fs->nr_folded++;
+	}
+	if (fs->nr)
+		qsort(fs->f, fs->nr, sizeof(*fs->f), by_cost);
 }
 
 static void eval_rule(const struct rule *r, const struct factbase *fb, struct findings *fs)
@@ -460,8 +549,8 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 			struct finding *f = new_finding(fs, r, fb, idx, FINDING_FIRED);
 
 			f->message = expand(r->message, fb, idx);
-			f->advice = expand(r->advice, fb, idx);
-			f->fix = expand(r->fix, fb, idx);
+			f->advice = expand(for_alloc(r->advice_for, r->advice, fb, idx), fb, idx);
+			f->fix = expand(for_alloc(r->fix_for, r->fix, fb, idx), fb, idx);
 			fill_evidence(f, r, fb, idx, thin);
 			set_gain(f, r, fb, idx);
 		}
@@ -498,8 +587,7 @@ int ruleset__eval_facts(const struct ruleset *rs, const struct factbase *fb, str
 		eval_rule(&rs->rules[i], fb, fs);
 		fs->nr_rules++;
 	}
-	if (fs->nr)
-		qsort(fs->f, fs->nr, sizeof(*fs->f), by_cost);
+	findings__grade(fs, NULL, EVAL_MIN_GAIN_DEFAULT);
 	*out = fs;
 	return 0;
 }
@@ -520,6 +608,12 @@ int ruleset__eval(const struct ruleset *rs, const struct rules_input *in, struct
 		json_object_put(o);
 	}
 	err = ruleset__eval_facts(rs, fb, out);
+	if (!err) {
+		struct verdict *v = &(*out)->verdict;
+
+		verdict__compute(in->snapshot, fb, v);
+		findings__grade(*out, v, in->opts ? in->opts->min_gain : EVAL_MIN_GAIN_DEFAULT);
+	}
 	factbase__free(fb);
 	return err;
 }

@@ -27,7 +27,8 @@
 /* Labels a template may use besides metric names (see memadvise-rules(5)). */
 static const char *const template_labels[] = {
 	"struct", "member", "decl", "function", "file", "line", "location", "region",
-	"fixed_decl", "hot_decl", "aligned_decl", "split_decl", "elem_per_line", NULL,
+	"fixed_decl", "hot_decl", "aligned_decl", "split_decl", "elem_per_line",
+	"region_kind", NULL,
 };
 
 struct pctx {
@@ -236,8 +237,8 @@ static int check_template(struct pctx *p, const char *key, const char *t, int li
 			if (!strchr(name, '.'))
 				return perr(p, line, "'%s' has an unknown placeholder {%s} (labels: struct "
 					    "member decl function file line location region fixed_decl "
-					    "hot_decl aligned_decl split_decl elem_per_line, or a metric "
-					    "name)", key, name);
+					    "hot_decl aligned_decl split_decl elem_per_line region_kind, "
+					    "or a metric name)", key, name);
 			if (check_name(&c, name))
 				return c.err;
 		}
@@ -259,7 +260,7 @@ static bool valid_id(const char *id)
 enum key {
 	K_ID, K_TITLE, K_PAPER, K_SEVERITY, K_REQUIRES, K_FOR_EACH, K_WHEN, K_INCONCLUSIVE_WHEN,
 	K_MIN_SAMPLES, K_EVIDENCE, K_MESSAGE, K_ADVICE, K_FIX, K_GAIN, K_EXAMPLE, K_EXPLAIN,
-	K_INCONCLUSIVE_WHY, K__COUNT,
+	K_INCONCLUSIVE_WHY, K_ADVICE_FOR, K_FIX_FOR, K__COUNT,
 };
 
 static const struct {
@@ -283,7 +284,46 @@ static const struct {
 	[K_EXAMPLE] = { "example", true },
 	[K_EXPLAIN] = { "explain", false },
 	[K_INCONCLUSIVE_WHY] = { "inconclusive_why", false },
+	[K_ADVICE_FOR] = { "advice_for", false },
+	[K_FIX_FOR] = { "fix_for", false },
 };
+
+const char *const rule_alloc_names[RULE_ALLOC__COUNT] = {
+	[RULE_ALLOC_MALLOC] = "malloc", [RULE_ALLOC_MMAP] = "mmap",
+	[RULE_ALLOC_STATIC] = "static", [RULE_ALLOC_STACK] = "stack",
+};
+
+/* advice_for / fix_for: region allocation kind -> template (the kind's own text). */
+static int parse_for_alloc(struct pctx *p, const char *key, yaml_node_t *n, struct rule *r,
+			   char **out)
+{
+	yaml_node_pair_t *pair;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(p, node_line(n), "'%s' must be a mapping of malloc, mmap, static or "
+			    "stack to text, not %s", key, node_type_name(n));
+	for (pair = n->data.mapping.pairs.start; pair < n->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(p->doc, pair->key);
+		yaml_node_t *v = yaml_document_get_node(p->doc, pair->value);
+		int a, err;
+
+		if (!k || !v || k->type != YAML_SCALAR_NODE)
+			return perr(p, node_line(n), "'%s' must map allocation kinds to text", key);
+		for (a = 0; a < RULE_ALLOC__COUNT; a++)
+			if (!strcmp((char *)k->data.scalar.value, rule_alloc_names[a]))
+				break;
+		if (a == RULE_ALLOC__COUNT)
+			return perr(p, node_line(k), "'%s': '%s' is not one of malloc, mmap, static, "
+				    "stack", key, (char *)k->data.scalar.value);
+		if (out[a])
+			return perr(p, node_line(k), "'%s': '%s' is given twice", key,
+				    rule_alloc_names[a]);
+		if ((err = nonempty_scalar(p, key, v, &out[a])) ||
+		    (err = check_template(p, key, out[a], node_line(v), r->scope)))
+			return err;
+	}
+	return 0;
+}
 
 static int parse_requires(struct pctx *p, yaml_node_t *n, struct rule *r)
 {
@@ -463,6 +503,11 @@ static int parse_rule(struct pctx *p, yaml_node_t *root, struct rule *r)
 	    (err = nonempty_scalar(p, "example", val[K_EXAMPLE], &r->example)))
 		goto out;
 	if (val[K_EXPLAIN] && (err = scalar(p, "explain", val[K_EXPLAIN], &r->explain)))
+		goto out;
+	if (val[K_ADVICE_FOR] &&
+	    (err = parse_for_alloc(p, "advice_for", val[K_ADVICE_FOR], r, r->advice_for)))
+		goto out;
+	if (val[K_FIX_FOR] && (err = parse_for_alloc(p, "fix_for", val[K_FIX_FOR], r, r->fix_for)))
 		goto out;
 	if (val[K_INCONCLUSIVE_WHY]) {
 		if (!val[K_INCONCLUSIVE_WHEN]) {
@@ -689,6 +734,10 @@ void rule__release(struct rule *r)
 	free(r->message);
 	free(r->advice);
 	free(r->fix);
+	for (int a = 0; a < RULE_ALLOC__COUNT; a++) {
+		free(r->advice_for[a]);
+		free(r->fix_for[a]);
+	}
 	free(r->example);
 	memset(r, 0, sizeof(*r));
 }

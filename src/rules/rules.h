@@ -36,6 +36,16 @@ struct rule_expr {
 	int line;
 };
 
+/* Who made a region, as far as advice differs (advice_for, fix_for). */
+enum rule_alloc {
+	RULE_ALLOC_MALLOC,
+	RULE_ALLOC_MMAP,
+	RULE_ALLOC_STATIC,
+	RULE_ALLOC_STACK,
+	RULE_ALLOC__COUNT,
+};
+extern const char *const rule_alloc_names[RULE_ALLOC__COUNT];
+
 struct rule {
 	char *path;		/* the file it came from */
 	char *id, *title, *paper, *explain;
@@ -57,6 +67,8 @@ struct rule {
 	char **evidence;
 	int nr_evidence;
 	char *message, *advice, *fix;
+	/* the advice and fix for a region of this kind (NULL: advice, fix) */
+	char *advice_for[RULE_ALLOC__COUNT], *fix_for[RULE_ALLOC__COUNT];
 	char *example;
 	bool builtin;
 };
@@ -122,7 +134,17 @@ struct eval_opts {
 	char machine_profile[512];
 	/* write the fact base here as JSON (recorded inputs of tests/golden); NULL: don't */
 	const char *record_facts;
+	/* share of the run under which a finding is folded (--min-gain) */
+	double min_gain;
 };
+
+/*
+ * The default gain threshold: 1% of the run.  On a shared guest, CPU time
+ * of repeated runs of one program differs by several per cent (steal
+ * time), so a change worth less than 1% cannot be shown to help; and a
+ * finding that saves less than that is not what a user should read first.
+ */
+#define EVAL_MIN_GAIN_DEFAULT 0.01
 
 /*
  * The options as the environment gives them: the machine profile at

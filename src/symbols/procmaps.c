@@ -170,6 +170,45 @@ static void open_files(struct procmaps *m)
 	}
 }
 
+/*
+ * glibc's malloc puts a chunk header at the start of what it maps: a block
+ * over mmap_threshold has prev_size (the front misalignment, 0) and its size
+ * with IS_MMAPPED (2) set (a page multiple with prev_size, 128 KiB at
+ * least: the smallest mmap_threshold); a thread arena's heap is HEAP_MAX_SIZE (64 MiB)
+ * aligned and starts with heap_info { ar_ptr, prev, size, mprotect_size },
+ * size being its read-write part.  Anything else is left unknown.
+ */
+static void classify_anon(pid_t pid, struct procmaps *m)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (int i = 0; i < m->n; i++) {
+		struct procmap *pm = &m->v[i];
+		uint64_t w[4], size = pm->end - pm->start;
+
+		if (pm->kind != MAPK_ANON || strncmp(pm->perms, "rw", 2))
+			continue;
+		if (i && m->v[i - 1].end == pm->start && m->v[i - 1].kind == MAPK_FILE &&
+		    !strncmp(m->v[i - 1].perms, "rw", 2)) {
+			pm->alloc = PM_ALLOC_BSS;
+			continue;
+		}
+		if (fd < 0 || pread(fd, w, sizeof(w), (off_t)pm->start) != (ssize_t)sizeof(w))
+			continue;
+		/* the kernel may have merged the block with a neighbouring mapping */
+		if ((w[1] & 2) && !(w[1] & 4) && w[0] < 4096 && !(((w[1] & ~7ULL) + w[0]) & 4095) &&
+		    (w[1] & ~7ULL) >= (128 << 10) && (w[1] & ~7ULL) <= size - w[0])
+			pm->alloc = PM_ALLOC_MALLOC_CHUNK;
+		else if (!(pm->start & ((64ULL << 20) - 1)) && w[2] == size && w[0])
+			pm->alloc = PM_ALLOC_MALLOC_ARENA;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
 struct procmaps *procmaps__capture(pid_t pid, bool with_smaps)
 {
 	char path[64];
@@ -188,6 +227,8 @@ struct procmaps *procmaps__capture(pid_t pid, bool with_smaps)
 	}
 	m = parse_text(pid, text, len, with_smaps);
 	open_files(m);
+	if (with_smaps)
+		classify_anon(pid, m);
 	return m;
 }
 

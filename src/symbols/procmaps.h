@@ -16,6 +16,17 @@
 
 /* What a mapping holds, from its path. */
 
+/*
+ * Who made an anonymous mapping, from its first bytes and its neighbour
+ * (read at a capture with smaps, while the process is stopped).
+ */
+enum procmap_alloc {
+	PM_ALLOC_UNKNOWN,
+	PM_ALLOC_MALLOC_CHUNK,	/* one glibc malloc block served by mmap (over mmap_threshold) */
+	PM_ALLOC_MALLOC_ARENA,	/* a glibc thread arena's heap (64 MiB aligned) */
+	PM_ALLOC_BSS,		/* right after a file's writable data: its .bss (static arrays) */
+};
+
 struct procmap {
 	uint64_t start, end, offset;
 	char perms[8];
@@ -27,6 +38,7 @@ struct procmap {
 	uint64_t rss, anon_huge;	/* bytes */
 	int thp_eligible;		/* -1 unknown */
 	bool hg, nh;			/* VmFlags */
+	enum procmap_alloc alloc;	/* anonymous mappings, at a capture with smaps */
 };
 
 struct procmaps {

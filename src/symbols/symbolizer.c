@@ -19,6 +19,7 @@
 
 #include "base/log.h"
 #include "base/util.h"
+#include "symbols/vdso.h"
 
 #define CACHE_BUCKETS 4096
 
@@ -717,6 +718,17 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	if (!maps || !ip)
 		return -ENOENT;
 	current_maps = maps;
+	{
+		const struct procmap *pm = procmaps__find(maps, addr);
+
+		/* no file behind it: libdwfl would blame a neighbouring module */
+		if (pm && !strcmp(pm->path, "[vdso]")) {
+			copy(loc->module, sizeof(loc->module), "[vdso]");
+			vdso__resolve(pm->start, pm->end, addr, loc->function, sizeof(loc->function));
+			loc->rel = addr - pm->start;
+			return 0;
+		}
+	}
 	dwfl = space_dwfl(s, maps);
 	mod = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
 	if (!mod) {

@@ -14,6 +14,8 @@ run -p 1 -- true | exit 2 |  | give either a command or -p PID, not both
 run -d 10s -- true | exit 2 |  | -d/--duration goes with -p PID
 run -p 1 -d soon | exit 2 |  | invalid duration 'soon'
 run -F 0 -- true | exit 2 |  | invalid sampling frequency
+run --min-gain 150 -- true | exit 2 |  | invalid --min-gain
+run --min-gain abc -- true | exit 2 |  | hint: give a share of the run in per cent
 run -e , -- true | exit 2 |  | invalid event list
 run -e no_such_event -- true | exit 2 |  | ^error: unknown event 'no_such_event'
 run --bogus -- true | exit 2 |  | hint: see 'memadvise run --help'

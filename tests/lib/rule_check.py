@@ -208,8 +208,9 @@ def main():
         good = run(binary, good_args, name + "-good", opts)
         fb = findings(bad, rule)
         fg = findings(good, rule)
-        fired_b = [f for f in fb if f["status"] == "fired"]
-        fired_g = [f for f in fg if f["status"] == "fired"]
+        # a finding folded under the gain threshold does not count (advice-scoring.md)
+        fired_b = [f for f in fb if f["status"] == "fired" and not f.get("folded")]
+        fired_g = [f for f in fg if f["status"] == "fired" and not f.get("folded")]
         if hw:
             # this machine cannot decide: inconclusive on BAD, never a guess
             if fired_g:

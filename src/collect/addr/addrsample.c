@@ -364,8 +364,12 @@ static void read_maps(struct addrsample *as, struct aspace *sp)
 	}
 }
 
-/* Index of the region holding ea, -1 when unmapped; *shared: a MAP_SHARED mapping. */
-static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea, bool *shared)
+/*
+ * Index of the region holding ea, -1 when unmapped; *shared: a MAP_SHARED
+ * mapping; *ro: a mapping that cannot be written.
+ */
+static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea, bool *shared,
+		       bool *ro)
 {
 	const struct procmap *e = procmaps__find(sp->maps, ea);
 
@@ -374,6 +378,7 @@ static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea, bo
 		e = procmaps__find(sp->maps, ea);
 	}
 	*shared = e && e->perms[3] == 's';
+	*ro = e && e->perms[1] != 'w';
 	return e ? sp->map_region[e - sp->maps->v] : -1;
 }
 
@@ -637,7 +642,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	struct ip_agg *ia;
 	struct aspace *sp;
 	uint32_t *v, ipi;
-	bool added, shared;
+	bool added, shared, ro;
 	int reg;
 
 	if (ip >> 63)
@@ -716,7 +721,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		ia->out.lines++;
 	if (u64map__get(&as->ip_pages, (ea >> 12) | ((uint64_t)(ipi + 1) << 42), &added), added)
 		ia->out.pages++;
-	reg = find_region(as, sp, ea, &shared);
+	reg = find_region(as, sp, ea, &shared, &ro);
 	lkey = line_key(sp, ea, shared);
 	if (u64map__get(&as->all_lines, lkey | (1ULL << 63), &added), added)
 		as->tot.lines++;
@@ -749,6 +754,15 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		ia->out.region[as->regions[reg].r.kind]++;
 		(*u64map__get(&as->ip_region, ((uint64_t)(ipi + 1) << 32) | (uint32_t)(reg + 1),
 			      &added))++;
+	}
+	/*
+	 * A write cannot land in a read-only mapping (it would have faulted):
+	 * the register the address came from changed since.  Such a line is
+	 * no evidence of who writes what (a libc table "written by threads").
+	 */
+	if (ia->out.op.write && ro) {
+		as->tot.write_ro++;
+		return;
 	}
 	/* cache-line sharing: exact addresses only */
 	if (!ia->out.op.clobbers) {

@@ -90,10 +90,12 @@ static int sampler_open(void **state, const struct run_ctx *ctx, struct report *
 		ctx->shared->fault_count_ctx = st;
 	}
 
-	if (ctx->sample)
+	if (ctx->sample) {
 		prof_open_sampling(st, ctx, r);
-	else
+		prof_systime_open(st, r);
+	} else {
 		report__add_provenance(r, "sampling", "hot-spot sampling off (--no-sample)");
+	}
 	pr_debug("profile: BPF open %.1f ms, load %.1f ms (waited %.1f ms for them), attach %.1f ms",
 		 l.open_ns / 1e6, l.load_ns / 1e6, (t_c - t_a) / 1e6, (now_ns() - t_c) / 1e6);
 	return 0;
@@ -278,6 +280,7 @@ static int sampler_finish(void *state, struct report *r)
 		prof_sort_array(p->regions, p->nr_regions, sizeof(*p->regions), prof_cmp_region_faults);
 	t[4] = now_ns();
 	prof_finish_thp(st, p, r);
+	prof_finish_systime(st, p, r);
 	t[5] = now_ns();
 	symbolizer__free(sym);
 	t[6] = now_ns();
@@ -387,6 +390,7 @@ static void sampler_destroy(void *state)
 	free(st->fw.buckets);
 	prof_thp_join(st);
 	prof_thp_destroy(&st->thp);
+	prof_systime_destroy(st);
 	ring_buffer__free(st->regs_rb);
 	prof_tick_destroy(&st->tick);
 	if (st->side)

@@ -8,6 +8,7 @@
  *   events.c     the sampling and page-fault events on the target
  *   load.c       the BPF object (preloaded on a thread), the tick sampler
  *   thp.c        the khugepaged programs, huge-page state at finish
+ *   systime.c    time in system calls and futex waits (bpf/systime.bpf.c)
  *   faults.c     fault windows in a fault storm
  *   readout.c    the maps read into struct sampling: hot spots, stacks, regions
  *   sites.c      the maps read into struct sampling: fault sites, regions' faults, timeline
@@ -34,6 +35,7 @@
 
 struct sampler_bpf;
 struct thp_bpf;
+struct systime_bpf;
 struct tick_bpf;
 struct evring;
 struct report;
@@ -244,6 +246,8 @@ struct prof_state {
 	unsigned int fault_hz;
 	struct fault_win fw;
 	struct thp_load thp;
+	struct systime_bpf *systime;	/* NULL: system calls not traced */
+	int systime_err;		/* -errno of its load or attach */
 	bool tick_planned;	/* the tick samples (sampler__tick_plan) */
 	struct tick_load tick;
 	struct ring_buffer *regs_rb;	/* regs_ring, read into the sw-addr collector */
@@ -295,6 +299,11 @@ void prof_thp_start(struct prof_state *st);
 void prof_thp_join(struct prof_state *st);
 void prof_thp_destroy(struct thp_load *t);
 void prof_finish_thp(struct prof_state *st, struct sampling *p, struct report *r);
+
+/* systime.c */
+void prof_systime_open(struct prof_state *st, struct report *r);
+void prof_finish_systime(struct prof_state *st, struct sampling *p, struct report *r);
+void prof_systime_destroy(struct prof_state *st);
 
 /* faults.c */
 int prof_cmp_site_key(const void *a, const void *b);

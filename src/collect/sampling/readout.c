@@ -160,6 +160,33 @@ void prof_sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *,
 		qsort(base, n, size, cmp);
 }
 
+/* Who made the region (procmaps' reading of its first bytes at exit). */
+static enum sampling_region_alloc region_alloc(const struct procmap *pm)
+{
+	switch (pm->kind) {
+	case MAPK_HEAP:
+		return REGION_ALLOC_MALLOC_BRK;
+	case MAPK_STACK:
+		return REGION_ALLOC_STACK;
+	case MAPK_ANON:
+		break;
+	default:
+		return REGION_ALLOC_UNKNOWN;
+	}
+	switch (pm->alloc) {
+	case PM_ALLOC_MALLOC_CHUNK:
+		return REGION_ALLOC_MALLOC_CHUNK;
+	case PM_ALLOC_MALLOC_ARENA:
+		return REGION_ALLOC_MALLOC_ARENA;
+	case PM_ALLOC_BSS:
+		return REGION_ALLOC_STATIC;
+	case PM_ALLOC_UNKNOWN:
+		break;
+	}
+	/* its first bytes were read (at exit) and hold no malloc header */
+	return pm->has_smaps ? REGION_ALLOC_MMAP : REGION_ALLOC_UNKNOWN;
+}
+
 static int cmp_hot(const void *a, const void *b)
 {
 	const struct sampling_hotspot *x = a, *y = b;
@@ -514,6 +541,7 @@ void prof_finish_regions(struct prof_state *st, struct sampling *p)
 						!(pm->end & ((2ULL << 20) - 1));
 				r->large = (r->kind == REGION_ANON || r->kind == REGION_HEAP) &&
 					   r->size >= (2ULL << 20);
+				r->alloc = region_alloc(pm);
 			}
 		}
 	}
