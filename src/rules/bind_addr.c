@@ -151,6 +151,8 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 	factbase__set(fb, idx, "line.stride", (double)llabs(ip->stride), t);
 	factbase__set(fb, idx, "line.stride_frac", ip->stride_frac, t);
 	factbase__set(fb, idx, "line.stride_monotonic", ip->stride_monotonic, t);
+	factbase__set(fb, idx, "line.in_order", addr_ip__in_order(ip), t);
+	factbase__set(fb, idx, "line.elem_stride", 0, t);
 	factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
 	factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
 	/*
@@ -257,6 +259,7 @@ static void addr_bind_struct(struct binder *b, const struct addr_report *a,
 {
 	struct factbase *fb = b->fb;
 	struct sbind *sb;
+	double stride;
 	int mi;
 
 	sb = attribute(b, ip, &mi);
@@ -273,6 +276,11 @@ static void addr_bind_struct(struct binder *b, const struct addr_report *a,
 	}
 	if (mi >= 0)
 		addr_bind_member(b, a, ip, sb, mi);
+	/* the line's stride is the size of the struct it reads: an array of them, element by element */
+	if (idx >= 0 && ip->stride && sb->s->size &&
+	    factbase__get(fb, idx, "line.stride", &stride, NULL) &&
+	    (uint64_t)stride == sb->s->size && (uint64_t)llabs(ip->stride) == sb->s->size)
+		factbase__set(fb, idx, "line.elem_stride", 1, a->tier);
 	if (idx >= 0 && !fb->ents[idx].struct_name[0]) {
 		snprintf(fb->ents[idx].struct_name, sizeof(fb->ents[0].struct_name), "%s",
 			 sb->s->name);
@@ -303,6 +311,8 @@ static void addr_clear_memless_lines(struct binder *b, const struct addr_report 
 		factbase__set(fb, idx, "line.stride", 0, t);
 		factbase__set(fb, idx, "line.stride_frac", 0, t);
 		factbase__set(fb, idx, "line.stride_monotonic", 0, t);
+		factbase__set(fb, idx, "line.in_order", 0, t);
+		factbase__set(fb, idx, "line.elem_stride", 0, t);
 		factbase__set(fb, idx, "line.lines", 0, t);
 		factbase__set(fb, idx, "line.pages", 0, t);
 		factbase__set(fb, idx, "line.l1_sets", 0, t);
