@@ -153,6 +153,7 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 	factbase__set(fb, idx, "line.stride_monotonic", ip->stride_monotonic, t);
 	factbase__set(fb, idx, "line.in_order", addr_ip__in_order(ip), t);
 	factbase__set(fb, idx, "line.elem_stride", 0, t);
+	factbase__set(fb, idx, "line.span_lines", addr__random_span(ip->decoded, ip->lines), t);
 	factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
 	factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
 	/*
@@ -278,7 +279,7 @@ static void addr_bind_struct(struct binder *b, const struct addr_report *a,
 		addr_bind_member(b, a, ip, sb, mi);
 	/* the line's stride is the size of the struct it reads: an array of them, element by element */
 	if (idx >= 0 && ip->stride && sb->s->size &&
-	    factbase__get(fb, idx, "line.stride", &stride, NULL) &&
+	    !factbase__get(fb, idx, "line.stride", &stride, NULL) &&
 	    (uint64_t)stride == sb->s->size && (uint64_t)llabs(ip->stride) == sb->s->size)
 		factbase__set(fb, idx, "line.elem_stride", 1, a->tier);
 	if (idx >= 0 && !fb->ents[idx].struct_name[0]) {
@@ -313,6 +314,7 @@ static void addr_clear_memless_lines(struct binder *b, const struct addr_report 
 		factbase__set(fb, idx, "line.stride_monotonic", 0, t);
 		factbase__set(fb, idx, "line.in_order", 0, t);
 		factbase__set(fb, idx, "line.elem_stride", 0, t);
+		factbase__set(fb, idx, "line.span_lines", 0, t);
 		factbase__set(fb, idx, "line.lines", 0, t);
 		factbase__set(fb, idx, "line.pages", 0, t);
 		factbase__set(fb, idx, "line.l1_sets", 0, t);
@@ -568,7 +570,7 @@ static void addr_describe_struct(struct binder *b, const struct addr_report *a,
 }
 
 /*
- * Whether the lines of SB's hot members are kept apart on purpose: a
+ * Whether the lines of SB's hot members are kept apart on purpose: the
  * member starting a later hot line is aligned to the line by declaration
  * (_Alignas, aligned(64), or a type so aligned), or a char array nobody
  * accessed fills the line up to it (padding).  That is the layout that
@@ -591,7 +593,7 @@ static bool addr_hot_lines_apart(const struct binder *b, const struct sbind *sb,
 			hot |= sb->hot_off[k] == mm->offset;
 		uint64_t end = (mm->offset + mm->size) / b->line; /* the line after a padding */
 
-		if (hot && li > first && li < 64 && mm->offset % b->line == 0 &&
+		if (li > first && li < 64 && (lines_mask >> li & 1) && mm->offset % b->line == 0 &&
 		    (mm->declared_align >= (uint32_t)b->line ||
 		     (mm->nested && mm->nested->declared_align >= (uint32_t)b->line)))
 			return true;

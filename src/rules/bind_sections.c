@@ -50,7 +50,7 @@ static void bind_line_defaults(struct binder *b)
 	struct factbase *fb = b->fb;
 	static const char *const addr_zero[] = {
 		"line.addr_samples", "line.stride", "line.stride_frac", "line.stride_monotonic",
-		"line.in_order", "line.elem_stride",
+		"line.in_order", "line.elem_stride", "line.span_lines",
 		"line.lines", "line.pages", "line.l1_sets", "line.split_frac",
 		"line.writes", "line.locked", "line.cas", "line.nt_store", "line.false_sharing",
 		"line.true_sharing_threads",

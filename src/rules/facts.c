@@ -214,6 +214,8 @@ const struct metric_def metric__registry[] = {
 	  "its walk goes in order (2.5 deviations above random, 2/3 of the deltas forward)" },
 	{ "line.elem_stride", L, EV_ADDR, "bool",
 	  "its stride is the size of the struct it reads: an array of structs, element by element" },
+	{ "line.span_lines", L, EV_ADDR, "count",
+	  "cache lines its accesses cover, estimated from the sampled lines seen twice (lower bound)" },
 	{ "line.lines", L, EV_ADDR, "count", "distinct cache lines it touched" },
 	{ "line.pages", L, EV_ADDR, "count", "distinct 4 KiB pages it touched" },
 	{ "line.writes", L, EV_ADDR, "bool", "the sampled access is a store" },
