@@ -882,6 +882,7 @@ static int load_dir(const char *dir, struct ruleset *rs, bool builtin)
 	}
 	if (ret) {
 		pr_err("cannot read the rules directory '%s': %s", dir, strerror(-ret));
+		pr_hint("--rules (or $MEMADVISE_RULES) names a directory of *.yaml rule files; 'memadvise rules lint DIR' checks one");
 		goto out;
 	}
 	for (int i = 0; i < nr; i++) {

@@ -29,3 +29,4 @@ run -p 2 | exit 2 |  | hint: a kernel thread has no user address space
 run -p 2 | exit 2 |  | ^error: cannot attach to pid 2: it is a kernel thread
 run --stream-budget 0 -- true | exit 2 |  | error: invalid stream budget
 run --stream-budget 101 -- true | exit 2 |  | hint: give a percentage
+--rules /nonexistent run -- true | exit 2 |  | ^hint: --rules .* names a directory
