@@ -38,10 +38,19 @@ int main(int argc, char **argv)
 		return 1;
 	for (unsigned long i = 0; i < SIZE; i += 4096)
 		p[i] = (char)i;
+	/*
+	 * Random 8-byte reads whose address stays live after the load, so a
+	 * sampled register set still holds the address read (a load into its
+	 * own address register would overwrite it).
+	 */
 	while (now() < end)
 		for (int k = 0; k < 100000; k++) {
+			volatile unsigned long *a;
+
 			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-			sum += (unsigned char)p[x % SIZE];
+			a = (volatile unsigned long *)p + x % (SIZE / 8);
+			sum += *a;
+			__asm__ volatile("" : : "r"(a)); /* the address stays live */
 		}
 	printf("%lu\n", sum);
 	return 0;
