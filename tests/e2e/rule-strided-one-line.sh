@@ -3,12 +3,18 @@
 # traversal: a walk in 32-byte steps (two accesses a line) samples at one
 # line a step, its samples landing on the accesses that miss.  The rule says
 # so (inconclusive, not fired); a walk in 256-byte steps still fires it.
+# The sampler sees a walk's order only if a pass over the array outlasts
+# its period (4 ms) several times: consecutive samples then fall in one
+# pass, in order.  A walk over 64 MiB at memory bandwidth takes about 2 ms
+# a pass and its samples land anywhere (no evidence of order: quiet, as a
+# random reader would be); the wide walk here reads 256 MiB, each read
+# waiting for the one before (DEP 1), about 15 ms a pass.
 . "$MA_TOP/tests/lib.sh"
 need_root
 build_prog stride
 "$MA" run -j -o "$MA_TMP/line.json" -- "$MA_TMP/stride" 32 240 64 >/dev/null ||
 	fail "memadvise run exited $?"
-"$MA" run -j -o "$MA_TMP/wide.json" -- "$MA_TMP/stride" 256 600 64 >/dev/null ||
+"$MA" run -j -o "$MA_TMP/wide.json" -- "$MA_TMP/stride" 256 60 256 1 >/dev/null ||
 	fail "memadvise run exited $?"
 python3 - "$MA_TMP/line.json" "$MA_TMP/wide.json" <<'PY' || exit 1
 import json, sys
