@@ -81,6 +81,12 @@ struct stream_ip {
 	double reuse_median;	/* distinct lines between (LRU stack distance), NAN: none */
 	/* the cache and TLB model (per thread, state cleared at each burst) */
 	uint64_t l1_misses, l1_cold, l2_misses, tlb_misses, tlb_cold;
+	/*
+	 * Accesses whose hit or miss the window decides (not a first touch,
+	 * or a first touch after more lines or pages than the cache or TLB
+	 * holds), and the misses among them.
+	 */
+	uint64_t l1_decided, l1_decided_misses, tlb_decided, tlb_decided_misses;
 	bool tlb_modelled;
 };
 
@@ -93,7 +99,9 @@ struct streams_report {
 	uint64_t hits;		/* uprobe hits (records + capped + dropped) */
 	uint64_t records, dropped, capped;
 	uint64_t ip_at_probe, ip_after_int3; /* what regs->ip was in the handler */
-	double cost_ns;		/* charged: the bursts' spans, attach to detach (upper bound) */
+	bool multi;		/* attached as uprobe_multi links, else perf-event uprobes */
+	double cost_ns;		/* charged: uprobe_multi, a fixed part and the hits a burst;
+				 * perf-event uprobes, the bursts' spans (upper bounds) */
 	double hits_cost_ns;	/* the hits alone, at cost_per_hit_ns */
 	double cost_per_hit_ns;	/* the estimate used */
 	uint64_t run_ns;	/* the time the budget was taken from */

@@ -55,12 +55,16 @@ static void ip_metrics_json(struct json_object *e, const struct stream_ip *s)
 	m = json_object_new_object();
 	json_add(m, "l1d_misses", json_u64(s->l1_misses));
 	json_add(m, "l1d_cold", json_u64(s->l1_cold));
+	json_add(m, "l1d_decided", json_u64(s->l1_decided));
+	json_add(m, "l1d_decided_misses", json_u64(s->l1_decided_misses));
 	json_add(m, "l1d_miss_ratio", json_object_new_double(ratio(s->l1_misses, s->accesses)));
 	json_add(m, "l2_misses", json_u64(s->l2_misses));
 	json_add(m, "l2_miss_ratio", json_object_new_double(ratio(s->l2_misses, s->accesses)));
 	if (s->tlb_modelled) {
 		json_add(m, "dtlb_misses", json_u64(s->tlb_misses));
 		json_add(m, "dtlb_cold", json_u64(s->tlb_cold));
+		json_add(m, "dtlb_decided", json_u64(s->tlb_decided));
+		json_add(m, "dtlb_decided_misses", json_u64(s->tlb_decided_misses));
 		json_add(m, "dtlb_miss_ratio",
 			 json_object_new_double(ratio(s->tlb_misses, s->accesses)));
 	}
@@ -94,6 +98,7 @@ struct json_object *streams_report__to_json(const struct streams_report *p)
 	json_add(o, "capped", json_u64(p->capped));
 	json_add(o, "ip_at_probed_address", json_u64(p->ip_at_probe));
 	json_add(o, "ip_after_breakpoint", json_u64(p->ip_after_int3));
+	json_add(o, "attach", json_str(p->multi ? "uprobe_multi" : "perf_event"));
 	json_add(o, "charged_cost_ns", json_object_new_double(p->cost_ns));
 	json_add(o, "hits_cost_ns", json_object_new_double(p->hits_cost_ns));
 	json_add(o, "cost_per_hit_ns", json_object_new_double(p->cost_per_hit_ns));
@@ -142,8 +147,10 @@ void streams_report__print_text(const struct streams_report *p, FILE *f, bool wi
 		fprintf(f, "dTLB %d entries\n", p->geom.tlb_entries);
 	else
 		fprintf(f, "no dTLB size (memadvise calibrate)\n");
-	fprintf(f, "  charged %.1f ms (bursts' spans, %.2f%% of %.2f s; budget %.2f%%), "
+	fprintf(f, "  charged %.1f ms (%s, %.2f%% of %.2f s; budget %.2f%%), "
 		"hits %.1f ms\n", p->cost_ns / 1e6,
+		p->multi ? "uprobe_multi: 5 ms a burst and its hits" :
+			   "perf-event uprobes: the bursts' spans",
 		p->run_ns ? 100.0 * p->cost_ns / (double)p->run_ns : 0.0, p->run_ns / 1e9,
 		100 * p->budget, p->hits_cost_ns / 1e6);
 	for (int i = 0; i < p->nr_ips; i++) {

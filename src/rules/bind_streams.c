@@ -13,6 +13,7 @@
 
 /* Streams shorter than this say little: a window of sets wants a few hundred. */
 #define STREAM_MIN_ACCESSES 64
+#define STREAM_MIN_DECIDED 32	/* accesses a miss ratio is taken from */
 
 static double ratio(uint64_t a, uint64_t b)
 {
@@ -44,11 +45,14 @@ static void bind_one(struct binder *b, const struct streams_report *s, const str
 	factbase__set(fb, idx, "line.stream_writes", ip->write, t);
 	factbase__set(fb, idx, "line.stream_write_only", ip->write_only, t);
 	factbase__set(fb, idx, "line.stream_reuse_frac", ratio(ip->reuses, ip->accesses), t);
-	factbase__set(fb, idx, "line.stream_l1_miss", ratio(ip->l1_misses, ip->accesses), t);
+	/* miss ratios among the accesses the windows decide; too few: unknown */
+	if (ip->l1_decided >= STREAM_MIN_DECIDED)
+		factbase__set(fb, idx, "line.stream_l1_miss",
+			      ratio(ip->l1_decided_misses, ip->l1_decided), t);
 	factbase__set(fb, idx, "line.stream_l2_miss", ratio(ip->l2_misses, ip->accesses), t);
-	if (ip->tlb_modelled)
-		factbase__set(fb, idx, "line.stream_tlb_miss", ratio(ip->tlb_misses, ip->accesses),
-			      t);
+	if (ip->tlb_modelled && ip->tlb_decided >= STREAM_MIN_DECIDED)
+		factbase__set(fb, idx, "line.stream_tlb_miss",
+			      ratio(ip->tlb_decided_misses, ip->tlb_decided), t);
 }
 
 void bind__streams(struct binder *b)

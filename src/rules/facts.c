@@ -250,9 +250,11 @@ const struct metric_def metric__registry[] = {
 	  "stores to 20+ lines of which probed loads read under 5 % back" },
 	{ "line.stream_reuse_frac", L, EV_STREAMS, "ratio",
 	  "share of accesses to a line the thread's stream touched within 1024 lines" },
-	{ "line.stream_l1_miss", L, EV_STREAMS, "ratio", "L1d miss ratio of the cache model (cold included)" },
+	{ "line.stream_l1_miss", L, EV_STREAMS, "ratio", "L1d miss ratio of the cache model, among the accesses a burst decides "
+	  "(first touches only once it has touched more lines than the L1d holds)" },
 	{ "line.stream_l2_miss", L, EV_STREAMS, "ratio", "L2 miss ratio of the cache model (cold included)" },
-	{ "line.stream_tlb_miss", L, EV_STREAMS, "ratio", "dTLB miss ratio of the TLB model (cold included)" },
+	{ "line.stream_tlb_miss", L, EV_STREAMS, "ratio", "dTLB miss ratio of the TLB model, among the accesses a burst decides "
+	  "(first touches only once it has touched more pages than the TLB holds)" },
 	{ "line.branch_misses", L, EV_COUNTERS, "count",
 	  "mispredictions sampled at the line (hardware PMU)" },
 	{ "line.sim_refs", L, EV_SIM, "count", "simulated data references" },

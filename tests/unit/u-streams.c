@@ -249,3 +249,36 @@ void test_streams__cache_tlb_model(void)
 	ASSERT_EQ(o.threads, 2, "two threads");
 	free(a);
 }
+
+/*
+ * A first touch in a burst decides nothing (the line may have been cached
+ * before it) until the burst has touched more lines than the cache holds;
+ * the geometry here holds 64 x 8 = 512 lines and 4 pages.
+ */
+void test_streams__decided_accesses(void)
+{
+	struct stream_access *a = seq(600, 0x80000000ULL, 64, false);
+	struct stream_ip o = { 0 };
+
+	/* 123 new lines, as a 1 ms burst on a long walk sees: nothing decided */
+	streams__analyze(a, 123, &geom, &o, 1);
+	ASSERT_EQ(o.l1_misses, 123, "every access a cold miss");
+	ASSERT_EQ(o.l1_decided, 0, "none of them decided");
+	/* 600 new lines: those past the 512th decide, and miss */
+	streams__analyze(a, 600, &geom, &o, 1);
+	ASSERT_EQ(o.l1_decided, 88, "the 88 past the cache's 512 lines");
+	ASSERT_EQ(o.l1_decided_misses, 88, "all misses");
+	/* a 128-line table walked again and again: the returns decide, and hit */
+	for (int i = 0; i < 600; i++)
+		a[i].addr = 0x80000000ULL + (uint64_t)(i % 128) * 64;
+	streams__analyze(a, 600, &geom, &o, 1);
+	ASSERT_EQ(o.l1_decided, 472, "every return decides");
+	ASSERT_EQ(o.l1_decided_misses, 0, "a table that fits never misses");
+	/* pages: 8 cycled through 4 entries decide from their returns on */
+	for (int i = 0; i < 80; i++)
+		a[i].addr = 0x90000000ULL + (uint64_t)(i % 8) * 4096;
+	streams__analyze(a, 80, &geom, &o, 1);
+	ASSERT_EQ(o.tlb_decided, 76, "first touches past the 4th page and every return");
+	ASSERT_EQ(o.tlb_decided_misses, 76, "LRU over 8 pages in 4 entries misses them all");
+	free(a);
+}

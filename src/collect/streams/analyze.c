@@ -353,6 +353,8 @@ static void model(const struct stream_access *a, size_t n, const struct stream_g
 	struct cache l1, l2, tlb;
 	struct u64map seen_l = { 0 }, seen_p = { 0 };
 	uint32_t *ix = order(a, n, false);
+	/* distinct lines and pages of the window so far */
+	uint64_t wl = 0, wp = 0, l1_cap = (uint64_t)g->l1_sets * (uint64_t)g->l1_ways;
 
 	cache_init(&l1, g->l1_sets, g->l1_ways);
 	cache_init(&l2, g->l2_sets, g->l2_ways);
@@ -371,22 +373,43 @@ static void model(const struct stream_access *a, size_t n, const struct stream_g
 			cache_clear(&tlb);
 			set_clear(&seen_l);
 			set_clear(&seen_p);
+			wl = wp = 0;
 		}
 		cold_l = set_add(&seen_l, line);
 		cold_p = set_add(&seen_p, page);
-		if (l1.tag && !cache_access(&l1, line)) {
-			o->l1_misses++;
-			o->l1_cold += cold_l;
-			if (l2.tag && !cache_access(&l2, line))
-				o->l2_misses++;
-		}
-		if (tlb.tag) {
-			o->tlb_modelled = true;
-			if (!cache_access(&tlb, page)) {
-				o->tlb_misses++;
-				o->tlb_cold += cold_p;
+		/*
+		 * A first touch in the window may have found its line cached
+		 * before the burst: it decides nothing, unless the window has
+		 * already touched more lines than the cache holds (then the
+		 * walk does not fit, and it would miss on any pass).
+		 */
+		if (l1.tag) {
+			bool miss = !cache_access(&l1, line);
+			bool decided = !cold_l || wl >= l1_cap;
+
+			o->l1_decided += decided;
+			if (miss) {
+				o->l1_misses++;
+				o->l1_cold += cold_l;
+				o->l1_decided_misses += decided;
+				if (l2.tag && !cache_access(&l2, line))
+					o->l2_misses++;
 			}
 		}
+		if (tlb.tag) {
+			bool miss = !cache_access(&tlb, page);
+			bool decided = !cold_p || wp >= (uint64_t)g->tlb_entries;
+
+			o->tlb_modelled = true;
+			o->tlb_decided += decided;
+			if (miss) {
+				o->tlb_misses++;
+				o->tlb_cold += cold_p;
+				o->tlb_decided_misses += decided;
+			}
+		}
+		wl += cold_l;
+		wp += cold_p;
 	}
 	free(l1.tag);
 	free(l2.tag);
@@ -417,6 +440,7 @@ static void reset_metrics(struct stream_ip *o)
 	o->reuses = 0;
 	o->reuse_median = NAN;
 	o->l1_misses = o->l1_cold = o->l2_misses = o->tlb_misses = o->tlb_cold = 0;
+	o->l1_decided = o->l1_decided_misses = o->tlb_decided = o->tlb_decided_misses = 0;
 	o->tlb_modelled = false;
 }
 

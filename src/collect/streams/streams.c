@@ -9,16 +9,28 @@
  * address, and lets the program record the exact address of every
  * execution for a burst of a few milliseconds; then it detaches them and
  * waits.  A hit costs the target a trap and, for a load or a store, a
- * single step out of line: about 14 us on our guests (1-2 us where the
- * kernel emulates the instruction).  Attaching and detaching cost more:
- * on our 2-vCPU guests a burst of a few ms took 110-180 ms from attach to
- * detach, and the target's CPU time grew by about 13 ms a burst beyond its
- * hits (30 % more wall time with a burst every 150 ms).  So a burst is
- * charged its whole span, attach to detach, as if the target had stood
- * still for it (an upper bound: the probes are live only then), and one
- * starts only when the budget saved (--stream-budget, 0.5 % of the time
- * the target has run by default) covers the last burst's span: the first
- * after 20-40 s at the default, one every 20-40 s after that.
+ * single step out of line: 9-15 us on our guests (1-2 us where the kernel
+ * emulates the instruction).
+ *
+ * How the probes come off decides what a burst costs beyond its hits.
+ * Attached as a uprobe_multi link (Linux 6.6 and later), closing the link
+ * takes the breakpoints out before the kernel waits for its grace period:
+ * the target traps only while the burst runs.  Attached as perf-event
+ * uprobes (older kernels), the breakpoints stay in the code through that
+ * wait, 100-130 ms on our guests: a hot loop traps on every pass of it (the
+ * target's system time grew by 32 ms a burst, 25 bursts of 2 ms on a loop
+ * that does nothing else).  So a burst is charged:
+ *   - uprobe_multi: STREAM_MULTI_FIXED_NS plus its hits at STREAM_HIT_NS.
+ *     The fixed part is an upper bound: 80 attach and detach cycles of a
+ *     probe never hit changed the target's CPU time by less than the run
+ *     to run noise, 7 ms a burst; the kernel rewrites the page holding the
+ *     instruction twice and holds the target's mmap lock for it;
+ *   - perf-event uprobes: its whole span, attach to detach, as if the
+ *     target had stood still for it (110-180 ms here).
+ * One starts only when the budget saved (--stream-budget, 1 % of the time
+ * the target has run by default) covers the next burst's charge with a
+ * burst of STREAM_MIN_BURST_NS: with uprobe_multi the first after about
+ * 2 s, with perf-event uprobes after about 15 s.
  *
  * The uprobes are per process (the target's pid): children the target
  * forks are not probed.  Code the kernel will not probe and operands not
@@ -34,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -52,8 +65,21 @@
 #define STREAM_MAX_ATTACH 4		/* instructions probed in one burst */
 #define STREAM_MAX_IPS 8		/* instructions followed over the run */
 #define STREAM_HIT_NS 15000.0		/* cost of one hit assumed: a single-stepped load */
-#define STREAM_SPAN_NS 150000000ULL	/* a burst's span, attach to detach, before one was timed */
-#define STREAM_MIN_BURST_NS 1000000ULL
+#define STREAM_SPAN_NS 150000000ULL	/* a perf-event burst's span, before one was timed */
+#define STREAM_MULTI_FIXED_NS 5000000.0	/* a uprobe_multi burst beyond its hits (see above) */
+/* BPF_TRACE_UPROBE_MULTI (Linux 6.6): the uapi headers of older systems lack it */
+#define STREAM_UPROBE_MULTI 48
+/*
+ * A burst long enough for a walk to pass the L1d's lines (512 here) at 9-13
+ * us a hit; it ends early once each probe has twice that many records.
+ */
+#define STREAM_MIN_BURST_NS 10000000ULL
+/*
+ * A thread that hits all the time pays a hit every 9 us of the burst (5500
+ * hits in 25 bursts of 2 ms on a loop that did nothing else); charged at
+ * STREAM_HIT_NS, a burst may last this share of what the budget saved.
+ */
+#define STREAM_HIT_WALL_NS 9000.0
 #define STREAM_MAX_BURST_NS 20000000ULL
 #define STREAM_MIN_SAMPLES 8		/* samples before an instruction is probed */
 #define STREAM_MAX_RECS (1u << 20)	/* accesses kept for the analysis */
@@ -65,6 +91,7 @@ struct sprobe {
 	char path[256];
 	uint64_t off;
 	struct bpf_link *link;
+	int link_fd;		/* the uprobe_multi link, -1: none */
 };
 
 struct streams {
@@ -85,6 +112,7 @@ struct streams {
 	struct streams_bpf *skel;
 	struct ring_buffer *rb;
 	bool load_failed;
+	bool multi;		/* probes attached as uprobe_multi links */
 	char load_why[160];
 	struct run_shared *shared;
 	uint64_t start_ns;
@@ -157,6 +185,46 @@ static int on_rec(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* A uprobe_multi link on NR offsets of path in the target; the fd or -errno. */
+static int multi_attach(struct streams *st, const char *path, const uint64_t *offs, uint32_t nr)
+{
+	/* union bpf_attr's link_create, laid out as in Linux 6.6's uapi */
+	struct {
+		uint32_t prog_fd, target_fd, attach_type, flags;
+		uint64_t path, offsets, ref_ctr_offsets, cookies;
+		uint32_t cnt, uflags, pid, pad;
+		uint8_t rest[64];
+	} attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_fd = (uint32_t)bpf_program__fd(st->skel->progs.stream_hit);
+	attr.attach_type = STREAM_UPROBE_MULTI;
+	attr.path = (uint64_t)(uintptr_t)path;
+	attr.offsets = (uint64_t)(uintptr_t)offs;
+	attr.cnt = nr;
+	attr.pid = (uint32_t)st->pid;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/*
+ * Whether the kernel has uprobe_multi links: on "/" a kernel that has them
+ * gets as far as the path (not a regular file: EBADF); one that has not
+ * refuses the attach type (EINVAL).
+ */
+static bool multi_supported(struct streams *st)
+{
+	uint64_t off = 0;
+	int fd = multi_attach(st, "/", &off, 1);
+
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	return fd == -EBADF;
+}
+
 static int load(struct streams *st)
 {
 	int err;
@@ -165,6 +233,8 @@ static int load(struct streams *st)
 		return 0;
 	if (st->load_failed)
 		return -1;
+	st->multi = true;
+again:
 	st->skel = streams_bpf__open();
 	if (!st->skel) {
 		snprintf(st->load_why, sizeof(st->load_why), "cannot open the BPF object: %s",
@@ -173,7 +243,17 @@ static int load(struct streams *st)
 	}
 	st->skel->rodata->target_tgid = (__u32)st->pid;
 	st->skel->rodata->cap = STREAM_CAP;
+	if (st->multi)
+		bpf_program__set_expected_attach_type(st->skel->progs.stream_hit,
+						      STREAM_UPROBE_MULTI);
 	err = streams_bpf__load(st->skel);
+	if (!err && st->multi && !multi_supported(st)) {
+		/* a program meant for uprobe_multi is refused by perf-event uprobes */
+		streams_bpf__destroy(st->skel);
+		st->skel = NULL;
+		st->multi = false;
+		goto again;
+	}
 	if (err) {
 		snprintf(st->load_why, sizeof(st->load_why), "cannot load the BPF program: %s",
 			 strerror(-err));
@@ -258,6 +338,7 @@ static void refresh(struct streams *st)
 			break;
 		sp = &st->ips[st->nr_ips];
 		memset(sp, 0, sizeof(*sp));
+		sp->link_fd = -1;
 		sp->out.insn = hot[i].op.insn;
 		sp->out.pid = st->pid;
 		sp->out.addr_samples = hot[i].samples;
@@ -292,6 +373,9 @@ static void burst(struct streams *st, uint64_t len_ns)
 {
 	int order[STREAM_MAX_IPS], nr = 0, attached = 0;
 	uint64_t hits0 = stat(st, STREAM_ST_HITS), t0;
+	uint32_t want = st->geom.l1_sets > 0 && st->geom.l1_ways > 0 ?
+			2u * (uint32_t)(st->geom.l1_sets * st->geom.l1_ways) : 1024;
+	double hits_ns;
 	struct timespec ts;
 	__u32 zero = 0;
 
@@ -323,28 +407,65 @@ static void burst(struct streams *st, uint64_t len_ns)
 	for (int i = 0; i < nr; i++) {
 		struct sprobe *sp = &st->ips[order[i]];
 
-		sp->link = bpf_program__attach_uprobe(st->skel->progs.stream_hit, false, st->pid,
-						      sp->path, sp->off);
-		if (!sp->link && errno == ESRCH) {
+		int err = 0;
+
+		if (st->multi) {
+			sp->link_fd = multi_attach(st, sp->path, &sp->off, 1);
+			err = sp->link_fd < 0 ? -sp->link_fd : 0;
+		} else {
+			sp->link = bpf_program__attach_uprobe(st->skel->progs.stream_hit, false,
+							      st->pid, sp->path, sp->off);
+			err = sp->link ? 0 : errno;
+		}
+		if (err == ESRCH) {
 			st->stop = true;	/* the process is gone */
 			break;
 		}
-		if (!sp->link) {
+		if (err) {
 			sp->out.skip = STREAM_SKIP_ATTACH;
 			snprintf(sp->out.why, sizeof(sp->out.why), "the kernel refused the uprobe: %s",
-				 strerror(errno));
+				 strerror(err));
 			continue;
 		}
 		attached++;
 	}
-	if (attached) {
-		ts.tv_sec = (time_t)(len_ns / 1000000000ULL);
-		ts.tv_nsec = (long)(len_ns % 1000000000ULL);
+	/*
+	 * Until len_ns, or until every attached probe has recorded twice as
+	 * many accesses as the L1d has lines (enough for the cache model to
+	 * decide; the rest of the burst would only cost).
+	 */
+	for (uint64_t end = now_ns() + len_ns; attached && !st->stop;) {
+		uint64_t now = now_ns(), left = end > now ? end - now : 0;
+		bool enough = true;
+
+		if (!left)
+			break;
+		if (left > 1000000ULL)
+			left = 1000000ULL;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left;
 		nanosleep(&ts, NULL);
+		for (int i = 0; i < nr && enough; i++) {
+			__u32 slot = (__u32)order[i], n = 0;
+
+			if (st->ips[order[i]].link || st->ips[order[i]].link_fd >= 0)
+				bpf_map__lookup_elem(st->skel->maps.burst_count, &slot,
+						     sizeof(slot), &n, sizeof(n), 0);
+			else
+				continue;
+			enough = n >= want;
+		}
+		if (enough)
+			break;
 	}
 	for (int i = 0; i < nr; i++) {
 		struct sprobe *sp = &st->ips[order[i]];
 
+		if (sp->link_fd >= 0) {
+			close(sp->link_fd);
+			sp->link_fd = -1;
+			sp->out.bursts++;
+		}
 		if (sp->link) {
 			bpf_link__destroy(sp->link);
 			sp->link = NULL;
@@ -352,10 +473,11 @@ static void burst(struct streams *st, uint64_t len_ns)
 		}
 	}
 	st->probed_ns += now_ns() - t0;
-	st->hits_cost_ns += (double)(stat(st, STREAM_ST_HITS) - hits0) * STREAM_HIT_NS;
+	hits_ns = (double)(stat(st, STREAM_ST_HITS) - hits0) * STREAM_HIT_NS;
+	st->hits_cost_ns += hits_ns;
 	if (attached) {
 		st->span_ns = now_ns() - t0;
-		st->cost_ns += (double)st->span_ns;
+		st->cost_ns += st->multi ? STREAM_MULTI_FIXED_NS + hits_ns : (double)st->span_ns;
 	}
 	ring_buffer__consume(st->rb);
 	if (attached)
@@ -380,7 +502,7 @@ static int streams_open(void **state, const struct run_ctx *ctx, struct report *
 	st->pid = ctx->pid;
 	st->shared = ctx->shared;
 	geom_fill(&st->geom);
-	st->budget = ctx->stream_budget > 0 ? ctx->stream_budget : 0.005;
+	st->budget = ctx->stream_budget > 0 ? ctx->stream_budget : 0.01;
 	st->span_ns = STREAM_SPAN_NS;
 	pthread_mutex_init(&st->lock, NULL);
 	*state = st;
@@ -402,14 +524,27 @@ static void *burst_thread(void *arg)
 
 	while (!st->stop) {
 		uint64_t now = now_ns(), len;
-		double saved = st->budget * (double)(now - st->start_ns) - st->cost_ns -
-			       (double)st->span_ns;
+		/*
+		 * The next burst's fixed charge: uprobe_multi's fixed part, or a
+		 * perf-event burst's last span (the first one assumed).  Which
+		 * one is known once the program is loaded, when the budget saved
+		 * would cover a uprobe_multi burst.  With uprobe_multi the rest
+		 * of what is saved bounds the hits: a thread hitting all the time
+		 * costs about the burst's length.
+		 */
+		double fixed = !st->skel || st->multi ? STREAM_MULTI_FIXED_NS : (double)st->span_ns;
+		double saved = st->budget * (double)(now - st->start_ns) - st->cost_ns - fixed;
 
+		if (st->skel && st->multi)
+			saved *= STREAM_HIT_WALL_NS / STREAM_HIT_NS;
 		nanosleep(&tick, NULL);
 		if (saved < (double)STREAM_MIN_BURST_NS || !st->nr_hot)
 			continue;
-		if (!st->skel && load(st))
-			break;
+		if (!st->skel) {
+			if (load(st))
+				break;
+			continue;	/* the charge is known now: from the next tick */
+		}
 		refresh(st);
 		len = saved > (double)STREAM_MAX_BURST_NS ? STREAM_MAX_BURST_NS : (uint64_t)saved;
 		for (int i = 0; i < st->nr_ips && !st->stop; i++)
@@ -490,9 +625,9 @@ static int streams_finish(void *state, struct report *r)
 	}
 	if (!st->nr_ips) {
 		report__add_provenance(r, "uprobe_stream", "no address streams: %s",
-				       st->skel ? "no hot memory instruction was found to probe" :
+				       !st->nr_hot ? "no hot memory instruction was found to probe" :
 				       "the run ended before the budget saved (--stream-budget) "
-				       "covered a burst's span");
+				       "covered a burst");
 		return 0;
 	}
 	if (st->rb)
@@ -509,6 +644,7 @@ static int streams_finish(void *state, struct report *r)
 	s->ip_at_probe = stat(st, STREAM_ST_AT_IP);
 	s->ip_after_int3 = stat(st, STREAM_ST_AT_IP1);
 	s->cost_ns = st->cost_ns;
+	s->multi = st->multi;
 	s->hits_cost_ns = st->hits_cost_ns;
 	s->cost_per_hit_ns = STREAM_HIT_NS;
 	s->run_ns = now_ns() - st->start_ns;
@@ -551,8 +687,11 @@ static void streams_destroy(void *state)
 		return;
 	stop_thread(st);
 	pthread_mutex_destroy(&st->lock);
-	for (int i = 0; i < st->nr_ips; i++)
+	for (int i = 0; i < st->nr_ips; i++) {
 		bpf_link__destroy(st->ips[i].link);
+		if (st->ips[i].link_fd >= 0)
+			close(st->ips[i].link_fd);
+	}
 	ring_buffer__free(st->rb);
 	streams_bpf__destroy(st->skel);
 	free(st->recs);
