@@ -46,6 +46,14 @@ struct mem_operand {
 	uint8_t size;	     /* access size in bytes */
 	bool read, write;
 	bool clobbers;	     /* writes its own base or index: EA is approximate */
+	/*
+	 * Of those, a pointer-sized load into its own base and nothing else
+	 * changed (p = p->next): the EA is the same member of the next object,
+	 * an address the walk does read.  Any other clobber (a narrow load into
+	 * the base, a load into the index, a later instruction's write) leaves
+	 * base + loaded value: no address at all.
+	 */
+	bool chase;
 	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */
 	bool cas;	     /* cmpxchg: a compare-and-swap (retry loops, R13) */
 	uint8_t back;	     /* instructions before the sampled IP's previous one (see decode_back) */
@@ -67,6 +75,8 @@ struct addr_ip {
 	uint64_t samples;	/* samples at this IP */
 	uint64_t decoded;	/* samples with an effective address */
 	uint64_t approx;	/* ... of which approximate (base/index overwritten) */
+	uint64_t no_addr;	/* decoded, but base/index overwritten other than by a
+				 * pointer chase: no address (not in decoded) */
 	uint64_t lines, pages;	/* distinct cache lines / 4 KiB pages touched */
 	int l1_sets;		/* distinct L1D sets of those lines (conflicts, R7) */
 	uint64_t line_splits;	/* accesses crossing a cache line (R6) */
@@ -141,7 +151,7 @@ struct addr_report {
 	int line_size;
 	int l1_sets;		/* sets of this machine's L1D (the set index used) */
 	uint64_t line_splits, misaligned, atomic, cas; /* samples */
-	uint64_t samples, lost, no_regs, unreadable, decoded, approx;
+	uint64_t samples, lost, no_regs, unreadable, decoded, approx, no_addr;
 	uint64_t back;		/* decoded from an earlier access (mem_operand.back) */
 	uint64_t write_ro;	/* writes decoded into a read-only mapping: the address
 				 * is not the one written, kept out of the shared lines */

@@ -65,6 +65,7 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 	json_object_object_add(o, "unreadable_code", json_object_new_int64(p->unreadable));
 	json_object_object_add(o, "decoded", json_object_new_int64(p->decoded));
 	json_object_object_add(o, "approximate", json_object_new_int64(p->approx));
+	json_object_object_add(o, "no_address", json_object_new_int64(p->no_addr));
 	json_object_object_add(o, "from_earlier_access", json_object_new_int64(p->back));
 	json_object_object_add(o, "writes_to_read_only", json_object_new_int64(p->write_ro));
 	json_object_object_add(o, "reads", json_object_new_int64(p->reads));
@@ -110,6 +111,7 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 			json_object_object_add(e, "size", json_object_new_int(ip->op.size));
 			json_object_object_add(e, "decoded", json_object_new_int64(ip->decoded));
 			json_object_object_add(e, "approximate", json_object_new_int64(ip->approx));
+			json_object_object_add(e, "no_address", json_object_new_int64(ip->no_addr));
 			if (ip->op.back)
 				json_object_object_add(e, "instructions_back",
 						       json_object_new_int(ip->op.back + 1));

@@ -149,6 +149,9 @@ int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct me
 				if (f >= 0 && (f == op->base || f == op->index))
 					op->clobbers = true;
 			}
+		op->chase = op->clobbers && op->read && !op->write && op->size == 8 &&
+			    op->base >= 0 && op->index < 0 && nw == 1 &&
+			    reg_family(rw[0]) == op->base;
 	}
 	cs_free(in, 1);
 	return 0;
@@ -252,6 +255,7 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 
 			if (!cs_disasm_iter(h, &cj, &sj, &aj, in) || cs_regs_access(h, in, rr, &nr, rw, &nw)) {
 				m.clobbers = true;
+				m.chase = false;
 				break;
 			}
 			for (int k = 0; k < nw; k++) {
@@ -260,10 +264,12 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 
 				if (f < 0 || (f != m.base && f != m.index))
 					continue;
-				if (f == m.base && m.base != m.index && moves_by_constant(in, f, &by))
+				if (f == m.base && m.base != m.index && moves_by_constant(in, f, &by)) {
 					m.adj += by;
-				else
+				} else {
 					m.clobbers = true;
+					m.chase = false;
+				}
 			}
 		}
 		m.back = (uint8_t)(n - 1 - i);

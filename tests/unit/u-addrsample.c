@@ -30,6 +30,7 @@ void test_addrsample__base_overwritten(void)
 	ASSERT_EQ(op.index, -1, "no index");
 	ASSERT_TRUE(op.read && !op.write, "a load");
 	ASSERT_TRUE(op.clobbers, "r12 is overwritten: approximate");
+	ASSERT_TRUE(op.chase, "a pointer loaded into its own base: the next object's member");
 	ASSERT_EQ(op.size, 8, "8-byte access");
 	ASSERT_EQ(addrsample__ea(&op, regs), regs[AS_R12], "ea = r12");
 }
@@ -148,6 +149,7 @@ void test_addrsample__decode_back_limits(void)
 	ASSERT_OK(addrsample__decode_back(clob, 0x1000, 0x1000, 0x1000 + sizeof(clob), &op),
 		  "an access whose base was replaced");
 	ASSERT_TRUE(op.clobbers, "its address is approximate");
+	ASSERT_FALSE(op.chase, "replaced by a later instruction: no address");
 	ASSERT_ERR(addrsample__decode_back(br, 0x1000, 0x1000, 0x1000 + sizeof(br), &op),
 		   "not across a branch");
 	ASSERT_ERR(addrsample__decode_back(into, 0x1000, 0x1000, 0x1000 + sizeof(into), &op),
@@ -274,4 +276,27 @@ void test_addrsample__random_span(void)
 		free(seen);
 	}
 	ASSERT_EQ(addr__random_span(0, 0), 0, "no samples");
+}
+
+/* Loads that overwrite their base or index other than by a pointer chase give no address. */
+void test_addrsample__clobber_no_address(void)
+{
+	static const struct {
+		uint8_t code[8];
+		size_t len;
+		const char *what;
+	} cases[] = {
+		{ { 0x0f, 0xb6, 0x04, 0x02 }, 4, "movzx eax, byte [rdx+rax]: the index becomes the byte" },
+		{ { 0x8b, 0x00 }, 2, "mov eax, [rax]: a 4-byte load into the base" },
+		{ { 0x48, 0x8b, 0x04, 0xc0 }, 4, "mov rax, [rax+rax*8]: base and index both" },
+	};
+	struct mem_operand op;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (!ASSERT_OK(addrsample__decode(cases[i].code, cases[i].len, 0x401000, &op),
+			       cases[i].what))
+			continue;
+		ASSERT_TRUE(op.clobbers, cases[i].what);
+		ASSERT_FALSE(op.chase, cases[i].what);
+	}
 }

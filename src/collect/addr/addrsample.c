@@ -672,6 +672,12 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 			as->tot.unreadable++;
 		return;
 	}
+	if (ia->out.op.clobbers && !ia->out.op.chase) {
+		/* base + the value loaded, or a register changed since: no address */
+		ia->out.no_addr++;
+		as->tot.no_addr++;
+		return;
+	}
 	ea = addrsample__ea(&ia->out.op, regs);
 	as->tot.decoded++;
 	ia->out.decoded++;
