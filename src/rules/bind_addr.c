@@ -498,10 +498,10 @@ static void addr_bind_regions(struct binder *b, const struct addr_report *a)
  * Recounts SB's samples per member within that function and drops the
  * members under 2 % of them.
  */
-static void addr_keep_hot_members(struct binder *b, const struct addr_report *a,
-				  struct sbind *sb)
+static double addr_keep_hot_members(struct binder *b, const struct addr_report *a,
+				    struct sbind *sb)
 {
-	double base = sb->addr_samples;
+	double base = sb->addr_samples, no_addr = 0;
 
 	if (sb->top) {
 		double in_fn[64] = { 0 }, fn_total = 0;
@@ -512,10 +512,14 @@ static void addr_keep_hot_members(struct binder *b, const struct addr_report *a,
 			const struct addr_ip *ip = &a->ips[i];
 			int mi;
 
-			if (!ip->decoded || ip->op.skip != AS_OK)
+			if (ip->op.skip != AS_OK)
 				continue;
 			bind__base_function(ip->loc.function, fn, sizeof(fn));
-			if (strcmp(fn, top_fn) || attribute(b, ip, &mi) != sb)
+			if (strcmp(fn, top_fn))
+				continue;
+			/* accesses of the loop whose address the samples lost: any member */
+			no_addr += (double)ip->no_addr;
+			if (!ip->decoded || attribute(b, ip, &mi) != sb)
 				continue;
 			fn_total += (double)ip->decoded;
 			for (int k = 0; mi >= 0 && k < sb->nr_hot; k++)
@@ -535,6 +539,7 @@ static void addr_keep_hot_members(struct binder *b, const struct addr_report *a,
 			k--;
 		}
 	}
+	return no_addr / (base + no_addr);
 }
 
 /*
@@ -628,7 +633,8 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 			factbase__set(fb, sb->ent, "struct.order_sigma", sb->order_sigma, t);
 			factbase__set(fb, sb->ent, "struct.in_order", sb->in_order, t);
 		}
-		addr_keep_hot_members(b, a, sb);
+		factbase__set(fb, sb->ent, "struct.no_address_share",
+			      addr_keep_hot_members(b, a, sb), t);
 		for (int k = 0; k < sb->nr_hot; k++) {
 			int mi = bind__member_at(sb->s, (int64_t)sb->hot_off[k]);
 			uint64_t li = b->line ? sb->hot_off[k] / b->line : 0;

@@ -159,6 +159,9 @@ const struct metric_def metric__registry[] = {
 	{ "struct.addr_samples", S, EV_ADDR, "count", "data-address samples on this type" },
 	{ "struct.hot_members", S, EV_ADDR, "count", "members the sampled accesses touched" },
 	{ "struct.hot_bytes", S, EV_ADDR, "bytes", "bytes of the members accessed" },
+	{ "struct.no_address_share", S, EV_ADDR, "ratio",
+	  "share of the hot function's decoded memory samples that gave no address "
+	  "(a load that overwrote its index): accesses to members unknown" },
 	{ "struct.hot_lines", S, EV_ADDR, "count", "distinct lines the accessed members lie on" },
 	{ "struct.hot_lines_apart", S, EV_ADDR, "bool",
 	  "its hot lines are kept apart on purpose (line-aligned member, padding array)" },
