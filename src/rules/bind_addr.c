@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rules/bind_int.h"
+#include "base/util.h"
 #include "layout/layout.h"
 #include "model/addr.h"
 #include "symbols/codetypes.h"
@@ -219,6 +220,45 @@ static int addr_bind_line(struct binder *b, const struct addr_report *a,
 	if (first) /* the IP with most samples describes the line */
 		addr_describe_line(b, a, ip, idx);
 	return idx;
+}
+
+/*
+ * line.no_address_share: of a line's memory samples, the share that gave
+ * no address (a load that overwrote its index, or a narrow load into its
+ * base).  Where it is high, the address facts of the line describe only
+ * what is left, and rules that need them cannot judge it.
+ */
+static void addr_bind_no_address(struct binder *b, const struct addr_report *a)
+{
+	struct factbase *fb = b->fb;
+	int *idx = xcalloc((size_t)a->nr_ips + 1, sizeof(*idx));
+	double *none, *with;
+
+	/* decoded IPs' lines exist already: this finds them, and adds addressless ones */
+	for (int i = 0; i < a->nr_ips; i++) {
+		const struct addr_ip *ip = &a->ips[i];
+
+		idx[i] = -1;
+		if (ip->op.skip == AS_OK && (ip->no_addr || ip->decoded))
+			idx[i] = binder__line_entity(b, ip->loc.function, ip->loc.file, ip->loc.line);
+	}
+	none = xcalloc((size_t)fb->nr_ents + 1, sizeof(*none));
+	with = xcalloc((size_t)fb->nr_ents + 1, sizeof(*with));
+	for (int i = 0; i < a->nr_ips; i++) {
+		int e = idx[i];
+
+		if (e < 0 || e >= fb->nr_ents)
+			continue;
+		none[e] += (double)a->ips[i].no_addr;
+		with[e] += (double)a->ips[i].decoded;
+	}
+	for (int e = 0; e < fb->nr_ents; e++)
+		if (none[e] > 0)
+			factbase__set(fb, e, "line.no_address_share", none[e] / (none[e] + with[e]),
+				      a->tier);
+	free(idx);
+	free(none);
+	free(with);
 }
 
 /* The member MI of SB a decoded access hit: its samples, and where it is accessed. */
@@ -686,6 +726,7 @@ void bind__addr(struct binder *b)
 			continue;
 		addr_bind_struct(b, a, ip, addr_bind_line(b, a, ip, to_samples));
 	}
+	addr_bind_no_address(b, a);
 	addr_clear_memless_lines(b, a, to_samples);
 	addr_bind_shared_lines(b, a, to_samples);
 	addr_bind_regions(b, a);

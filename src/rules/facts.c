@@ -253,6 +253,9 @@ const struct metric_def metric__registry[] = {
 	  "stores to 20+ lines of which probed loads read under 5 % back" },
 	{ "line.stream_reuse_frac", L, EV_STREAMS, "ratio",
 	  "share of accesses to a line the thread's stream touched within 1024 lines" },
+	{ "line.no_address_share", L, EV_ADDR, "ratio",
+	  "share of the line's decoded memory samples that gave no address (a load that "
+	  "overwrote its index, or a narrow load into its base)" },
 	{ "line.stream_l1_miss", L, EV_STREAMS, "ratio", "L1d miss ratio of the cache model, among the accesses a burst decides "
 	  "(first touches only once it has touched more lines than the L1d holds)" },
 	{ "line.stream_l2_miss", L, EV_STREAMS, "ratio", "L2 miss ratio of the cache model (cold included)" },

@@ -342,3 +342,57 @@ bool addrsample__decoder_ready(void)
 {
 	return decoder() != 0;
 }
+
+bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr,
+			     const struct mem_operand *op)
+{
+	csh h = decoder();
+	cs_insn *in;
+	const uint8_t *c = code;
+	uint64_t a = code_addr;
+	size_t sz = len;
+	bool found = false;
+
+	if (!h || op->skip != AS_OK || !op->read || op->write || op->rip || op->clobbers)
+		return false;
+	in = cs_malloc(h);
+	if (!in)
+		return false;
+	for (int n = 0; n < AS_STORE_MAX && cs_disasm_iter(h, &c, &sz, &a, in); n++) {
+		const cs_x86 *x = &in->detail->x86;
+		cs_regs rr, rw;
+		uint8_t nr = 0, nw = 0;
+		bool moved = false;
+
+		if (cs_insn_group(h, in, CS_GRP_JUMP) || cs_insn_group(h, in, CS_GRP_CALL) ||
+		    cs_insn_group(h, in, CS_GRP_RET) || cs_insn_group(h, in, CS_GRP_INT) ||
+		    cs_insn_group(h, in, CS_GRP_IRET))
+			break;
+		for (int i = 0; i < x->op_count; i++) {
+			const cs_x86_op *m = &x->operands[i];
+			int base = m->mem.base == X86_REG_INVALID ? -1 : reg_family(m->mem.base);
+			int index = m->mem.index == X86_REG_INVALID ? -1 : reg_family(m->mem.index);
+
+			if (m->type != X86_OP_MEM || !(m->access & CS_AC_WRITE))
+				continue;
+			if (base == op->base && index == op->index && m->mem.disp == op->disp &&
+			    (index < 0 || (m->mem.scale ? m->mem.scale : 1) == op->scale) &&
+			    m->size == op->size && m->mem.segment == X86_REG_INVALID)
+				found = true;
+		}
+		if (found)
+			break;
+		if (cs_regs_access(h, in, rr, &nr, rw, &nw))
+			break;
+		for (int k = 0; k < nw; k++) {
+			int f = reg_family(rw[k]);
+
+			if (f >= 0 && (f == op->base || f == op->index))
+				moved = true;
+		}
+		if (moved)
+			break;
+	}
+	cs_free(in, 1);
+	return found;
+}

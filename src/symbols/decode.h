@@ -43,6 +43,17 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
  * 0 with *op filled, or -ENOENT.
  */
 #define AS_BACK_MAX 4
+/*
+ * Whether the load OP is stored back: within the AS_STORE_MAX instructions
+ * after it (code holds them, from the one right after the load, at
+ * code_addr), with no branch and no write to its base or index between, an
+ * instruction writes the same operand (base, index, scale, displacement and
+ * size): a read-modify-write done as a load and a store (s->n += x on a
+ * volatile or an -O0 build).  Its line is written, as a locked add's is.
+ */
+#define AS_STORE_MAX 8
+bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr,
+			     const struct mem_operand *op);
 int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			    uint64_t ip, struct mem_operand *op);
 

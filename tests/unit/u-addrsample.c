@@ -300,3 +300,31 @@ void test_addrsample__clobber_no_address(void)
 		ASSERT_FALSE(op.chase, cases[i].what);
 	}
 }
+
+/* A load whose operand is written right after, with nothing between moving it: stored back. */
+void test_addrsample__stored_back(void)
+{
+	static const uint8_t load[] = { 0x48, 0x8b, 0x01 };		/* mov rax, [rcx] */
+	static const uint8_t rmw[] = { 0x48, 0x83, 0xc0, 0x01,	/* add rax, 1 */
+				       0x48, 0x89, 0x01 };		/* mov [rcx], rax */
+	static const uint8_t moved[] = { 0x48, 0x83, 0xc1, 0x08,	/* add rcx, 8 */
+					 0x48, 0x89, 0x01 };		/* mov [rcx], rax */
+	static const uint8_t branch[] = { 0x73, 0x00,			/* jae +0 */
+					  0x48, 0x89, 0x01 };
+	static const uint8_t narrow[] = { 0x89, 0x01 };			/* mov [rcx], eax */
+	static const uint8_t other[] = { 0x48, 0x89, 0x41, 0x08 };	/* mov [rcx+8], rax */
+	struct mem_operand op;
+
+	if (!ASSERT_OK(addrsample__decode(load, sizeof(load), 0x401000, &op), "decode"))
+		return;
+	ASSERT_TRUE(addrsample__stored_back(rmw, sizeof(rmw), 0x401003, &op),
+		    "load, add, store to the same operand");
+	ASSERT_FALSE(addrsample__stored_back(moved, sizeof(moved), 0x401003, &op),
+		     "the base moved before the store: another address");
+	ASSERT_FALSE(addrsample__stored_back(branch, sizeof(branch), 0x401003, &op),
+		     "a branch between: the store may not run");
+	ASSERT_FALSE(addrsample__stored_back(narrow, sizeof(narrow), 0x401003, &op),
+		     "a 4-byte store is not the 8-byte operand");
+	ASSERT_FALSE(addrsample__stored_back(other, sizeof(other), 0x401003, &op),
+		     "another displacement: another member");
+}

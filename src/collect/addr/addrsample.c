@@ -313,6 +313,20 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 	else if (fstart && (ia->out.op.skip == AS_NO_MEM || ia->out.op.skip == AS_LEA))
 		addrsample__decode_back(buf, from, fstart, ip, &ia->out.op);
 	free(buf);
+	/* a load stored back right after: its line is written (s->n += x as two moves) */
+	if (ia->out.op.skip == AS_OK && ia->out.op.read && !ia->out.op.write) {
+		uint8_t after[64];
+		uint64_t at = ia->out.op.insn + ia->out.op.len;
+		size_t n = sizeof(after);
+
+		/* up to the end of its page if the next one is not readable */
+		if (!read_code(as, sp, at, at + n, after)) {
+			n = as->page_size - (at & (uint64_t)(as->page_size - 1));
+			if (n > sizeof(after) || !read_code(as, sp, at, at + n, after))
+				n = 0;
+		}
+		ia->out.op.stored = n && addrsample__stored_back(after, n, at, &ia->out.op);
+	}
 }
 
 static void read_maps(struct addrsample *as, struct aspace *sp)
@@ -487,7 +501,7 @@ static void note_line(struct addrsample *as, struct aspace *sp, uint32_t ipi, in
 		}
 		la->t[la->nr++].tid = tid;
 	}
-	if (op->write) {
+	if (op->write || op->stored) {
 		la->t[k].writes++;
 		la->t[k].wmask |= mask;
 		count_writer(la, ipi + 1);

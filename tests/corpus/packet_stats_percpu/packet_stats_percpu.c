@@ -5,7 +5,10 @@
  * at start and small enough to stay in L1) and keeps per-worker statistics
  * in a shared array indexed by worker id, as drivers keep per-queue stats.
  * With -DBAD the records are 32 bytes and two workers' records share a
- * cache line; otherwise each record is aligned to a line of its own.
+ * cache line (the array starts a line, as a page-allocated or line-aligned
+ * table does: where the linker happened to place it mid-line, the two
+ * records fell on two lines and nothing was shared); otherwise each record
+ * is aligned to a line of its own.
  *
  * Usage: packet_stats_percpu [PASSES]
  */
@@ -32,7 +35,11 @@ struct rx_stats {
 	uint64_t drops;
 };
 
+#ifdef BAD
+static struct rx_stats stats[NWORKERS] __attribute__((aligned(64)));
+#else
 static struct rx_stats stats[NWORKERS];
+#endif
 
 struct queue {
 	int id;
