@@ -23,17 +23,11 @@ bool addr_ip__in_order(const struct addr_ip *ip)
 	       ip->stride_monotonic >= 2.0 / 3;
 }
 
-double addr__random_span(uint64_t s, uint64_t d)
+/* The N whose uniform draws, S of them, repeat REP times on average (REP < S). */
+static double span_from_repeats(double s, double rep)
 {
-	double rep, want, lo = 1e-9, hi = 1e3;
+	double want = s / (s - rep), lo = 1e-9, hi = 1e3;
 
-	if (!s || !d || d > s)
-		return 0;
-	rep = (double)(s - d);
-	rep += 2 * sqrt(rep) + 1;
-	if (rep >= (double)s)
-		return (double)d;
-	want = (double)s / ((double)s - rep);
 	for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
 		double mid = (lo + hi) / 2;
 
@@ -42,7 +36,33 @@ double addr__random_span(uint64_t s, uint64_t d)
 		else
 			hi = mid;
 	}
-	return (double)s / ((lo + hi) / 2);
+	return s / ((lo + hi) / 2);
+}
+
+double addr__random_span(uint64_t s, uint64_t d)
+{
+	double rep;
+
+	if (!s || !d || d > s)
+		return 0;
+	rep = (double)(s - d);
+	rep += 2 * sqrt(rep) + 1;
+	if (rep >= (double)s)
+		return (double)d;
+	return span_from_repeats((double)s, rep);
+}
+
+double addr__random_span_max(uint64_t s, uint64_t d)
+{
+	double rep;
+
+	if (!s || !d || d > s)
+		return INFINITY;
+	rep = (double)(s - d);
+	rep -= 2 * sqrt(rep) + 1;
+	if (rep <= 0)
+		return INFINITY;
+	return span_from_repeats((double)s, rep);
 }
 
 void addr_profile__free(struct addr_report *p)

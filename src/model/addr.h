@@ -105,6 +105,12 @@ bool addr_ip__strided(const struct addr_ip *ip);
  * bound.  0 when S is 0.
  */
 double addr__random_span(uint64_t s, uint64_t d);
+/*
+ * The upper bound to match: the most items S uniform draws with D distinct
+ * can have come from (repeats 2 standard deviations below those seen);
+ * INFINITY when the draws repeat too little to bound it.
+ */
+double addr__random_span_max(uint64_t s, uint64_t d);
 
 /*
  * How far IP's share of deltas going the stride's way lies above random

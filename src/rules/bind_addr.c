@@ -4,6 +4,7 @@
  * facts, and struct and member facts through the types the sampled
  * function works on (codetypes.h).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "base/util.h"
 #include "layout/layout.h"
 #include "model/addr.h"
+#include "model/sampling.h"
 #include "symbols/codetypes.h"
 
 /*
@@ -155,6 +157,22 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 	factbase__set(fb, idx, "line.in_order", addr_ip__in_order(ip), t);
 	factbase__set(fb, idx, "line.elem_stride", 0, t);
 	factbase__set(fb, idx, "line.span_lines", addr__random_span(ip->decoded, ip->lines), t);
+	factbase__set(fb, idx, "line.random_pages", addr__random_span(ip->decoded, ip->pages), t);
+	/* the huge-page share of the mapping its addresses mostly fell in */
+	if (b->r->sampling)
+		for (int r = 0; r < b->r->sampling->nr_regions; r++) {
+			const struct sampling_region *g = &b->r->sampling->regions[r];
+
+			if (g->has_smaps && g->size && ip->top_region_start >= g->start &&
+			    ip->top_region_start < g->start + g->size) {
+				factbase__set(fb, idx, "line.region_thp_share",
+					      (double)g->anon_huge / (double)g->size, t);
+				break;
+			}
+		}
+	if (isfinite(addr__random_span_max(ip->decoded, ip->lines)))
+		factbase__set(fb, idx, "line.span_lines_max",
+			      addr__random_span_max(ip->decoded, ip->lines), t);
 	factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
 	factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
 	/*

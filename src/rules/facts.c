@@ -217,6 +217,15 @@ const struct metric_def metric__registry[] = {
 	  "its walk goes in order (2.5 deviations above random, 2/3 of the deltas forward)" },
 	{ "line.elem_stride", L, EV_ADDR, "bool",
 	  "its stride is the size of the struct it reads: an array of structs, element by element" },
+	{ "line.random_pages", L, EV_ADDR, "count",
+	  "pages the line's accesses cover if at random: a lower bound from the samples that "
+	  "hit a page twice (capture-recapture)" },
+	{ "line.span_lines_max", L, EV_ADDR, "count",
+	  "lines the line's accesses cover at most: an upper bound from the samples that "
+	  "hit a line twice (unknown when they repeat too little)" },
+	{ "line.region_thp_share", L, EV_ADDR, "ratio",
+	  "share of the mapping the line's addresses fell in that is backed by transparent huge "
+	  "pages (smaps at exit)" },
 	{ "line.span_lines", L, EV_ADDR, "count",
 	  "cache lines its accesses cover, estimated from the sampled lines seen twice (lower bound)" },
 	{ "line.lines", L, EV_ADDR, "count", "distinct cache lines it touched" },

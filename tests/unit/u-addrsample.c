@@ -2,6 +2,7 @@
 /* Effective addresses from hand-assembled x86-64 bytes and sampled registers. */
 #include <string.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "collect/addr/addrsample.h"
@@ -269,6 +270,12 @@ void test_addrsample__random_span(void)
 		}
 		est = addr__random_span((uint64_t)s, d);
 		ASSERT_TRUE(est <= n * 1.1, "a lower bound");
+		/* and the upper bound: above N, finite only where samples repeat enough */
+		if (n <= 5000)
+			ASSERT_TRUE(addr__random_span_max((uint64_t)s, d) >= n * 0.9 &&
+				    addr__random_span_max((uint64_t)s, d) <= n * 4.0, "an upper bound");
+		if (n >= 131072)
+			ASSERT_TRUE(addr__random_span_max((uint64_t)s, d) > 65536, "none below 2^16");
 		if (n <= 50000)
 			ASSERT_TRUE(est >= n / 4.0, "of the right order");
 		else
@@ -276,6 +283,7 @@ void test_addrsample__random_span(void)
 		free(seen);
 	}
 	ASSERT_EQ(addr__random_span(0, 0), 0, "no samples");
+	ASSERT_TRUE(isinf(addr__random_span_max(224, 222)), "2 repeats in 224: no upper bound");
 }
 
 /* Loads that overwrite their base or index other than by a pointer chase give no address. */
