@@ -19,8 +19,15 @@ double addr_ip__order_sigma(const struct addr_ip *ip)
 
 bool addr_ip__in_order(const struct addr_ip *ip)
 {
-	return ip->stride_deltas >= 8 && addr_ip__order_sigma(ip) >= 2.5 &&
-	       ip->stride_monotonic >= 2.0 / 3;
+	return (ip->stride_deltas >= 8 && addr_ip__order_sigma(ip) >= 2.5 &&
+		ip->stride_monotonic >= 2.0 / 3) ||
+	       addr_ip__cyclic(ip);
+}
+
+bool addr_ip__cyclic(const struct addr_ip *ip)
+{
+	/* Rayleigh's n R^2 above 4.6: phases that uniform ones give 1 % of the time */
+	return ip->stride_deltas >= 16 && ip->cyclic_z >= 4.6;
 }
 
 /* The N whose uniform draws, S of them, repeat REP times on average (REP < S). */

@@ -92,6 +92,7 @@ struct addr_ip {
 	int64_t stride;		/* dominant stride in bytes, 0 = none */
 	double stride_frac;	/* fraction of deltas that are multiples of it */
 	double stride_monotonic; /* fraction of deltas going its way: ~0.5 = random */
+	double cyclic_z;	 /* addrsample__cyclic_z: a walk repeated faster than sampled */
 	uint64_t stride_deltas; /* deltas it was computed from */
 };
 
@@ -126,8 +127,14 @@ double addr_ip__order_sigma(const struct addr_ip *ip);
  * time), and at least 2/3, what a walk repeated from its start gives with
  * 3 samples a pass (fewer samples a pass cannot show the order).  Random
  * probing with short runs forward (open addressing) stays under it.
+ * Or a walk repeated faster than the samples come (addr_ip__cyclic).
  */
 bool addr_ip__in_order(const struct addr_ip *ip);
+/*
+ * A walk repeated faster than the samples come (addrsample__cyclic_z): its
+ * order is not in the deltas' signs but in their phases over the span.
+ */
+bool addr_ip__cyclic(const struct addr_ip *ip);
 
 /* A mapping that effective addresses fell into. */
 struct addr_region {

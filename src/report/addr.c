@@ -133,6 +133,8 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 						       json_object_new_double(ip->stride_frac));
 				json_object_object_add(e, "stride_monotonic",
 						       json_object_new_double(ip->stride_monotonic));
+				json_object_object_add(e, "cyclic_z",
+						       json_object_new_double(ip->cyclic_z));
 				json_object_object_add(e, "strided",
 						       json_object_new_boolean(addr_ip__strided(ip)));
 				json_object_object_add(e, "stride_deltas",

@@ -336,3 +336,28 @@ void test_addrsample__stored_back(void)
 	ASSERT_FALSE(addrsample__stored_back(other, sizeof(other), 0x401003, &op),
 		     "another displacement: another member");
 }
+
+/* A sweep repeated faster than the samples: the deltas' phases over the span gather. */
+void test_addrsample__cyclic_sweep(void)
+{
+	int64_t d[200];
+	uint64_t seed = 7, pos = 0, prev = 0;
+	const uint64_t span = 36u << 20;
+
+	/* 2.3 passes a period, the period jittered by up to 3 % */
+	for (int k = 0; k < 200; k++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		pos = (pos + span * 23 / 10 + (seed >> 40) % (span * 7 / 100)) % span;
+		d[k] = (int64_t)pos - (int64_t)prev;
+		prev = pos;
+	}
+	ASSERT_TRUE(addrsample__cyclic_z(d, 200) > 20, "a fast sweep gathers");
+	/* uniform positions: no gathering */
+	for (int k = 0; k < 200; k++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		pos = (seed >> 20) % span;
+		d[k] = (int64_t)pos - (int64_t)prev;
+		prev = pos;
+	}
+	ASSERT_TRUE(addrsample__cyclic_z(d, 200) < 4.6, "random positions do not");
+}

@@ -1026,6 +1026,7 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 		ia->out.stride = addrsample__stride(ia->deltas, ia->nr_deltas, &ia->out.stride_frac);
 		ia->out.stride_monotonic = addrsample__monotonic(ia->deltas, ia->nr_deltas,
 								 ia->out.stride);
+		ia->out.cyclic_z = addrsample__cyclic_z(ia->deltas, ia->nr_deltas);
 		for (size_t r = 0; r < as->nr_regions; r++) {
 			cnt[r] = u64map__find(&as->ip_region,
 					      ((uint64_t)(i + 1) << 32) | (uint32_t)(r + 1));

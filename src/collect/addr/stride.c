@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Stride statistics of the exact addresses an instruction was sampled at. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "collect/addr/addrsample.h"
@@ -123,4 +124,25 @@ double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride)
 		same += !back;
 	}
 	return nonzero ? (double)same / (double)nonzero : 0.0;
+}
+
+double addrsample__cyclic_z(const int64_t *deltas, size_t n)
+{
+	uint64_t span = walk_span(deltas, n);
+	double c = 0, sn = 0;
+	size_t used = 0;
+
+	if (!span)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		double ph = fmod((double)deltas[i], (double)span) / (double)span;
+
+		if (!deltas[i])
+			continue;
+		c += cos(2 * M_PI * ph);
+		sn += sin(2 * M_PI * ph);
+		used++;
+	}
+	/* Rayleigh: n R^2, exponentially distributed with mean 1 for uniform phases */
+	return used ? (c * c + sn * sn) / (double)used : 0;
 }
