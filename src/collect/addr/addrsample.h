@@ -41,7 +41,7 @@ double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride);
  * by about the same amount each period, modulo the span walked, so the
  * deltas' phases (delta mod span, over the span) gather; at random they do
  * not.  Rayleigh's statistic n R^2 of those phases: about 1 at random,
- * above 9 with probability 1e-4.
+ * 9 or more with probability 1e-4 (addr_ip__cyclic's bound).
  */
 double addrsample__cyclic_z(const int64_t *deltas, size_t n);
 
