@@ -65,6 +65,14 @@ static int reg_family(unsigned int r)
 	}
 }
 
+/* Any instruction that may not fall through to the next: jumps, calls, returns, traps. */
+static bool is_branch(csh h, const cs_insn *in)
+{
+	return cs_insn_group(h, in, CS_GRP_JUMP) || cs_insn_group(h, in, CS_GRP_CALL) ||
+	       cs_insn_group(h, in, CS_GRP_RET) || cs_insn_group(h, in, CS_GRP_INT) ||
+	       cs_insn_group(h, in, CS_GRP_IRET);
+}
+
 static bool is_no_access(unsigned int id)
 {
 	switch (id) {
@@ -214,9 +222,7 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 		}
 		at[n] = in->address;
 		len[n] = in->size;
-		branch[n++] = cs_insn_group(h, in, CS_GRP_JUMP) || cs_insn_group(h, in, CS_GRP_CALL) ||
-			      cs_insn_group(h, in, CS_GRP_RET) || cs_insn_group(h, in, CS_GRP_INT) ||
-			      cs_insn_group(h, in, CS_GRP_IRET);
+		branch[n++] = is_branch(h, in);
 		if (cs_insn_group(h, in, CS_GRP_JUMP) && x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
 			if (nt == ct) {
 				ct = ct ? ct * 2 : 64;
@@ -364,9 +370,7 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
 		uint8_t nr = 0, nw = 0;
 		bool moved = false;
 
-		if (cs_insn_group(h, in, CS_GRP_JUMP) || cs_insn_group(h, in, CS_GRP_CALL) ||
-		    cs_insn_group(h, in, CS_GRP_RET) || cs_insn_group(h, in, CS_GRP_INT) ||
-		    cs_insn_group(h, in, CS_GRP_IRET))
+		if (is_branch(h, in))
 			break;
 		for (int i = 0; i < x->op_count; i++) {
 			const cs_x86_op *m = &x->operands[i];
