@@ -18,7 +18,7 @@ enum node_kind { N_NUM, N_NAME, N_NEG, N_NOT, N_BIN, N_CALL };
 
 enum binop { B_OR, B_AND, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_ADD, B_SUB, B_MUL, B_DIV, B_MOD };
 
-enum func { F_MIN, F_MAX, F_ABS, F_LOG2, F_ISPOW2, F_KNOWN };
+enum func { F_MIN, F_MAX, F_ABS, F_LOG2, F_ISPOW2, F_KNOWN, F_FIRST };
 
 #define MAX_ARGS 8
 
@@ -43,6 +43,7 @@ static const struct {
 	{ "log2", F_LOG2, 1, 1 },
 	{ "ispow2", F_ISPOW2, 1, 1 },
 	{ "known", F_KNOWN, 1, 1 },
+	{ "first_known", F_FIRST, 1, MAX_ARGS },
 };
 
 struct parser {
@@ -498,6 +499,13 @@ struct expr_value expr__eval(const struct expr *e, expr_lookup_fn lookup, void *
 			}
 			return all ? known(v) : unknown;
 		}
+		case F_FIRST:
+			for (int i = 0; i < e->nargs; i++) {
+				a = expr__eval(e->kid[i], lookup, ctx);
+				if (a.known)
+					return a;
+			}
+			return unknown;
 		case F_ABS:
 			a = expr__eval(e->kid[0], lookup, ctx);
 			return a.known ? known(fabs(a.v)) : unknown;

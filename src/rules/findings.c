@@ -182,6 +182,25 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 				sbuf_printf(&out, &len, &cap, "struct %s { /* ... */ } "
 					    "__attribute__((aligned(%.0f)));",
 					    INHERIT(fb, idx, struct_name), line);
+		} else if (!strcmp(name, "split_detail")) {
+			double split = -1, obj = -1, sz = 0;
+
+			if (factbase__get(fb, idx, "line.stream_split_frac", &split, NULL))
+				factbase__get(fb, idx, "line.split_frac", &split, NULL);
+			factbase__get(fb, idx, "line.object_split_frac", &obj, NULL);
+			factbase__get(fb, idx, "line.access_size", &sz, NULL);
+			if (obj >= 0 && obj >= split)
+				sbuf_printf(&out, &len, &cap,
+					    "%.0f%% of the struct %s objects it reads straddle two cache "
+					    "lines because of where they begin",
+					    100 * obj, INHERIT(fb, idx, struct_name)[0]
+							   ? INHERIT(fb, idx, struct_name) : "?");
+			else if (split >= 0)
+				sbuf_printf(&out, &len, &cap,
+					    "%.0f%% of the %.0f-byte accesses cross a cache-line boundary",
+					    100 * split, sz);
+			else
+				sbuf_printf(&out, &len, &cap, "accesses cross cache-line boundaries");
 		} else if (!strcmp(name, "elem_per_line")) {
 			double line, sz;
 
@@ -517,25 +536,40 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 		}
 		if (!v.known)
 			explain_missing(fb, c.missing, why, sizeof(why));
-		/* firing needs enough data: below min_samples the entity is thin */
-		for (int i = 0; i < r->nr_min_samples && !why[0]; i++) {
-			double have;
+		/*
+		 * firing needs enough data: below min_samples the entity is thin.
+		 * Several minimums are alternatives (samples, or a stream): one
+		 * met is enough, and the confidence is lowered only when none
+		 * is met four times over.
+		 */
+		if (r->nr_min_samples && !why[0]) {
 			char tw[256] = "";
+			bool met = false, ample = false;
 
-			if (factbase__get(fb, idx, r->min_samples[i].name, &have, NULL))
-				snprintf(tw, sizeof(tw), "%s was not measured", r->min_samples[i].name);
-			else if (have < r->min_samples[i].min)
-				snprintf(tw, sizeof(tw), "only %.0f %s (needs %.0f)", have,
-					 r->min_samples[i].name, r->min_samples[i].min);
-			else if (have < 4 * r->min_samples[i].min)
-				low = true;
-			if (tw[0]) {
+			for (int i = 0; i < r->nr_min_samples; i++) {
+				double have;
+
+				if (factbase__get(fb, idx, r->min_samples[i].name, &have, NULL)) {
+					if (!tw[0])
+						snprintf(tw, sizeof(tw), "%s was not measured",
+							 r->min_samples[i].name);
+				} else if (have < r->min_samples[i].min) {
+					if (!tw[0])
+						snprintf(tw, sizeof(tw), "only %.0f %s (needs %.0f)", have,
+							 r->min_samples[i].name, r->min_samples[i].min);
+				} else {
+					met = true;
+					ample |= have >= 4 * r->min_samples[i].min;
+				}
+			}
+			if (!met) {
 				if (!nr_thin++)
 					snprintf(thin_why, sizeof(thin_why), "%s", tw);
 				if (first_thin == -2)
 					first_thin = idx;
 				goto next;
 			}
+			low = !ample;
 		}
 		if (why[0]) {
 			if (!inconclusive++) {

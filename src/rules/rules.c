@@ -27,7 +27,7 @@
 /* Labels a template may use besides metric names (see memadvise-rules(5)). */
 static const char *const template_labels[] = {
 	"struct", "member", "decl", "function", "file", "line", "location", "region",
-	"fixed_decl", "hot_decl", "aligned_decl", "split_decl", "elem_per_line",
+	"fixed_decl", "hot_decl", "aligned_decl", "split_decl", "elem_per_line", "split_detail",
 	"region_kind", NULL,
 };
 
@@ -237,7 +237,7 @@ static int check_template(struct pctx *p, const char *key, const char *t, int li
 			if (!strchr(name, '.'))
 				return perr(p, line, "'%s' has an unknown placeholder {%s} (labels: struct "
 					    "member decl function file line location region fixed_decl "
-					    "hot_decl aligned_decl split_decl elem_per_line region_kind, "
+					    "hot_decl aligned_decl split_decl elem_per_line split_detail region_kind, "
 					    "or a metric name)", key, name);
 			if (check_name(&c, name))
 				return c.err;

@@ -92,6 +92,8 @@ void test_expr__functions(void)
 	CHECK("ispow2(0)", 0);
 	CHECK("known(a)", 1);
 	CHECK("known(nothing.here)", 0);
+	CHECK("first_known(missing, b, a)", 3);
+	CHECK("first_known(zero, a)", 0);
 }
 
 void test_expr__unknown_propagates(void)
@@ -103,6 +105,7 @@ void test_expr__unknown_propagates(void)
 	CHECK_UNKNOWN("a > 0 && missing > 0");
 	CHECK_UNKNOWN("zero || missing");
 	CHECK_UNKNOWN("min(a, missing)");
+	CHECK_UNKNOWN("first_known(missing, nothing.here)");
 	CHECK_UNKNOWN("a / zero");   /* not computable is not a number */
 	CHECK_UNKNOWN("a % zero");
 	CHECK_UNKNOWN("log2(zero)");
