@@ -106,6 +106,8 @@ struct run_shared {
 	 */
 	int (*hot_insns)(void *ctx, struct hot_insn *out, int max);
 	void *hot_insns_ctx;
+	/* ... and where an instruction of a sampled process is (its source line); 0 or -1 */
+	int (*insn_site)(void *ctx, pid_t pid, uint64_t insn, struct sym_site *out);
 	int nr_watch_proposals;
 	struct watch_proposal watch_proposals[WATCH_MAX];
 };

@@ -65,6 +65,9 @@ struct mem_operand {
 #define AS_MAX_THREADS_PER_LINE 8
 
 /* One sampled IP. */
+#define ADDR_LINE_OFF_MAX 128
+#define ADDR_SIBLINGS 16
+
 struct addr_ip {
 	uint64_t ip;		/* sampled IP (just after the access) */
 	int pid;		/* process (the target, or a child of it): the first sampled */
@@ -84,6 +87,21 @@ struct addr_ip {
 	uint64_t approx_line_splits; /* ... at approximate addresses: the object the
 				      * load moved to, laid out like the one it read */
 	uint64_t misaligned;	/* accesses not aligned to their size */
+	/*
+	 * Exact addresses by their offset in the line (lines of up to
+	 * ADDR_LINE_OFF_MAX bytes): where the objects they hit begin, once the
+	 * member's offset is known (the binder's object placement).
+	 */
+	uint32_t line_off[ADDR_LINE_OFF_MAX];
+	uint64_t ea_min, ea_max; /* lowest and highest exact address (0, 0: none) */
+	/*
+	 * The loop around the access reaches these through the same base and
+	 * index registers (addrsample__loop_siblings): displacements and sizes,
+	 * its own among them; the members the samples did not name.
+	 */
+	int64_t sib_disp[ADDR_SIBLINGS];
+	uint8_t sib_size[ADDR_SIBLINGS];
+	int nr_sib;
 	uint64_t region[MAPK__COUNT];
 	uint64_t top_region_samples; /* samples in the most hit mapping */
 	char top_region[200];	     /* its name ("[heap]", "anon", path) */
@@ -180,7 +198,13 @@ struct addr_report {
 	int nr_regions;
 	struct addr_line *shared;    /* lines written by >= 2 threads */
 	int nr_shared;
+	/* the lines loads were sampled at (address / 64), sorted, distinct */
+	uint64_t *read_lines;
+	size_t nr_read_lines;
 };
+
+/* Read lines of P in [lo, hi] (line numbers, address / 64). */
+size_t addr_report__reads_in(const struct addr_report *p, uint64_t lo, uint64_t hi);
 
 void addr_profile__free(struct addr_report *p);
 

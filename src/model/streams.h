@@ -51,6 +51,14 @@ struct stream_ip {
 	bool read, write;
 	uint8_t size;
 	uint64_t addr_samples;	/* the sampling that chose it */
+	/*
+	 * A store of the loop around a hot instruction, probed though not
+	 * sampled (stores retire into the store buffer and rarely take a
+	 * sample): the loop's code [loop_lo, loop_hi).
+	 */
+	bool loop_store;
+	uint64_t loop_lo, loop_hi;
+	uint64_t region_start, region_bytes; /* the mapping its first access fell in, 0: unknown */
 	uint64_t accesses;	/* records */
 	int threads;
 	int bursts;		/* bursts it was recorded in */
@@ -58,6 +66,7 @@ struct stream_ip {
 	int64_t stride;
 	double stride_frac;	/* share of the deltas equal to it (regularity) */
 	uint64_t deltas;
+	uint64_t forward, backward; /* deltas going up, down (not 0) */
 	/* footprint */
 	double lines_per_k, pages_per_k; /* distinct per 1000 consecutive accesses */
 	uint64_t lines, pages;	/* distinct over the streams */
@@ -75,6 +84,13 @@ struct stream_ip {
 	uint64_t misaligned;	/* not aligned to their size */
 	/* write-only: stores to lines no probed instruction read in the streams */
 	uint64_t written_lines, written_lines_read;
+	/*
+	 * Lines loads were sampled at (over the whole run, any code) within the
+	 * span of the lines it wrote: the data is read back by code the
+	 * streams did not probe.  Two or more: not write-only.
+	 */
+	uint64_t sampled_reads_in_span;
+	int loads_over_span;	/* sampled loads whose address range covers part of it */
 	bool write_only;
 	/* reuse: accesses to a line this thread's stream touched before */
 	uint64_t reuses;
@@ -89,6 +105,9 @@ struct stream_ip {
 	uint64_t l1_decided, l1_decided_misses, tlb_decided, tlb_decided_misses;
 	bool tlb_modelled;
 };
+
+/* Deltas a stream needs before its order (forward against backward) is taken. */
+#define STREAM_ORDER_MIN_DELTAS 64
 
 struct streams_report {
 	enum tier tier;		/* TIER_UPROBE_STREAM */

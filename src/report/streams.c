@@ -27,6 +27,8 @@ static void ip_metrics_json(struct json_object *e, const struct stream_ip *s)
 	json_add(e, "stride_bytes", json_object_new_int64(s->stride));
 	json_add(e, "stride_fraction", json_object_new_double(s->stride_frac));
 	json_add(e, "stride_deltas", json_u64(s->deltas));
+	json_add(e, "forward_deltas", json_u64(s->forward));
+	json_add(e, "backward_deltas", json_u64(s->backward));
 	json_add(e, "strided", json_object_new_boolean(stream_ip__strided(s)));
 	json_add(e, "lines_per_1000", json_object_new_double(s->lines_per_k));
 	json_add(e, "pages_per_1000", json_object_new_double(s->pages_per_k));
@@ -48,6 +50,8 @@ static void ip_metrics_json(struct json_object *e, const struct stream_ip *s)
 	json_add(e, "misaligned", json_u64(s->misaligned));
 	json_add(e, "written_lines", json_u64(s->written_lines));
 	json_add(e, "written_lines_read_back", json_u64(s->written_lines_read));
+	json_add(e, "sampled_reads_in_written_span", json_u64(s->sampled_reads_in_span));
+	json_add(e, "sampled_loads_over_written_span", json_object_new_int(s->loads_over_span));
 	json_add(e, "write_only", json_object_new_boolean(s->write_only));
 	json_add(e, "reuses", json_u64(s->reuses));
 	json_add(e, "reuse_distance_median",
@@ -120,6 +124,13 @@ struct json_object *streams_report__to_json(const struct streams_report *p)
 			json_add(e, "line", json_object_new_int(s->loc.line));
 		}
 		json_add(e, "addr_samples", json_u64(s->addr_samples));
+		if (s->loop_store) {
+			json_add(e, "loop_store", json_object_new_boolean(1));
+			json_add(e, "loop", json_hex(s->loop_lo));
+			json_add(e, "loop_end", json_hex(s->loop_hi));
+		}
+		if (s->region_bytes)
+			json_add(e, "region_bytes", json_u64(s->region_bytes));
 		json_add(e, "status", json_str(stream_skip__name(s->skip)));
 		if (s->skip != STREAM_OK) {
 			json_add(e, "reason", json_str(s->why));

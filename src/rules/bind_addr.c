@@ -14,12 +14,15 @@
 #include "layout/layout.h"
 #include "model/addr.h"
 #include "model/sampling.h"
+#include "model/streams.h"
 #include "symbols/codetypes.h"
 
 /*
  * The struct an access at IP works on: among the types of its function
  * (parameters first), the one whose size is the access stride (an array of
  * it is walked), else the first one with a member at the displacement.
+ * Last, a struct a file-scope variable of its unit leads to, only when the
+ * access steps over it (stride = size).
  */
 static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *member)
 {
@@ -50,22 +53,32 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 	 * and in each a struct the access steps over one by one (stride = size)
 	 * before any it fits in
 	 */
-	for (int pass = 0; pass < 4 && !best; pass++) {
+	for (int pass = 0; pass < 5 && !best; pass++) {
 		for (int i = 0; i < ft.nr && !best; i++) {
 			struct sbind *sb = binder__find_struct(b, ft.t[i].name);
 
-			if (!sb || disp < 0 || disp >= (int64_t)sb->s->size || ft.t[i].member != (pass >= 2))
+			if (!sb || disp < 0 || disp >= (int64_t)sb->s->size ||
+			    ft.t[i].global != (pass == 4) || (pass < 4 && ft.t[i].member != (pass >= 2)))
 				continue;
-			if (!(pass & 1) && !(ip->stride && llabs(ip->stride) == (int64_t)sb->s->size))
+			bool stepped = ip->stride && llabs(ip->stride) == (int64_t)sb->s->size;
+
+			/* a global's struct only when the access steps over it one by one */
+			if ((!(pass & 1) || pass == 4) && !stepped)
 				continue;
 			int mi = bind__member_at(sb->s, disp);
 			const struct ma_member *m;
 
 			if (mi < 0)
 				continue;
-			/* the access must fit the member: a scalar of the same size */
+			/*
+			 * the access must fit the member: a scalar of the same size;
+			 * or, stepping over the struct one by one, start at a member
+			 * and cover it and the next ones (one load for r, g, b, a)
+			 */
 			m = &sb->s->members[mi];
-			if (ip->op.size && (m->size < ip->op.size ||
+			bool wide = stepped && m->offset == (uint64_t)disp && m->size < ip->op.size &&
+				    (uint64_t)disp + ip->op.size <= sb->s->size;
+			if (ip->op.size && !wide && (m->size < ip->op.size ||
 					    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
 				continue;
 			best = sb;
@@ -74,6 +87,29 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 	if (best)
 		*member = bind__member_at(best->s, disp);
 	return best;
+}
+
+/*
+ * Whether IP's walk goes in order: from its address stream when one was
+ * recorded with enough deltas (at least nine in ten one way), else from the
+ * samples (addr_ip__in_order), which cannot tell a sweep repeated faster
+ * than they come from random order.
+ */
+static bool in_order(const struct binder *b, const struct addr_ip *ip)
+{
+	const struct streams_report *s = b->r->streams;
+
+	for (int i = 0; s && i < s->nr_ips; i++) {
+		const struct stream_ip *x = &s->ips[i];
+		uint64_t moves = x->forward + x->backward;
+
+		if (x->insn != ip->op.insn || x->pid != ip->pid || x->skip != STREAM_OK ||
+		    moves < STREAM_ORDER_MIN_DELTAS)
+			continue;
+		return (double)(x->forward > x->backward ? x->forward : x->backward) >=
+		       0.9 * (double)moves;
+	}
+	return addr_ip__in_order(ip);
 }
 
 static bool insn_has(const struct addr_ip *ip, const char *what)
@@ -154,7 +190,7 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 	factbase__set(fb, idx, "line.stride", (double)llabs(ip->stride), t);
 	factbase__set(fb, idx, "line.stride_frac", ip->stride_frac, t);
 	factbase__set(fb, idx, "line.stride_monotonic", ip->stride_monotonic, t);
-	factbase__set(fb, idx, "line.in_order", addr_ip__in_order(ip), t);
+	factbase__set(fb, idx, "line.in_order", in_order(b, ip), t);
 	factbase__set(fb, idx, "line.elem_stride", 0, t);
 	factbase__set(fb, idx, "line.span_lines", addr__random_span(ip->decoded, ip->lines), t);
 	factbase__set(fb, idx, "line.random_pages", addr__random_span(ip->decoded, ip->pages), t);
@@ -312,8 +348,88 @@ static void addr_bind_member(struct binder *b, const struct addr_report *a,
 	factbase__set(fb, ment, "member.shared_writes", 0, t);
 }
 
+/*
+ * Where the objects of SB an access to member MI hits begin in their line:
+ * its exact addresses by offset in the line, less the member's offset.
+ * Only for objects that fit a line (larger ones span lines wherever they
+ * lie: cacheline-spanning's case), and for an indexed access only when its
+ * stride is a multiple of their size (else the index walks something else,
+ * an array a member points to).
+ */
+static void addr_place_objects(struct binder *b, const struct addr_ip *ip, struct sbind *sb,
+			       int mi, int idx)
+{
+	uint32_t line = b->line;
+	uint64_t moff = sb->s->members[mi].offset;
+
+	if (!line || line > ADDR_LINE_OFF_MAX || !sb->s->size || sb->s->size > line ||
+	    ip->op.clobbers)
+		return;
+	/* an index steps through something: the struct's objects only if by their size */
+	if (ip->op.index >= 0 && !(ip->stride && llabs(ip->stride) % (int64_t)sb->s->size == 0))
+		return;
+	for (uint32_t k = 0; k < line; k++)
+		if (ip->line_off[k])
+			sb->base_off[(k + line - moff % line) % line] += (double)ip->line_off[k];
+	if (idx < 0)
+		return;
+	for (int i = 0; i < sb->nr_line_ent; i++)
+		if (sb->line_ent[i] == idx)
+			return;
+	if (sb->nr_line_ent < (int)ARRAY_SIZE(sb->line_ent))
+		sb->line_ent[sb->nr_line_ent++] = idx;
+}
+
+/* Member offset OFF of SB is hot: the hot loop's code reaches it (sampled or not). */
+static void addr_mark_hot(struct sbind *sb, uint64_t off)
+{
+	int k;
+
+	for (k = 0; k < sb->nr_hot && sb->hot_off[k] != off; k++)
+		;
+	if (k == sb->nr_hot) {
+		if (sb->nr_hot == 64)
+			return;
+		sb->hot_off[sb->nr_hot] = off;
+		sb->hot_samples[sb->nr_hot++] = 0;
+	}
+	sb->code_hot[k] = true;
+}
+
+/*
+ * The other members the loop around the access reaches through the same
+ * pointer (addr_ip.sib_disp): hot too.  The first access to an object takes
+ * its miss and the samples; the loads after it hit and are seldom sampled,
+ * so the samples alone would call them cold.  Walking the struct one by one
+ * (stride = size), a displacement past it is the same member of the next
+ * object.
+ */
+static void addr_mark_siblings(const struct addr_ip *ip, struct sbind *sb, int mi)
+{
+	int64_t size = (int64_t)sb->s->size;
+	bool stepped = ip->stride && llabs(ip->stride) == size;
+
+	for (int i = 0; i < ip->nr_sib && size > 0; i++) {
+		int64_t off = (int64_t)sb->s->members[mi].offset + (ip->sib_disp[i] - ip->op.disp);
+		int64_t end;
+
+		if (stepped)
+			off = ((off % size) + size) % size;
+		if (off < 0 || off >= size)
+			continue;
+		end = off + (ip->sib_size[i] ? ip->sib_size[i] : 1);
+		for (int k = 0; k < sb->s->nr_members; k++) {
+			const struct ma_member *m = &sb->s->members[k];
+			int64_t ms = (int64_t)m->offset, me = ms + (int64_t)(m->size ? m->size : 1);
+
+			if (ms < end && me > off)
+				addr_mark_hot(sb, m->offset);
+		}
+	}
+}
+
 /* The struct and member a decoded access works on; IDX is its line's entity (or -1). */
-static void addr_bind_struct(struct binder *b, const struct addr_report *a,
+static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 			     const struct addr_ip *ip, int idx)
 {
 	struct factbase *fb = b->fb;
@@ -323,18 +439,34 @@ static void addr_bind_struct(struct binder *b, const struct addr_report *a,
 
 	sb = attribute(b, ip, &mi);
 	if (!sb)
-		return;
+		return false;
 	sb->addr_samples += (double)ip->decoded;
 	if (!sb->top || ip->decoded > sb->top->decoded)
 		sb->top = ip;
+	if (ip->ea_max && !ip->op.clobbers) {
+		if (!sb->ea_max || ip->ea_min < sb->ea_min)
+			sb->ea_min = ip->ea_min;
+		if (ip->ea_max > sb->ea_max)
+			sb->ea_max = ip->ea_max;
+	}
 	if (ip->stride && (double)ip->decoded > sb->stride_samples) {
 		sb->stride = llabs(ip->stride);
 		sb->stride_samples = (double)ip->decoded;
 		sb->order_sigma = addr_ip__order_sigma(ip);
-		sb->in_order = addr_ip__in_order(ip);
+		sb->in_order = in_order(b, ip);
 	}
-	if (mi >= 0)
+	if (mi >= 0) {
+		uint64_t from = sb->s->members[mi].offset, to = from + ip->op.size;
+
 		addr_bind_member(b, a, ip, sb, mi);
+		/* a wide access covers the next members too */
+		for (int k = mi + 1; k < sb->s->nr_members && ip->op.size > sb->s->members[mi].size;
+		     k++)
+			if (sb->s->members[k].offset >= from && sb->s->members[k].offset < to &&
+			    sb->s->members[k].offset > sb->s->members[mi].offset)
+				addr_bind_member(b, a, ip, sb, k);
+		addr_place_objects(b, ip, sb, mi, idx);
+	}
 	/* the line's stride is the size of the struct it reads: an array of them, element by element */
 	if (idx >= 0 && ip->stride && sb->s->size &&
 	    !factbase__get(fb, idx, "line.stride", &stride, NULL) &&
@@ -346,6 +478,37 @@ static void addr_bind_struct(struct binder *b, const struct addr_report *a,
 		if (mi >= 0 && sb->s->members[mi].name)
 			snprintf(fb->ents[idx].member, sizeof(fb->ents[0].member), "%s",
 				 sb->s->members[mi].name);
+	}
+	return true;
+}
+
+/*
+ * Accesses tied to no struct that fall inside an array of structs walked
+ * one by one (its lowest to highest sampled address): the same loop's
+ * other loads (p[k] through a pointer to a member) work on its elements.
+ * Their samples count for the struct's weight; their members stay unknown.
+ */
+static void addr_bind_array_walkers(struct binder *b, const struct addr_report *a,
+				    const bool *tied)
+{
+	for (int i = 0; i < b->nr_sb; i++) {
+		struct sbind *sb = &b->sb[i];
+		char top_fn[128], fn[128];
+
+		if (!sb->top || !sb->ea_max || !sb->s->size || sb->stride != (int64_t)sb->s->size)
+			continue;
+		bind__base_function(sb->top->loc.function, top_fn, sizeof(top_fn));
+		for (int k = 0; k < a->nr_ips; k++) {
+			const struct addr_ip *ip = &a->ips[k];
+
+			if (tied[k] || !ip->decoded || ip->op.skip != AS_OK || !ip->ea_max ||
+			    ip->op.clobbers || ip->ea_min < sb->ea_min ||
+			    ip->ea_max > sb->ea_max + sb->s->size)
+				continue;
+			bind__base_function(ip->loc.function, fn, sizeof(fn));
+			if (!strcmp(fn, top_fn))
+				sb->addr_samples += (double)ip->decoded;
+		}
 	}
 }
 
@@ -475,14 +638,14 @@ static const struct addr_ip *addr_region_hottest(const struct addr_report *a,
 /*
  * How region entity E is walked: the share of the samples of the code
  * working mostly in it that comes from code walking it in no order
- * (not addr_ip__in_order, or no order measured: the load overwrote its
+ * (not in_order(), or no order measured: the load overwrote its
  * base), and the pages the
  * busiest such code covers at random (addr__random_span).  A sequential or
  * strided walk is not random, however many pages it crosses: each page's
  * TLB entry serves the accesses after its first.
  */
-static void addr_bind_region_order(struct factbase *fb, int i, const struct addr_report *a,
-				   const struct entity *e)
+static void addr_bind_region_order(const struct binder *b, struct factbase *fb, int i,
+				   const struct addr_report *a, const struct entity *e)
 {
 	double all = 0, rnd = 0, pages = 0;
 	uint64_t best = 0;
@@ -500,7 +663,7 @@ static void addr_bind_region_order(struct factbase *fb, int i, const struct addr
 		 * No deltas: a load that overwrites its own base (p = p->next)
 		 * gives the address it moved to, whose order is not measured.
 		 */
-		if (ip->decoded < 8 || addr_ip__in_order(ip))
+		if (ip->decoded < 8 || in_order(b, ip))
 			continue;
 		rnd += (double)ip->decoded;
 		if (ip->decoded > best) {
@@ -533,7 +696,7 @@ static void addr_bind_regions(struct binder *b, const struct addr_report *a)
 			    a->regions[k].end > e->region_start)
 				n += (double)a->regions[k].samples;
 		factbase__set(fb, i, "region.addr_samples", n, a->tier);
-		addr_bind_region_order(fb, i, a, e);
+		addr_bind_region_order(b, fb, i, a, e);
 		if (!n || !(best = addr_region_hottest(a, e)))
 			continue;
 		bind__base_function(best->loc.function, e->function, sizeof(e->function));
@@ -554,7 +717,8 @@ static void addr_bind_regions(struct binder *b, const struct addr_report *a)
  * access; set-up code elsewhere that writes every member once per
  * element (a few samples on a cold member) does not make it hot.
  * Recounts SB's samples per member within that function and drops the
- * members under 2 % of them.
+ * members under 2 % of them, unless that function's loop reaches them
+ * through the pointer of a sampled access (addr_mark_siblings).
  */
 static double addr_keep_hot_members(struct binder *b, const struct addr_report *a,
 				    struct sbind *sb)
@@ -583,6 +747,8 @@ static double addr_keep_hot_members(struct binder *b, const struct addr_report *
 			for (int k = 0; mi >= 0 && k < sb->nr_hot; k++)
 				if (sb->hot_off[k] == sb->s->members[mi].offset)
 					in_fn[k] += (double)ip->decoded;
+			if (mi >= 0)
+				addr_mark_siblings(ip, sb, mi);
 		}
 		if (fn_total > 0) {
 			memcpy(sb->hot_samples, in_fn, sizeof(in_fn));
@@ -590,9 +756,11 @@ static double addr_keep_hot_members(struct binder *b, const struct addr_report *
 		}
 	}
 	for (int k = 0; k < sb->nr_hot; k++) {
-		if (sb->hot_samples[k] < 0.02 * base) {
+		sb->sampled_hot[k] = sb->hot_samples[k] >= 0.02 * base;
+		if (!sb->sampled_hot[k] && !sb->code_hot[k]) {
 			sb->hot_off[k] = sb->hot_off[sb->nr_hot - 1];
 			sb->hot_samples[k] = sb->hot_samples[sb->nr_hot - 1];
+			sb->code_hot[k] = sb->code_hot[sb->nr_hot - 1];
 			sb->nr_hot--;
 			k--;
 		}
@@ -668,6 +836,49 @@ static bool addr_hot_lines_apart(const struct binder *b, const struct sbind *sb,
 	return false;
 }
 
+/*
+ * Object placement: the share of the sampled objects of SB (no larger than
+ * a line) that straddle two lines because of where they begin in theirs,
+ * at an offset no allocator gives.  The whole object counts, not only the
+ * members sampled: the first access to an object takes its miss and its
+ * samples, the others hit (or miss on the second line).  Allocators align
+ * to 16 bytes (max_align_t): objects straddling at a multiple of 16 are
+ * what any allocation of them gets (malloc'd 64-byte objects straddle three
+ * times in four), and aligning those is a trade of memory this does not
+ * judge; an offset that is not a multiple of 16 comes from where the
+ * program put them inside a block (a header before them, a packed layout).
+ * Set on the struct and on the lines that accessed it.
+ */
+#define ADDR_MALLOC_ALIGN 16	/* what malloc guarantees on x86-64 (max_align_t) */
+
+static void addr_bind_placement(struct binder *b, const struct sbind *sb, enum tier t)
+{
+	double all = 0, split = 0, growth;
+	uint32_t line = b->line, fit = (uint32_t)sb->s->size;
+
+	if (!line || line > ADDR_LINE_OFF_MAX || !sb->s->size || sb->s->size > line)
+		return;
+	for (uint32_t o = 0; o < line; o++) {
+		all += sb->base_off[o];
+		if (o + sb->s->size > line && o % ADDR_MALLOC_ALIGN)
+			split += sb->base_off[o];
+	}
+	if (all <= 0)
+		return;
+	/* the smallest size from the struct's up that divides the line: none straddle then */
+	while (line % fit)
+		fit++;
+	growth = (double)fit / (double)sb->s->size - 1;
+	factbase__set(b->fb, sb->ent, "struct.placement_split_frac", split / all, t);
+	factbase__set(b->fb, sb->ent, "struct.placement_samples", all, t);
+	factbase__set(b->fb, sb->ent, "struct.placement_pad_growth", growth, t);
+	for (int i = 0; i < sb->nr_line_ent; i++) {
+		factbase__set(b->fb, sb->line_ent[i], "line.object_split_frac", split / all, t);
+		factbase__set(b->fb, sb->line_ent[i], "line.object_samples", all, t);
+		factbase__set(b->fb, sb->line_ent[i], "line.object_pad_growth", growth, t);
+	}
+}
+
 /* Struct facts from what was attributed. */
 static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 {
@@ -676,9 +887,9 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 
 	for (int i = 0; i < b->nr_sb; i++) {
 		struct sbind *sb = &b->sb[i];
-		double bytes = 0;
+		double bytes = 0, reached = 0;
 		uint64_t lines_mask = 0;
-		int nr_lines = 0;
+		int nr_lines = 0, nr_sampled = 0;
 
 		if (!sb->addr_samples)
 			continue; /* not worked on: no entity, no rule can fire on it */
@@ -693,10 +904,20 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 		}
 		factbase__set(fb, sb->ent, "struct.no_address_share",
 			      addr_keep_hot_members(b, a, sb), t);
+		/*
+		 * The sampled members make the hot set (what spanning moves
+		 * together); the ones the loop's code reaches too make the
+		 * bytes a split would keep (struct.reached_bytes).
+		 */
 		for (int k = 0; k < sb->nr_hot; k++) {
 			int mi = bind__member_at(sb->s, (int64_t)sb->hot_off[k]);
 			uint64_t li = b->line ? sb->hot_off[k] / b->line : 0;
 
+			if (mi >= 0)
+				reached += (double)sb->s->members[mi].size;
+			if (!sb->sampled_hot[k])
+				continue;
+			nr_sampled++;
 			if (mi >= 0)
 				bytes += (double)sb->s->members[mi].size;
 			if (li < 64 && !(lines_mask & (1ULL << li))) {
@@ -706,11 +927,16 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 		}
 		if (sb->top)
 			addr_describe_struct(b, a, sb);
-		factbase__set(fb, sb->ent, "struct.hot_members", sb->nr_hot, t);
+		if (sb->ea_max)
+			factbase__set(fb, sb->ent, "struct.extent_bytes",
+				      (double)(sb->ea_max - sb->ea_min + sb->s->size), t);
+		factbase__set(fb, sb->ent, "struct.hot_members", nr_sampled, t);
 		factbase__set(fb, sb->ent, "struct.hot_bytes", bytes, t);
+		factbase__set(fb, sb->ent, "struct.reached_bytes", reached, t);
 		factbase__set(fb, sb->ent, "struct.hot_lines", nr_lines, t);
 		factbase__set(fb, sb->ent, "struct.hot_lines_apart",
 			      nr_lines >= 2 && addr_hot_lines_apart(b, sb, lines_mask), t);
+		addr_bind_placement(b, sb, t);
 	}
 }
 
@@ -720,6 +946,7 @@ void bind__addr(struct binder *b)
 	struct factbase *fb = b->fb;
 	enum tier t;
 	double to_samples;
+	bool *tied;
 
 	if (!a || !a->samples) {
 		if (a)
@@ -737,13 +964,16 @@ void bind__addr(struct binder *b)
 	/* address samples in units of profile samples (for gains over run.sample_period_ns) */
 	to_samples = b->period_ns > 0 ? a->period_ns / b->period_ns : 1;
 
+	tied = xcalloc((size_t)a->nr_ips + 1, sizeof(*tied));
 	for (int i = 0; i < a->nr_ips; i++) {
 		const struct addr_ip *ip = &a->ips[i];
 
 		if (!ip->decoded || ip->op.skip != AS_OK)
 			continue;
-		addr_bind_struct(b, a, ip, addr_bind_line(b, a, ip, to_samples));
+		tied[i] = addr_bind_struct(b, a, ip, addr_bind_line(b, a, ip, to_samples));
 	}
+	addr_bind_array_walkers(b, a, tied);
+	free(tied);
 	addr_bind_no_address(b, a);
 	addr_clear_memless_lines(b, a, to_samples);
 	addr_bind_shared_lines(b, a, to_samples);

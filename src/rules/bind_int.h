@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "rules/facts.h"
+#include "model/addr.h"
 #include "model/report.h"
 
 struct addr_ip;
@@ -39,8 +40,19 @@ struct sbind {
 	bool in_order;		/* ... and addr_ip__in_order */
 	uint64_t hot_off[64];	/* member offsets the accesses hit */
 	double hot_samples[64];	/* ... and the samples on each */
+	bool code_hot[64];	/* ... reached by the hot loop's code (sampled or not) */
+	bool sampled_hot[64];	/* ... with 2 % of the hot function's samples or more */
 	int nr_hot;
 	const struct addr_ip *top; /* the IP with most samples on it */
+	/*
+	 * Where the objects the exact samples hit begin, by offset in the
+	 * line (sampled address minus the member's offset), and the line
+	 * entities of those accesses (the object placement facts go there).
+	 */
+	double base_off[ADDR_LINE_OFF_MAX];
+	uint64_t ea_min, ea_max; /* the exact addresses of its accesses, lowest and highest */
+	int line_ent[16];
+	int nr_line_ent;
 	int *member_ent;	/* entity of each member, -1 until created */
 };
 

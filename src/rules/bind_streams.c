@@ -7,8 +7,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rules/bind_int.h"
+#include "model/sampling.h"
 #include "model/streams.h"
 
 /* Streams shorter than this say little: a window of sets wants a few hundred. */
@@ -18,6 +20,58 @@
 static double ratio(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0;
+}
+
+/*
+ * Whether the walk goes in order, from every delta of the stream: at most
+ * one in ten goes against the others (passes of ten accesses or more).
+ * Sampled addresses cannot tell a walk repeated faster than they come from
+ * random order; the stream can: its answer replaces theirs, on the line and
+ * on the struct the line's accesses were tied to.
+ */
+static void bind_order(struct binder *b, const struct streams_report *s,
+		       const struct stream_ip *ip, int idx)
+{
+	struct factbase *fb = b->fb;
+	uint64_t moves = ip->forward + ip->backward;
+	uint64_t most = ip->forward > ip->backward ? ip->forward : ip->backward;
+	bool in_order;
+	struct sbind *sb;
+
+	if (moves < STREAM_ORDER_MIN_DELTAS)
+		return;
+	in_order = (double)most >= 0.9 * (double)moves;
+	factbase__set(fb, idx, "line.stream_order", ratio(most, moves), s->tier);
+	factbase__set(fb, idx, "line.in_order", in_order, s->tier);
+	if (fb->ents[idx].struct_name[0] &&
+	    (sb = binder__find_struct(b, fb->ents[idx].struct_name)) && sb->ent >= 0)
+		factbase__set(fb, sb->ent, "struct.in_order", in_order, s->tier);
+}
+
+/*
+ * A loop store's line: the share of the run its loop took (the code
+ * samples in [loop_lo, loop_hi) of its process), the size of the mapping it
+ * writes and whether it is a non-temporal store, where the samples did not
+ * say.
+ */
+static void bind_loop_store(struct binder *b, const struct streams_report *s,
+			    const struct stream_ip *ip, int idx)
+{
+	const struct sampling *p = b->r->sampling;
+	struct factbase *fb = b->fb;
+	double in_loop = 0, v;
+
+	if (ip->region_bytes && factbase__get(fb, idx, "line.region_bytes", &v, NULL))
+		factbase__set(fb, idx, "line.region_bytes", (double)ip->region_bytes, s->tier);
+	if (factbase__get(fb, idx, "line.nt_store", &v, NULL))
+		factbase__set(fb, idx, "line.nt_store", strstr(ip->text, "movnt") != NULL, s->tier);
+	if (!ip->loop_store || !p || b->total_samples <= 0)
+		return;
+	for (int i = 0; i < p->nr_hot; i++)
+		if (p->hot[i].ev == 0 && p->hot[i].pid == ip->pid &&
+		    p->hot[i].charged_ip >= ip->loop_lo && p->hot[i].charged_ip < ip->loop_hi)
+			in_loop += (double)p->hot[i].samples;
+	factbase__set(fb, idx, "line.loop_share", in_loop / b->total_samples, s->tier);
 }
 
 static void bind_one(struct binder *b, const struct streams_report *s, const struct stream_ip *ip)
@@ -53,6 +107,8 @@ static void bind_one(struct binder *b, const struct streams_report *s, const str
 	if (ip->tlb_modelled && ip->tlb_decided >= STREAM_MIN_DECIDED)
 		factbase__set(fb, idx, "line.stream_tlb_miss",
 			      ratio(ip->tlb_decided_misses, ip->tlb_decided), t);
+	bind_order(b, s, ip, idx);
+	bind_loop_store(b, s, ip, idx);
 }
 
 void bind__streams(struct binder *b)

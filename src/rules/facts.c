@@ -158,11 +158,25 @@ const struct metric_def metric__registry[] = {
 	  "its hot line walks the array in order (2.5 deviations, and 2/3 of the deltas forward)" },
 	{ "struct.addr_samples", S, EV_ADDR, "count", "data-address samples on this type" },
 	{ "struct.hot_members", S, EV_ADDR, "count", "members the sampled accesses touched" },
+	{ "struct.reached_bytes", S, EV_ADDR, "bytes",
+	  "bytes of the members sampled or reached by the hot loop's code through the pointer of a "
+	  "sampled access (what a hot/cold split must keep together)" },
+	{ "struct.extent_bytes", S, EV_ADDR, "bytes",
+	  "from the lowest to the highest address its sampled accesses hit (the objects walked)" },
 	{ "struct.hot_bytes", S, EV_ADDR, "bytes", "bytes of the members accessed" },
 	{ "struct.no_address_share", S, EV_ADDR, "ratio",
 	  "share of the hot function's decoded memory samples that gave no address "
 	  "(a load that overwrote its index): accesses to members unknown" },
 	{ "struct.hot_lines", S, EV_ADDR, "count", "distinct lines the accessed members lie on" },
+	{ "struct.placement_split_frac", S, EV_ADDR, "ratio",
+	  "share of the sampled objects (no larger than a line) that straddle two lines "
+	  "because of where they begin in theirs (sampled address less the member's offset), "
+	  "at an offset that is not a multiple of 16 (no allocator places them so)" },
+	{ "struct.placement_samples", S, EV_ADDR, "count",
+	  "exact samples that placement share is computed from" },
+	{ "struct.placement_pad_growth", S, EV_ADDR, "ratio",
+	  "how much the struct grows padded to the next size that divides the line (none "
+	  "straddles then): 0 when it divides the line already" },
 	{ "struct.hot_lines_apart", S, EV_ADDR, "bool",
 	  "its hot lines are kept apart on purpose (line-aligned member, padding array)" },
 	/* member */
@@ -214,7 +228,8 @@ const struct metric_def metric__registry[] = {
 	{ "line.stride_monotonic", L, EV_ADDR, "ratio",
 	  "share of address deltas going the stride's way (0.5: random order)" },
 	{ "line.in_order", L, EV_ADDR, "bool",
-	  "its walk goes in order (2.5 deviations above random, 2/3 of the deltas forward)" },
+	  "its walk goes in order (2.5 deviations above random, 2/3 of the deltas forward); "
+	  "from its address stream when one was recorded (line.stream_order)" },
 	{ "line.elem_stride", L, EV_ADDR, "bool",
 	  "its stride is the size of the struct it reads: an array of structs, element by element" },
 	{ "line.random_pages", L, EV_ADDR, "count",
@@ -240,6 +255,12 @@ const struct metric_def metric__registry[] = {
 	  "threads writing the same bytes of the line it writes" },
 	{ "line.nt_store", L, EV_ADDR, "bool", "the sampled access is a non-temporal store" },
 	{ "line.split_frac", L, EV_ADDR, "ratio", "share of its accesses crossing a line boundary" },
+	{ "line.object_split_frac", L, EV_ADDR, "ratio",
+	  "struct.placement_split_frac of the struct its access works on" },
+	{ "line.object_samples", L, EV_ADDR, "count",
+	  "exact samples of that struct's objects it is computed from" },
+	{ "line.object_pad_growth", L, EV_ADDR, "ratio",
+	  "struct.placement_pad_growth of that struct" },
 	{ "line.l1_sets", L, EV_ADDR, "count", "distinct L1d sets of the cache lines it touched" },
 	{ "line.region_bytes", L, EV_ADDR, "bytes", "size of the mapping its addresses fall in" },
 	{ "line.stream_accesses", L, EV_STREAMS, "count",
@@ -256,10 +277,17 @@ const struct metric_def metric__registry[] = {
 	  "the same for the L2, in a window of as many accesses as it has lines" },
 	{ "line.stream_conflict", L, EV_STREAMS, "bool",
 	  "lines crowd into a quarter or less of the sets, more than the ways in one (L1d or L2)" },
+	{ "line.stream_order", L, EV_STREAMS, "ratio",
+	  "share of the stream's address deltas going its main way (0.5: random order); at "
+	  "0.9 or more line.in_order is true, from the stream" },
+	{ "line.loop_share", L, EV_STREAMS, "ratio",
+	  "share of the code samples in the loop around the line's store, when the store was "
+	  "probed as a store of a hot loop rather than for its own samples" },
 	{ "line.stream_split_frac", L, EV_STREAMS, "ratio", "share of accesses crossing a line" },
 	{ "line.stream_writes", L, EV_STREAMS, "bool", "the instruction stores" },
 	{ "line.stream_write_only", L, EV_STREAMS, "bool",
-	  "stores to 20+ lines of which probed loads read under 5 % back" },
+	  "stores to 20+ lines of which probed loads read under 5 % back, and no two lines "
+	  "in the span written had a load sampled at them (read back by other code)" },
 	{ "line.stream_reuse_frac", L, EV_STREAMS, "ratio",
 	  "share of accesses to a line the thread's stream touched within 1024 lines" },
 	{ "line.no_address_share", L, EV_ADDR, "ratio",

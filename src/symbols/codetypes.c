@@ -278,6 +278,8 @@ struct lookup_q {
 	const char *function;
 	struct func_types *out;
 	bool found;
+	Dwarf_Off cus[4];	/* the units that define it */
+	int nr_cus;
 };
 
 /* Every definition of the function (one per CU that has it): its types. */
@@ -288,15 +290,42 @@ static int lookup_fn(Dwarf_Die *die, void *arg)
 	if (dwarf_tag(die) != DW_TAG_subprogram)
 		return 0;
 	if (die_is_function(die, q->function)) {
+		Dwarf_Die cu;
+
 		q->found = true;
 		walk(die, q->out, 0);
+		if (dwarf_diecu(die, &cu, NULL, NULL) && q->nr_cus < (int)(sizeof(q->cus) /
+									  sizeof(q->cus[0])))
+			q->cus[q->nr_cus++] = dwarf_dieoffset(&cu);
 	}
 	return 0;
 }
 
+/* The struct types the file-scope variables of unit CU lead to through a pointer or an array. */
+static void add_globals(Dwarf *dw, Dwarf_Off cu_off, struct func_types *out)
+{
+	Dwarf_Die cu, child, t;
+	char qname[sizeof(out->t[0].name)];
+	unsigned int via;
+
+	if (!dwarf_offdie(dw, cu_off, &cu) || dwarf_child(&cu, &child) != 0)
+		return;
+	do {
+		int had = out->nr;
+
+		if (dwarf_tag(&child) != DW_TAG_variable ||
+		    !strip_to_struct(&child, false, &t, qname, sizeof(qname), &via) || !via)
+			continue;
+		if (!add_name(out, qname, false, false))
+			return;
+		if (out->nr > had)
+			out->t[had].global = true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
 static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out)
 {
-	struct lookup_q q = { function, out, false };
+	struct lookup_q q = { .function = function, .out = out };
 	bool found;
 
 	each_top_die(ct, lookup_fn, &q);
@@ -316,6 +345,8 @@ static int lookup_uncached(struct codetypes *ct, const char *function, struct fu
 			}
 		}
 	}
+	for (int i = 0; i < q.nr_cus; i++)
+		add_globals(ct->dw, q.cus[i], out);
 	return found ? 0 : -ENOENT;
 }
 

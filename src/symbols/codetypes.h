@@ -4,7 +4,9 @@
  * parameters and local variables (pointers, arrays, typedefs and qualifiers
  * stripped), parameters first; then the types their pointer and array
  * members lead to (one level).  The rules use it to tie a sampled code line
- * to the struct and member it accesses.
+ * to the struct and member it accesses.  Last, the struct types that the
+ * file-scope variables of its compilation unit lead to through a pointer or
+ * an array: what a function reaches through a global table.
  */
 #ifndef __MA_CODETYPES_H
 #define __MA_CODETYPES_H
@@ -23,6 +25,8 @@ struct func_types {
 		bool param;	 /* reached through a formal parameter */
 		bool member;	 /* not a variable's type: a pointer or array member's of one
 				  * (c->items[i].x), listed after the variables' own */
+		bool global;	 /* only a file-scope variable of the function's unit leads
+				  * to it (static struct s *table), listed last */
 	} t[CODETYPES_MAX];
 };
 

@@ -344,6 +344,143 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 	return 0;
 }
 
+/* The target of a direct jump IN, 0 for others. */
+static uint64_t jump_target(csh h, const cs_insn *in)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	if (!cs_insn_group(h, in, CS_GRP_JUMP) || x->op_count != 1 ||
+	    x->operands[0].type != X86_OP_IMM)
+		return 0;
+	return (uint64_t)x->operands[0].imm;
+}
+
+/*
+ * The innermost loop around HOT: from HOT on (at most AS_LOOP_SCAN bytes),
+ * the first jump back to HOT or before it closes [*lo, *hi).  0, or -ENOENT.
+ */
+static int find_loop(csh h, cs_insn *in, const uint8_t *code, size_t len, uint64_t code_addr,
+		     uint64_t hot, uint64_t *lo, uint64_t *hi)
+{
+	const uint8_t *c = code + (hot - code_addr);
+	size_t sz = len - (size_t)(hot - code_addr);
+	uint64_t a = hot;
+
+	while (a < hot + AS_LOOP_SCAN && cs_disasm_iter(h, &c, &sz, &a, in)) {
+		uint64_t t = jump_target(h, in);
+
+		if (t && t <= hot && t >= code_addr && hot - t <= AS_LOOP_SCAN) {
+			*lo = t;
+			*hi = a;
+			return 0;
+		}
+		if (cs_insn_group(h, in, CS_GRP_RET) ||
+		    (cs_insn_group(h, in, CS_GRP_JUMP) && !t && in->id == X86_INS_JMP))
+			break;	/* left the function, or an indirect jump: no loop known */
+	}
+	return -ENOENT;
+}
+
+int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,
+			    uint64_t *lo, uint64_t *hi, uint64_t *stores, int max)
+{
+	csh h = decoder();
+	cs_insn *in;
+	const uint8_t *c;
+	uint64_t a;
+	size_t sz;
+	int n = 0;
+
+	if (!h || hot < code_addr || hot >= code_addr + len)
+		return -ENOENT;
+	in = cs_malloc(h);
+	if (!in)
+		return -ENOMEM;
+	if (find_loop(h, in, code, len, code_addr, hot, lo, hi)) {
+		cs_free(in, 1);
+		return -ENOENT;
+	}
+	c = code + (*lo - code_addr);
+	sz = (size_t)(*hi - *lo);
+	a = *lo;
+	while (n < max && cs_disasm_iter(h, &c, &sz, &a, in)) {
+		const cs_x86 *x = &in->detail->x86;
+
+		if (is_no_access(in->id) || x->prefix[0] == X86_PREFIX_LOCK)
+			continue;
+		for (int i = 0; i < x->op_count; i++) {
+			const cs_x86_op *m = &x->operands[i];
+
+			if (m->type != X86_OP_MEM)
+				continue;
+			/* not a spill, not a global scalar (RIP-relative takes no index) */
+			if ((m->access & CS_AC_WRITE) && !(m->access & CS_AC_READ) &&
+			    reg_family(m->mem.base) != AS_SP && m->mem.base != X86_REG_RIP &&
+			    m->mem.segment == X86_REG_INVALID)
+				stores[n++] = in->address;
+			break;
+		}
+	}
+	cs_free(in, 1);
+	return n;
+}
+
+int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
+			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max)
+{
+	csh h = decoder();
+	cs_insn *in;
+	const uint8_t *c;
+	uint64_t a, lo, hi;
+	size_t sz;
+	int n = 0;
+
+	if (!h || op->skip != AS_OK || op->base < 0 || op->rip || op->insn < code_addr ||
+	    op->insn >= code_addr + len)
+		return -ENOENT;
+	in = cs_malloc(h);
+	if (!in)
+		return -ENOMEM;
+	if (find_loop(h, in, code, len, code_addr, op->insn, &lo, &hi)) {
+		cs_free(in, 1);
+		return -ENOENT;
+	}
+	c = code + (lo - code_addr);
+	sz = (size_t)(hi - lo);
+	a = lo;
+	while (n < max && cs_disasm_iter(h, &c, &sz, &a, in)) {
+		const cs_x86 *x = &in->detail->x86;
+
+		if (is_no_access(in->id))
+			continue;
+		for (int i = 0; i < x->op_count && n < max; i++) {
+			const cs_x86_op *m = &x->operands[i];
+			int base, index, k;
+
+			if (m->type != X86_OP_MEM || m->mem.segment != X86_REG_INVALID)
+				continue;
+			base = m->mem.base == X86_REG_INVALID ? -1 : reg_family(m->mem.base);
+			index = m->mem.index == X86_REG_INVALID ? -1 : reg_family(m->mem.index);
+			/*
+			 * the same pointer: with no index, any access through it
+			 * (one indexed into an array member: the member's start);
+			 * with one, the same index and scale (the same element)
+			 */
+			if (base != op->base || (op->index >= 0 && (index != op->index ||
+			    (m->mem.scale ? m->mem.scale : 1) != op->scale)))
+				continue;
+			for (k = 0; k < n && !(disp[k] == m->mem.disp && size[k] == m->size); k++)
+				;
+			if (k == n) {
+				disp[n] = m->mem.disp;
+				size[n++] = m->size;
+			}
+		}
+	}
+	cs_free(in, 1);
+	return n;
+}
+
 bool addrsample__decoder_ready(void)
 {
 	return decoder() != 0;

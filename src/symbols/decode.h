@@ -54,6 +54,27 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 #define AS_STORE_MAX 8
 bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr,
 			     const struct mem_operand *op);
+/*
+ * The stores of the innermost loop around the instruction at HOT: from HOT
+ * on (at most AS_LOOP_SCAN bytes), the first jump back to HOT or before it
+ * closes the loop [target, end); its instructions, decoded from the target,
+ * that write memory without reading it, other than through the stack
+ * pointer (spills) or RIP-relative (global scalars), go to STORES (addresses, at most MAX).  CODE holds
+ * the bytes from CODE_ADDR on.  The count, or -ENOENT when no loop closes.
+ */
+#define AS_LOOP_SCAN 512
+int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,
+			    uint64_t *lo, uint64_t *hi, uint64_t *stores, int max);
+/*
+ * The memory operands of that loop (around OP's instruction) with OP's base
+ * register and, if OP has one, its index register and scale (without one,
+ * an access indexed from the same base reaches an array member at its
+ * displacement): their displacements and sizes, distinct,
+ * OP's own among them; the count, or -ENOENT.  What the loop reaches through
+ * the same pointer: the other members of the object the samples hit.
+ */
+int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
+			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max);
 int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			    uint64_t ip, struct mem_operand *op);
 

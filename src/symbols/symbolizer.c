@@ -631,6 +631,68 @@ static void caller_of(Dwarf_Die *inst, char *out, size_t len)
 	copy(callers[k].name, sizeof(callers[k].name), out);
 }
 
+/* A header of the compiler or the system (intrinsics, libc inlines): not the user's code. */
+static bool is_system_header(const char *path)
+{
+	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm-",
+					    "/usr/local/include/" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+/*
+ * Code inlined from a system header (an intrinsic, a libc inline) is where
+ * the user's code called it: from the inlined instance INST out, the call
+ * site (DW_AT_call_file, DW_AT_call_line) of each instance while the line
+ * is still in such a header, and the function that call is in.
+ */
+static void leave_system_headers(Dwarf_Die *cu, Dwarf_Die *inst, struct sampling_loc *loc)
+{
+	Dwarf_Die cur = *inst;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	if (!is_system_header(loc->file) || dwarf_getsrcfiles(cu, &files, &nfiles))
+		return;
+	for (int depth = 0; depth < 16 && is_system_header(loc->file); depth++) {
+		Dwarf_Die *outer = NULL, next;
+		Dwarf_Attribute a;
+		Dwarf_Word fi, ln;
+		const char *f;
+		int m, tag = 0;
+
+		if (dwarf_formudata(dwarf_attr(&cur, DW_AT_call_file, &a), &fi) ||
+		    dwarf_formudata(dwarf_attr(&cur, DW_AT_call_line, &a), &ln) ||
+		    fi >= nfiles || !(f = dwarf_filesrc(files, fi, NULL, NULL)))
+			return;
+		copy(loc->file, sizeof(loc->file), f);
+		loc->line = (int)ln;
+		/* the function the call is in: the next instance or subprogram out of CUR */
+		m = dwarf_getscopes_die(&cur, &outer);
+		for (int k = 1; k < m; k++) {
+			tag = dwarf_tag(&outer[k]);
+			if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+				next = outer[k];
+				break;
+			}
+			tag = 0;
+		}
+		free(outer);
+		if (!tag)
+			return;
+		symbolizer__name(loc->function, sizeof(loc->function), die_name(&next));
+		if (tag == DW_TAG_subprogram) {
+			loc->inlined_from[0] = '\0';
+			return;
+		}
+		caller_of(&next, loc->inlined_from, sizeof(loc->inlined_from));
+		cur = next;
+	}
+}
+
 /* Inlined frames: the innermost scope names the function, the next one the caller. */
 static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct sampling_loc *loc)
 {
@@ -653,6 +715,7 @@ static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct sampling_loc 
 	if (inner >= 0) {
 		symbolizer__name(loc->function, sizeof(loc->function), die_name(&scopes[inner]));
 		caller_of(&scopes[inner], loc->inlined_from, sizeof(loc->inlined_from));
+		leave_system_headers(cu, &scopes[inner], loc);
 	}
 	free(scopes);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Effective addresses from hand-assembled x86-64 bytes and sampled registers. */
+#include <errno.h>
 #include <string.h>
 #include <stdint.h>
 #include <math.h>
@@ -360,4 +361,34 @@ void test_addrsample__cyclic_sweep(void)
 		prev = pos;
 	}
 	ASSERT_TRUE(addrsample__cyclic_z(d, 200) < 9, "random positions do not");
+}
+
+/* The stores of the loop around a hot load: spills and global scalars left out. */
+void test_addrsample__loop_stores(void)
+{
+	static const uint8_t loop[] = {
+		0x8b, 0x04, 0x8e,			/* 401000: mov eax, [rsi + rcx*4] */
+		0x89, 0x04, 0x8f,			/* 401003: mov [rdi + rcx*4], eax */
+		0x89, 0x44, 0x24, 0x08,			/* 401006: mov [rsp + 8], eax (spill) */
+		0x89, 0x05, 0x00, 0x01, 0x00, 0x00,	/* 40100a: mov [rip + 0x100], eax */
+		0x01, 0x06,				/* 401010: add [rsi], eax (reads too) */
+		0x48, 0x83, 0xc1, 0x01,			/* 401012: add rcx, 1 */
+		0x48, 0x39, 0xd1,			/* 401016: cmp rcx, rdx */
+		0x75, 0xe5,				/* 401019: jne 401000 */
+		0xc3,					/* 40101b: ret */
+	};
+	static const uint8_t noloop[] = { 0x8b, 0x06, 0x89, 0x07, 0xc3 };
+	uint64_t st[4], lo = 0, hi = 0;
+	int n;
+
+	n = addrsample__loop_stores(loop, sizeof(loop), 0x401000, 0x401000, &lo, &hi, st, 4);
+	if (!ASSERT_EQ(n, 1, "one store streams through the loop"))
+		return;
+	ASSERT_EQ(st[0], 0x401003, "mov [rdi + rcx*4]");
+	ASSERT_EQ(lo, 0x401000, "the loop starts at the jump's target");
+	ASSERT_EQ(hi, 0x40101b, "and ends after the jump");
+	n = addrsample__loop_stores(loop, sizeof(loop), 0x401000, 0x401012, &lo, &hi, st, 4);
+	ASSERT_EQ(n, 1, "from an instruction inside the loop: the same loop");
+	ASSERT_EQ(addrsample__loop_stores(noloop, sizeof(noloop), 0x402000, 0x402000, &lo, &hi,
+					  st, 4), -ENOENT, "no jump back: no loop");
 }

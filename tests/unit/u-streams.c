@@ -139,6 +139,8 @@ void test_streams__sequential_and_random(void)
 	/* the model: one miss a line, all cold */
 	ASSERT_EQ(o.l1_misses, 500, "a miss per line");
 	ASSERT_EQ(o.l1_cold, 500, "all cold");
+	ASSERT_EQ(o.forward, 3999, "every delta goes forward");
+	ASSERT_EQ(o.backward, 0, "none back");
 	free(a);
 
 	/* random lines over 64 MiB: spread over the sets */
@@ -150,6 +152,7 @@ void test_streams__sequential_and_random(void)
 	streams__analyze(a, 2048, &geom, &o, 1);
 	ASSERT_TRUE(o.stride_frac < 0.05, "no regular stride");
 	ASSERT_FALSE(o.conflict, "random lines do not crowd into a few sets");
+	ASSERT_TRUE(o.forward > 900 && o.backward > 900, "random order: about as many back as forward");
 	free(a);
 }
 
@@ -281,4 +284,18 @@ void test_streams__decided_accesses(void)
 	ASSERT_EQ(o.tlb_decided, 76, "first touches past the 4th page and every return");
 	ASSERT_EQ(o.tlb_decided_misses, 76, "LRU over 8 pages in 4 entries misses them all");
 	free(a);
+}
+
+/* Sampled load lines in a span: what the read-back test of a store asks. */
+void test_streams__sampled_reads_in_span(void)
+{
+	uint64_t lines[] = { 10, 20, 21, 22, 40, 100 };
+	struct addr_report r = { .read_lines = lines, .nr_read_lines = 6 };
+
+	ASSERT_EQ(addr_report__reads_in(&r, 20, 22), 3, "the three inside");
+	ASSERT_EQ(addr_report__reads_in(&r, 23, 39), 0, "a gap");
+	ASSERT_EQ(addr_report__reads_in(&r, 0, 1000), 6, "all");
+	ASSERT_EQ(addr_report__reads_in(&r, 100, 100), 1, "one line");
+	ASSERT_EQ(addr_report__reads_in(&r, 50, 40), 0, "an empty span");
+	ASSERT_EQ(addr_report__reads_in(NULL, 0, 10), 0, "no sampling");
 }

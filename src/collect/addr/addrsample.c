@@ -276,6 +276,35 @@ static void ensure_sym(struct addrsample *as, struct aspace *sp, uint64_t ip,
 	}
 }
 
+/*
+ * What the loop around a decoded access reaches through the same pointer:
+ * the code up to AS_LOOP_SCAN bytes either side (within the instruction's
+ * page if the neighbours are not readable).
+ */
+static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
+{
+	uint64_t insn = ia->out.op.insn, page = insn & ~(uint64_t)(as->page_size - 1);
+	uint64_t from = insn > AS_LOOP_SCAN ? insn - AS_LOOP_SCAN : 0, to = insn + AS_LOOP_SCAN;
+	uint8_t *buf;
+	int n;
+
+	if (ia->out.op.base < 0 || ia->out.op.rip)
+		return;
+	buf = xmalloc(2 * AS_LOOP_SCAN + (size_t)as->page_size);
+	if (!read_code(as, sp, from, to, buf)) {
+		from = page;
+		to = page + (uint64_t)as->page_size;
+		if (!read_code(as, sp, from, to, buf)) {
+			free(buf);
+			return;
+		}
+	}
+	n = addrsample__loop_siblings(buf, (size_t)(to - from), from, &ia->out.op,
+				      ia->out.sib_disp, ia->out.sib_size, ADDR_SIBLINGS);
+	ia->out.nr_sib = n > 0 ? n : 0;
+	free(buf);
+}
+
 static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
 {
 	uint64_t ip = ia->out.ip, fstart = 0, from, insn;
@@ -327,6 +356,8 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 		}
 		ia->out.op.stored = n && addrsample__stored_back(after, n, at, &ia->out.op);
 	}
+	if (ia->out.op.skip == AS_OK)
+		loop_siblings(as, sp, ia);
 }
 
 static void read_maps(struct addrsample *as, struct aspace *sp)
@@ -726,6 +757,12 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 			ia->out.misaligned++;
 			as->tot.misaligned++;
 		}
+		if (as->line_size <= ADDR_LINE_OFF_MAX)
+			ia->out.line_off[ea & (as->line_size - 1)]++;
+		if (!ia->out.ea_max || ea < ia->out.ea_min)
+			ia->out.ea_min = ea;
+		if (ea > ia->out.ea_max)
+			ia->out.ea_max = ea;
 		set = (unsigned int)((ea / as->line_size) % as->l1_sets);
 		if (!(ia->sets[set / 64] >> (set % 64) & 1)) {
 			ia->sets[set / 64] |= 1ULL << (set % 64);
@@ -965,6 +1002,36 @@ static int cmp_line(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The lines loads were sampled at (addr_report.read_lines): sorted, distinct. */
+static void read_lines(struct addrsample *as, struct addr_report *p)
+{
+	size_t n = 0;
+
+	p->read_lines = xcalloc(as->ip_lines.cap + 1, sizeof(*p->read_lines));
+	for (size_t k = 0; k < as->ip_lines.cap; k++) {
+		uint64_t key = as->ip_lines.keys[k], ipi;
+
+		if (!key)
+			continue;
+		ipi = (key >> 42) - 1;
+		if (ipi >= as->nr_ips || !as->ips[ipi].out.op.read || as->ips[ipi].out.op.write)
+			continue;
+		p->read_lines[n++] = key & ((1ULL << 42) - 1);
+	}
+	qsort(p->read_lines, n, sizeof(*p->read_lines), cmp_u64);
+	p->nr_read_lines = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!p->nr_read_lines || p->read_lines[p->nr_read_lines - 1] != p->read_lines[i])
+			p->read_lines[p->nr_read_lines++] = p->read_lines[i];
+}
+
 /*
  * What each region is, across processes: its name (a file, [heap]) or, for
  * an anonymous mapping, its kind and size.  CLS[r] is region r's class.
@@ -1068,6 +1135,7 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 				 r->name[0] ? r->name : "anon");
 		}
 	}
+	read_lines(as, p);
 	p->nr_ips = 0;
 	p->ips = xcalloc(as->nr_ips + 1, sizeof(*p->ips));
 	for (size_t i = 0; i < as->nr_ips; i++) {
@@ -1160,6 +1228,7 @@ void addrsample__close(struct addrsample *as)
 		return;
 	if (as->shared && as->shared->hot_insns_ctx == as) {
 		as->shared->hot_insns = NULL;
+		as->shared->insn_site = NULL;
 		as->shared->hot_insns_ctx = NULL;
 	}
 	if (as->shared && as->shared->side_drain_ctx == as) {
@@ -1237,6 +1306,18 @@ static int addrsample__hot(void *ctx, struct hot_insn *out, int max)
 	return n;
 }
 
+/* Where INSN of process PID is (run_shared.insn_site), from its last maps. */
+static int addrsample__site(void *ctx, pid_t pid, uint64_t insn, struct sym_site *out)
+{
+	struct addrsample *as = ctx;
+	struct aspace *sp = space_find(as, pid, false);
+
+	memset(out, 0, sizeof(*out));
+	if (!sp || !sp->maps)
+		return -1;
+	return symbolizer__site(as->sym, sp->maps, insn, true, out) ? -1 : 0;
+}
+
 /* --- output --------------------------------------------------------------- */
 
 /* --- collector ops --------------------------------------------------------- */
@@ -1264,6 +1345,7 @@ static int as_open(void **state, const struct run_ctx *ctx, struct report *r)
 	as->shared = ctx->shared;
 	if (ctx->shared) {
 		ctx->shared->hot_insns = addrsample__hot;
+		ctx->shared->insn_site = addrsample__site;
 		ctx->shared->hot_insns_ctx = as;
 		/* the profile follows the target's processes by this ring's records */
 		ctx->shared->side_drain = addrsample__drain_side;

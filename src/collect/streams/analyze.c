@@ -220,9 +220,13 @@ static void one_stream(const struct stream_access *a, const uint32_t *ix, size_t
 		uint64_t line = x->addr / (uint64_t)g->line;
 		size_t d;
 
-		if (i)
-			push_i64(&acc->deltas, &acc->nr_deltas, &acc->cap_deltas,
-				 (int64_t)(x->addr - a[ix[i - 1]].addr));
+		if (i) {
+			int64_t dl = (int64_t)(x->addr - a[ix[i - 1]].addr);
+
+			push_i64(&acc->deltas, &acc->nr_deltas, &acc->cap_deltas, dl);
+			o->forward += dl > 0;
+			o->backward += dl < 0;
+		}
 		if ((x->addr % (uint64_t)g->line) + x->size > (uint64_t)g->line)
 			o->splits++;
 		if (x->size && !(x->size & (x->size - 1)) && x->addr % x->size)
@@ -428,6 +432,7 @@ static void reset_metrics(struct stream_ip *o)
 	o->stride = 0;
 	o->stride_frac = 0;
 	o->deltas = 0;
+	o->forward = o->backward = 0;
 	o->lines_per_k = o->pages_per_k = 0;
 	o->lines = o->pages = 0;
 	o->window = o->window_lines = 0;

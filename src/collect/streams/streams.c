@@ -59,11 +59,13 @@
 #include "machine/sysinfo.h"
 #include "model/addr.h"
 #include "model/streams.h"
+#include "symbols/decode.h"
 #include "symbols/procmaps.h"
 #include "streams.skel.h"
 
 #define STREAM_MAX_ATTACH 4		/* instructions probed in one burst */
-#define STREAM_MAX_IPS 8		/* instructions followed over the run */
+#define STREAM_MAX_SAMPLED 8		/* sampled instructions followed over the run */
+#define STREAM_MAX_IPS 12		/* ... and loop stores */
 #define STREAM_HIT_NS 15000.0		/* cost of one hit assumed: a single-stepped load */
 #define STREAM_SPAN_NS 150000000ULL	/* a perf-event burst's span, before one was timed */
 #define STREAM_MULTI_FIXED_NS 5000000.0	/* a uprobe_multi burst beyond its hits (see above) */
@@ -75,6 +77,14 @@
  */
 #define STREAM_MIN_BURST_NS 10000000ULL
 /*
+ * The first burst may be shorter: 3 ms is about 330 hits of a probe hit all
+ * the time, enough for a stride, a set histogram over as many lines and a
+ * write-only test (20 lines), though not for the cache model to decide first
+ * touches.  It comes after about 0.6 s of a run at the default budget, where
+ * a 10 ms one waits 2 s: runs of a few seconds get one.
+ */
+#define STREAM_FIRST_BURST_NS 3000000ULL
+/*
  * A thread that hits all the time pays a hit every 9 us of the burst (5500
  * hits in 25 bursts of 2 ms on a loop that did nothing else); charged at
  * STREAM_HIT_NS, a burst may last this share of what the budget saved.
@@ -82,6 +92,7 @@
 #define STREAM_HIT_WALL_NS 9000.0
 #define STREAM_MAX_BURST_NS 20000000ULL
 #define STREAM_MIN_SAMPLES 8		/* samples before an instruction is probed */
+#define STREAM_LOOP_STORES 4		/* stores probed in the hottest loop, one a burst */
 #define STREAM_MAX_RECS (1u << 20)	/* accesses kept for the analysis */
 #define STREAM_CAP 8192			/* records per probe and burst */
 
@@ -92,6 +103,7 @@ struct sprobe {
 	uint64_t off;
 	struct bpf_link *link;
 	int link_fd;		/* the uprobe_multi link, -1: none */
+	bool region_looked;	/* out.region_bytes looked for */
 };
 
 struct streams {
@@ -105,7 +117,7 @@ struct streams {
 	pthread_t thread;
 	bool running;
 	pthread_mutex_t lock;
-	struct hot_insn hot[STREAM_MAX_IPS * 2];
+	struct hot_insn hot[STREAM_MAX_SAMPLED * 2];
 	int nr_hot;
 	uint64_t hot_ns;
 	volatile bool stop;
@@ -124,6 +136,7 @@ struct streams {
 	int bursts;
 	struct sprobe ips[STREAM_MAX_IPS];
 	int nr_ips;
+	uint64_t loop_of;	/* the hot instruction whose loop's stores were looked for */
 	struct stream_access *recs;
 	size_t nr_recs, cap_recs;
 	uint64_t dropped_recs;	/* past STREAM_MAX_RECS */
@@ -309,10 +322,83 @@ static bool locate(struct streams *st, struct sprobe *sp, const struct procmaps 
 	return sp->out.skip == STREAM_OK;
 }
 
+/* A probe for the instruction at INSN; NULL when the table is full or it is there. */
+static struct sprobe *add_probe(struct streams *st, uint64_t insn, uint64_t samples,
+				const struct procmaps *m)
+{
+	struct sprobe *sp;
+
+	for (int k = 0; k < st->nr_ips; k++)
+		if (st->ips[k].out.insn == insn)
+			return NULL;
+	if (st->nr_ips == STREAM_MAX_IPS)
+		return NULL;
+	sp = &st->ips[st->nr_ips];
+	memset(sp, 0, sizeof(*sp));
+	sp->link_fd = -1;
+	sp->out.insn = insn;
+	sp->out.pid = st->pid;
+	sp->out.addr_samples = samples;
+	sp->p.slot = (uint8_t)st->nr_ips;
+	st->nr_ips++;
+	if (locate(st, sp, m)) {
+		uint64_t key = sp->out.insn;
+
+		sp->p.slot = (uint8_t)(sp - st->ips);
+		if (bpf_map__update_elem(st->skel->maps.probes, &key, sizeof(key), &sp->p,
+					 sizeof(sp->p), BPF_ANY)) {
+			sp->out.skip = STREAM_SKIP_ATTACH;
+			snprintf(sp->out.why, sizeof(sp->out.why), "probe map full");
+		}
+	}
+	return sp;
+}
+
+/*
+ * The stores of the loop around the hottest instruction: stores retire into
+ * the store buffer and are seldom the instruction a sample blames, yet
+ * whether a loop's stores stream into lines nobody reads back is what
+ * non-temporal stores are about.  Looked for once per hottest instruction.
+ */
+static void add_loop_stores(struct streams *st, const struct hot_insn *hot, const struct procmaps *m)
+{
+	const struct procmap *pm = procmaps__find(m, hot->op.insn);
+	uint64_t lo, hi, from, to, stores[STREAM_LOOP_STORES];
+	uint8_t code[2 * AS_LOOP_SCAN];
+	struct iovec local, remote;
+	ssize_t got;
+	int n;
+
+	if (!pm || st->loop_of == hot->op.insn)
+		return;
+	st->loop_of = hot->op.insn;
+	from = hot->op.insn - AS_LOOP_SCAN > pm->start && hot->op.insn >= AS_LOOP_SCAN
+	       ? hot->op.insn - AS_LOOP_SCAN : pm->start;
+	to = hot->op.insn + AS_LOOP_SCAN < pm->end ? hot->op.insn + AS_LOOP_SCAN : pm->end;
+	local.iov_base = code;
+	local.iov_len = (size_t)(to - from);
+	remote.iov_base = (void *)(uintptr_t)from;
+	remote.iov_len = local.iov_len;
+	got = process_vm_readv(st->pid, &local, 1, &remote, 1, 0);
+	if (got <= 0)
+		return;
+	n = addrsample__loop_stores(code, (size_t)got, from, hot->op.insn, &lo, &hi, stores,
+				    STREAM_LOOP_STORES);
+	for (int i = 0; i < n; i++) {
+		struct sprobe *sp = add_probe(st, stores[i], 0, m);
+
+		if (sp) {
+			sp->out.loop_store = true;
+			sp->out.loop_lo = lo;
+			sp->out.loop_hi = hi;
+		}
+	}
+}
+
 /* New hot instructions of the target since the last burst. */
 static void refresh(struct streams *st)
 {
-	struct hot_insn hot[STREAM_MAX_IPS * 2];
+	struct hot_insn hot[STREAM_MAX_SAMPLED * 2];
 	struct procmaps *m = NULL;
 	int n;
 
@@ -322,6 +408,7 @@ static void refresh(struct streams *st)
 	pthread_mutex_unlock(&st->lock);
 	for (int i = 0; i < n; i++) {
 		struct sprobe *sp = NULL;
+		int sampled = 0;
 
 		if (hot[i].pid != st->pid)
 			continue;
@@ -332,28 +419,22 @@ static void refresh(struct streams *st)
 			sp->out.addr_samples = hot[i].samples;
 			continue;
 		}
-		if (hot[i].samples < STREAM_MIN_SAMPLES || st->nr_ips == STREAM_MAX_IPS)
+		for (int k = 0; k < st->nr_ips; k++)
+			sampled += !st->ips[k].out.loop_store;
+		if (hot[i].samples < STREAM_MIN_SAMPLES || sampled >= STREAM_MAX_SAMPLED)
 			continue;
 		if (!m && !(m = procmaps__capture(st->pid, false)))
 			break;
-		sp = &st->ips[st->nr_ips];
-		memset(sp, 0, sizeof(*sp));
-		sp->link_fd = -1;
-		sp->out.insn = hot[i].op.insn;
-		sp->out.pid = st->pid;
-		sp->out.addr_samples = hot[i].samples;
-		sp->p.slot = (uint8_t)st->nr_ips;
-		st->nr_ips++;
-		if (locate(st, sp, m)) {
-			uint64_t key = sp->out.insn;
-
-			sp->p.slot = (uint8_t)(sp - st->ips);
-			if (bpf_map__update_elem(st->skel->maps.probes, &key, sizeof(key), &sp->p,
-						 sizeof(sp->p), BPF_ANY)) {
-				sp->out.skip = STREAM_SKIP_ATTACH;
-				snprintf(sp->out.why, sizeof(sp->out.why), "probe map full");
-			}
-		}
+		add_probe(st, hot[i].op.insn, hot[i].samples, m);
+	}
+	/* the hottest instruction's loop: its stores, probed though not sampled */
+	for (int i = 0; i < n; i++) {
+		if (hot[i].pid != st->pid || hot[i].samples < STREAM_MIN_SAMPLES)
+			continue;
+		if (st->loop_of != hot[i].op.insn &&
+		    (m || (m = procmaps__capture(st->pid, false))))
+			add_loop_stores(st, &hot[i], m);
+		break;
 	}
 	procmaps__free(m);
 }
@@ -368,6 +449,73 @@ static uint64_t stat(struct streams *st, enum stream_stat i)
 	return v;
 }
 
+/* The size of the mapping each instruction's first access in recs[from..] fell in. */
+static void note_regions(struct streams *st, size_t from)
+{
+	struct procmaps *m = NULL;
+
+	for (size_t i = from; i < st->nr_recs; i++) {
+		struct sprobe *sp = &st->ips[st->recs[i].ipi];
+		const struct procmap *pm;
+
+		if (sp->region_looked)
+			continue;
+		if (!m && !(m = procmaps__capture(st->pid, false)))
+			return;
+		sp->region_looked = true;
+		pm = procmaps__find(m, st->recs[i].addr);
+		sp->out.region_start = pm ? pm->start : 0;
+		sp->out.region_bytes = pm ? pm->end - pm->start : 0;
+	}
+	procmaps__free(m);
+}
+
+/*
+ * Written lines read back by code no probe is on: loads sampled over the
+ * whole run (any code) within the span of the lines each store wrote, or
+ * whose own addresses (lowest to highest) range over that span: a loop
+ * that reads the data back takes samples like the one that wrote it, and
+ * walks over the buffer the store fills.
+ */
+static void read_back_sampled(struct streams *st, const struct report *r,
+			      struct streams_report *s)
+{
+	uint64_t *lo = xcalloc((size_t)s->nr_ips + 1, sizeof(*lo));
+	uint64_t *hi = xcalloc((size_t)s->nr_ips + 1, sizeof(*hi));
+
+	for (int i = 0; i < s->nr_ips; i++)
+		lo[i] = UINT64_MAX;
+	for (size_t i = 0; i < st->nr_recs; i++) {
+		const struct stream_access *a = &st->recs[i];
+		uint64_t line = a->addr / 64;	/* as the sampler keeps them */
+
+		if (!a->write || a->ipi >= s->nr_ips)
+			continue;
+		if (line < lo[a->ipi])
+			lo[a->ipi] = line;
+		if (line > hi[a->ipi])
+			hi[a->ipi] = line;
+	}
+	for (int i = 0; i < s->nr_ips; i++) {
+		if (lo[i] > hi[i])
+			continue;
+		s->ips[i].sampled_reads_in_span = addr_report__reads_in(r->addr, lo[i], hi[i]);
+		/* a sampled load whose addresses range over the lines written */
+		for (int k = 0; r->addr && k < r->addr->nr_ips; k++) {
+			const struct addr_ip *ip = &r->addr->ips[k];
+
+			if (ip->op.read && !ip->op.write && ip->decoded >= 2 && ip->ea_max &&
+			    ip->pid == s->ips[i].pid && ip->ea_min / 64 <= hi[i] &&
+			    ip->ea_max / 64 >= lo[i])
+				s->ips[i].loads_over_span++;
+		}
+		if (s->ips[i].sampled_reads_in_span >= 2 || s->ips[i].loads_over_span)
+			s->ips[i].write_only = false;
+	}
+	free(lo);
+	free(hi);
+}
+
 /* One burst: attach the hottest probes, sleep, detach, read the records. */
 static void burst(struct streams *st, uint64_t len_ns)
 {
@@ -378,6 +526,7 @@ static void burst(struct streams *st, uint64_t len_ns)
 	double hits_ns;
 	struct timespec ts;
 	__u32 zero = 0;
+	size_t recs0;
 
 	for (int i = 0; i < st->nr_ips; i++)
 		if (st->ips[i].out.skip == STREAM_OK)
@@ -391,8 +540,30 @@ static void burst(struct streams *st, uint64_t len_ns)
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
-	if (nr > STREAM_MAX_ATTACH)
-		nr = STREAM_MAX_ATTACH;
+	/*
+	 * One place for the loop stores (they sort last, with no samples): the
+	 * one recorded in the fewest bursts, so that they take turns.
+	 */
+	{
+		int first = nr, pick = -1;
+
+		for (int i = 0; i < nr; i++)
+			if (st->ips[order[i]].out.loop_store) {
+				if (first == nr)
+					first = i;
+				if (pick < 0 || st->ips[order[i]].out.bursts <
+						st->ips[order[pick]].out.bursts)
+					pick = i;
+			}
+		if (pick >= 0) {
+			int keep = first < STREAM_MAX_ATTACH - 1 ? first : STREAM_MAX_ATTACH - 1;
+
+			order[keep] = order[pick];
+			nr = keep + 1;
+		} else if (nr > STREAM_MAX_ATTACH) {
+			nr = STREAM_MAX_ATTACH;
+		}
+	}
 	for (int i = 0; i < nr; i++) {
 		__u32 slot = (__u32)order[i];
 
@@ -479,7 +650,9 @@ static void burst(struct streams *st, uint64_t len_ns)
 		st->span_ns = now_ns() - t0;
 		st->cost_ns += st->multi ? STREAM_MULTI_FIXED_NS + hits_ns : (double)st->span_ns;
 	}
+	recs0 = st->nr_recs;
 	ring_buffer__consume(st->rb);
+	note_regions(st, recs0);
 	if (attached)
 		st->bursts++;
 }
@@ -535,16 +708,21 @@ static void *burst_thread(void *arg)
 		double fixed = !st->skel || st->multi ? STREAM_MULTI_FIXED_NS : (double)st->span_ns;
 		double saved = st->budget * (double)(now - st->start_ns) - st->cost_ns - fixed;
 
+		uint64_t min_len = st->bursts ? STREAM_MIN_BURST_NS : STREAM_FIRST_BURST_NS;
+
 		if (st->skel && st->multi)
 			saved *= STREAM_HIT_WALL_NS / STREAM_HIT_NS;
 		nanosleep(&tick, NULL);
-		if (saved < (double)STREAM_MIN_BURST_NS || !st->nr_hot)
+		if (!st->nr_hot)
 			continue;
+		/* loading costs this process, not the target: as soon as there is work */
 		if (!st->skel) {
 			if (load(st))
 				break;
 			continue;	/* the charge is known now: from the next tick */
 		}
+		if (saved < (double)min_len)
+			continue;
 		refresh(st);
 		len = saved > (double)STREAM_MAX_BURST_NS ? STREAM_MAX_BURST_NS : (uint64_t)saved;
 		for (int i = 0; i < st->nr_ips && !st->stop; i++)
@@ -655,6 +833,7 @@ static int streams_finish(void *state, struct report *r)
 	for (int i = 0; i < st->nr_ips; i++)
 		s->ips[i] = st->ips[i].out;
 	streams__analyze(st->recs, st->nr_recs, &st->geom, s->ips, s->nr_ips);
+	read_back_sampled(st, r, s);
 	for (int i = 0; i < st->nr_ips; i++)
 		st->ips[i].out = s->ips[i];
 	note_skips(st, r);
@@ -667,6 +846,10 @@ static int streams_finish(void *state, struct report *r)
 				s->ips[i].loc = r->addr->ips[k].loc;
 				break;
 			}
+		/* a loop store was not sampled: the sampler's symbols place it */
+		if (!s->ips[i].loc.file[0] && st->shared && st->shared->insn_site)
+			st->shared->insn_site(st->shared->hot_insns_ctx, s->ips[i].pid,
+					      s->ips[i].insn, &s->ips[i].loc);
 	}
 	if (!st->geom.tlb_entries)
 		report__add_provenance(r, "uprobe_stream", "no TLB model: the data TLB's size is "
