@@ -189,12 +189,18 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 				factbase__get(fb, idx, "line.split_frac", &split, NULL);
 			factbase__get(fb, idx, "line.object_split_frac", &obj, NULL);
 			factbase__get(fb, idx, "line.access_size", &sz, NULL);
+			double fs = 0;
+
+			factbase__get(fb, idx, "line.false_sharing", &fs, NULL);
 			if (obj >= 0 && obj >= split)
 				sbuf_printf(&out, &len, &cap,
-					    "%.0f%% of the struct %s objects it reads straddle two cache "
-					    "lines because of where they begin",
+					    "%.0f%% of the struct %s objects it uses straddle two cache "
+					    "lines because of where they begin%s",
 					    100 * obj, INHERIT(fb, idx, struct_name)[0]
-							   ? INHERIT(fb, idx, struct_name) : "?");
+							   ? INHERIT(fb, idx, struct_name) : "?",
+					    fs > 0 ? ", so neighbouring objects that other threads write "
+						     "share their end lines (the false sharing found there)"
+						   : "");
 			else if (split >= 0)
 				sbuf_printf(&out, &len, &cap,
 					    "%.0f%% of the %.0f-byte accesses cross a cache-line boundary",
