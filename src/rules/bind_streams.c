@@ -97,7 +97,6 @@ static void bind_one(struct binder *b, const struct streams_report *s, const str
 	factbase__set(fb, idx, "line.stream_conflict", ip->conflict, t);
 	factbase__set(fb, idx, "line.stream_split_frac", ratio(ip->splits, ip->accesses), t);
 	factbase__set(fb, idx, "line.stream_writes", ip->write, t);
-	factbase__set(fb, idx, "line.stream_write_only", ip->write_only, t);
 	factbase__set(fb, idx, "line.stream_reuse_frac", ratio(ip->reuses, ip->accesses), t);
 	/* miss ratios among the accesses the windows decide; too few: unknown */
 	if (ip->l1_decided >= STREAM_MIN_DECIDED)
@@ -108,6 +107,30 @@ static void bind_one(struct binder *b, const struct streams_report *s, const str
 		factbase__set(fb, idx, "line.stream_tlb_miss",
 			      ratio(ip->tlb_decided_misses, ip->tlb_decided), t);
 	bind_order(b, s, ip, idx);
+}
+
+/*
+ * The line's store, if one of its instructions only writes: the longest
+ * such stream says whether the line's writes go to lines nobody reads back,
+ * with its own stride (a load on the same source line has its own).
+ */
+static void bind_store(struct binder *b, const struct streams_report *s,
+		       const struct stream_ip *ip)
+{
+	struct factbase *fb = b->fb;
+	enum tier t = s->tier;
+	double prev;
+	int idx = binder__line_entity(b, ip->loc.function, ip->loc.file, ip->loc.line);
+
+	if (idx < 0 || !ip->write || ip->read)
+		return;
+	if (!factbase__get(fb, idx, "line.stream_store_accesses", &prev, NULL) &&
+	    prev >= ip->accesses)
+		return;
+	factbase__set(fb, idx, "line.stream_store_accesses", (double)ip->accesses, t);
+	factbase__set(fb, idx, "line.stream_store_stride", (double)llabs(ip->stride), t);
+	factbase__set(fb, idx, "line.stream_store_stride_frac", ip->stride_frac, t);
+	factbase__set(fb, idx, "line.stream_write_only", ip->write_only, t);
 	bind_loop_store(b, s, ip, idx);
 }
 
@@ -127,6 +150,7 @@ void bind__streams(struct binder *b)
 		if (ip->skip != STREAM_OK || ip->accesses < STREAM_MIN_ACCESSES)
 			continue;
 		bind_one(b, s, ip);
+		bind_store(b, s, ip);
 		used++;
 	}
 	if (s->geom.tlb_entries)

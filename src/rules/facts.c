@@ -280,14 +280,21 @@ const struct metric_def metric__registry[] = {
 	{ "line.stream_order", L, EV_STREAMS, "ratio",
 	  "share of the stream's address deltas going its main way (0.5: random order); at "
 	  "0.9 or more line.in_order is true, from the stream" },
+	{ "line.stream_store_accesses", L, EV_STREAMS, "count",
+	  "accesses recorded of the line's store (its longest stream of an instruction that only "
+	  "writes)" },
+	{ "line.stream_store_stride", L, EV_STREAMS, "bytes", "that store's exact stride" },
+	{ "line.stream_store_stride_frac", L, EV_STREAMS, "ratio",
+	  "share of that store's deltas equal to its stride" },
 	{ "line.loop_share", L, EV_STREAMS, "ratio",
 	  "share of the code samples in the loop around the line's store, when the store was "
 	  "probed as a store of a hot loop rather than for its own samples" },
 	{ "line.stream_split_frac", L, EV_STREAMS, "ratio", "share of accesses crossing a line" },
 	{ "line.stream_writes", L, EV_STREAMS, "bool", "the instruction stores" },
 	{ "line.stream_write_only", L, EV_STREAMS, "bool",
-	  "stores to 20+ lines of which probed loads read under 5 % back, and no two lines "
-	  "in the span written had a load sampled at them (read back by other code)" },
+	  "the line's store (line.stream_store_accesses) wrote 20+ lines of which probed loads "
+	  "read under 5 % back, no two lines in the span written had a load sampled at them, "
+	  "and no sampled load ranged over it (read back by other code)" },
 	{ "line.stream_reuse_frac", L, EV_STREAMS, "ratio",
 	  "share of accesses to a line the thread's stream touched within 1024 lines" },
 	{ "line.no_address_share", L, EV_ADDR, "ratio",

@@ -516,6 +516,16 @@ static void read_back_sampled(struct streams *st, const struct report *r,
 	free(hi);
 }
 
+/* Whether probe A goes before B in a burst (see burst()). */
+static bool probe_before(const struct stream_ip *a, const struct stream_ip *b)
+{
+	if (a->loop_store != b->loop_store)
+		return !a->loop_store;
+	if (a->bursts != b->bursts)
+		return a->bursts < b->bursts;
+	return a->addr_samples > b->addr_samples;
+}
+
 /* One burst: attach the hottest probes, sleep, detach, read the records. */
 static void burst(struct streams *st, uint64_t len_ns)
 {
@@ -531,10 +541,14 @@ static void burst(struct streams *st, uint64_t len_ns)
 	for (int i = 0; i < st->nr_ips; i++)
 		if (st->ips[i].out.skip == STREAM_OK)
 			order[nr++] = i;
-	/* most sampled first */
+	/*
+	 * Sampled instructions first, those recorded in the fewest bursts
+	 * first (they take turns when more are hot than a burst probes), the
+	 * most sampled first among those; loop stores last.
+	 */
 	for (int i = 1; i < nr; i++)
-		for (int j = i; j > 0 && st->ips[order[j]].out.addr_samples >
-					 st->ips[order[j - 1]].out.addr_samples; j--) {
+		for (int j = i; j > 0 && probe_before(&st->ips[order[j]].out,
+						      &st->ips[order[j - 1]].out); j--) {
 			int t = order[j];
 
 			order[j] = order[j - 1];
