@@ -56,6 +56,8 @@ struct mem_operand {
 	bool chase;
 	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */
 	bool stored;	     /* a load whose operand is stored to right after (addrsample__stored_back) */
+	bool joined;	     /* a jump lands between the access and the sampled IP: the
+			      * access may not have run (no address is taken from it) */
 	bool cas;	     /* cmpxchg: a compare-and-swap (retry loops, R13) */
 	uint8_t back;	     /* instructions before the sampled IP's previous one (see decode_back) */
 	int64_t adj;	     /* what those added to the base register since: ea = ... - adj */

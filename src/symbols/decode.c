@@ -481,6 +481,50 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 	return n;
 }
 
+static int cmp_addr(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_addr,
+				uint64_t **out)
+{
+	csh h = decoder();
+	cs_insn *in;
+	const uint8_t *c = code;
+	uint64_t a = code_addr, *t = NULL;
+	size_t sz = len, n = 0, cap = 0;
+
+	*out = NULL;
+	if (!h || !(in = cs_malloc(h)))
+		return 0;
+	while (sz) {
+		uint64_t to;
+
+		if (!cs_disasm_iter(h, &c, &sz, &a, in)) {
+			/* data or padding between functions: step a byte */
+			c++;
+			sz--;
+			a++;
+			continue;
+		}
+		if (!(to = jump_target(h, in)))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			t = xrealloc(t, cap * sizeof(*t));
+		}
+		t[n++] = to;
+	}
+	cs_free(in, 1);
+	if (n)
+		qsort(t, n, sizeof(*t), cmp_addr);
+	*out = t;
+	return n;
+}
+
 bool addrsample__decoder_ready(void)
 {
 	return decoder() != 0;

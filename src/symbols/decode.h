@@ -75,6 +75,14 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
  */
 int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
 			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max);
+/*
+ * The targets of the direct jumps in CODE (the bytes from CODE_ADDR on,
+ * decoded in order), sorted, in *OUT (malloc'd; NULL when none): a sample
+ * at one may have come from the jump, and the instruction before it in
+ * memory tells nothing of what ran.  The count.
+ */
+size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_addr,
+				uint64_t **out);
 int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			    uint64_t ip, struct mem_operand *op);
 

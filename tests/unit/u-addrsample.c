@@ -392,3 +392,24 @@ void test_addrsample__loop_stores(void)
 	ASSERT_EQ(addrsample__loop_stores(noloop, sizeof(noloop), 0x402000, 0x402000, &lo, &hi,
 					  st, 4), -ENOENT, "no jump back: no loop");
 }
+
+/* Jump targets: where a sample may have come from a jump, not the access before it. */
+void test_addrsample__jump_targets(void)
+{
+	static const uint8_t code[] = {
+		0x48, 0x89, 0x07,	/* 401000: mov [rdi], rax */
+		0xeb, 0x03,		/* 401003: jmp 401008 */
+		0x48, 0x89, 0x06,	/* 401005: mov [rsi], rax */
+		0x48, 0x83, 0xc1, 0x01,	/* 401008: add rcx, 1 (both paths join) */
+		0x75, 0xf2,		/* 40100c: jne 401000 */
+		0xc3,			/* 40100e: ret */
+	};
+	uint64_t *t;
+	size_t n = addrsample__jump_targets(code, sizeof(code), 0x401000, &t);
+
+	if (!ASSERT_EQ(n, 2, "two direct jumps"))
+		return;
+	ASSERT_EQ(t[0], 0x401000, "the loop's head, first");
+	ASSERT_EQ(t[1], 0x401008, "the join");
+	free(t);
+}

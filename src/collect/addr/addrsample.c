@@ -90,6 +90,8 @@ struct code_page {
 };
 
 /* One process's address space: the target, or a child it forked or exec'd. */
+#define AS_JUMP_CACHE 8
+
 struct aspace {
 	pid_t pid;
 	struct maprecs recs;	   /* its executable mappings, from records */
@@ -105,6 +107,13 @@ struct aspace {
 	struct procmaps *maps;	   /* regions and symbols: as->sym knows it */
 	int *map_region;	   /* maps->v[i] -> index into regions */
 	uint64_t maps_read_ns;
+	/* the jump targets of the functions last looked at (joined()) */
+	struct {
+		uint64_t fstart, end;
+		uint64_t *t;
+		size_t n;
+	} jumps[AS_JUMP_CACHE];
+	unsigned int next_jumps;
 };
 
 struct addrsample {
@@ -202,6 +211,8 @@ static void space_free(struct aspace *sp)
 	u64map__free(&sp->ip_idx);
 	procmaps__free(sp->maps);
 	free(sp->map_region);
+	for (int i = 0; i < AS_JUMP_CACHE; i++)
+		free(sp->jumps[i].t);
 	free(sp);
 }
 
@@ -305,6 +316,57 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 	free(buf);
 }
 
+/*
+ * Whether a jump in the function (from its start to AS_LOOP_SCAN bytes past
+ * the IP: back edges come after it) lands after the decoded access and at
+ * or before the sampled IP.  A tick charged there may follow the jump, not
+ * the access before it in memory: the other branch of an if joining, a
+ * loop's head.  The targets of a function are decoded once (the hot IPs of
+ * a loop share it).
+ */
+static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, uint64_t fstart)
+{
+	uint64_t ip = ia->out.ip, to = ip + AS_LOOP_SCAN;
+	int k;
+
+	if (ip <= fstart || ip - fstart > AS_MAX_SWEEP)
+		return false;
+	for (k = 0; k < AS_JUMP_CACHE; k++)
+		if (sp->jumps[k].fstart == fstart && sp->jumps[k].end >= ip + AS_LOOP_SCAN / 2)
+			break;
+	if (k == AS_JUMP_CACHE) {
+		uint8_t *buf = xmalloc((size_t)(to - fstart));
+
+		if (!read_code(as, sp, fstart, to, buf)) {
+			/* up to the end of the IP's page */
+			to = (ip | (uint64_t)(as->page_size - 1)) + 1;
+			if (!read_code(as, sp, fstart, to, buf)) {
+				free(buf);
+				return false;
+			}
+		}
+		k = (int)(sp->next_jumps++ % AS_JUMP_CACHE);
+		free(sp->jumps[k].t);
+		sp->jumps[k].fstart = fstart;
+		sp->jumps[k].end = to;
+		sp->jumps[k].n = addrsample__jump_targets(buf, (size_t)(to - fstart), fstart,
+							  &sp->jumps[k].t);
+		free(buf);
+	}
+	/* the first target after the access: a join if it is at or before the IP */
+	size_t lo = 0, hi = sp->jumps[k].n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp->jumps[k].t[mid] <= ia->out.op.insn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sp->jumps[k].n && sp->jumps[k].t[lo] <= ip;
+}
+
 static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
 {
 	uint64_t ip = ia->out.ip, fstart = 0, from, insn;
@@ -358,6 +420,8 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 	}
 	if (ia->out.op.skip == AS_OK)
 		loop_siblings(as, sp, ia);
+	if (ia->out.op.skip == AS_OK && fstart)
+		ia->out.op.joined = joined(as, sp, ia, fstart);
 }
 
 static void read_maps(struct addrsample *as, struct aspace *sp)
@@ -717,7 +781,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 			as->tot.unreadable++;
 		return;
 	}
-	if (ia->out.op.clobbers && !ia->out.op.chase) {
+	if ((ia->out.op.clobbers && !ia->out.op.chase) || ia->out.op.joined) {
 		/* base + the value loaded, or a register changed since: no address */
 		ia->out.no_addr++;
 		as->tot.no_addr++;
