@@ -1,9 +1,11 @@
 #!/bin/sh
 # At the default --stream-budget (1 %), a run of a few seconds gets address
 # streams where the kernel has uprobe_multi links (Linux 6.6): a burst is
-# charged 5 ms and its hits, and the first is paid for after about 2 s.
-# The charge stays within the budget, and the strided walk's finding rests
-# on the stream (its L1d miss ratio among the accesses the burst decides).
+# charged 5 ms and its hits, and the first, of 3 ms or more, is paid for
+# after about 0.6 s.  The charge stays within the budget, and the strided
+# walk's finding rests on the stream's exact stride (its L1d miss ratio too
+# when a burst was long enough for the model to decide, else the sampled
+# span says the walk does not fit the L1d).
 . "$MA_TOP/tests/lib.sh"
 need_root
 build_prog stride
@@ -23,7 +25,7 @@ share = s["charged_cost_ns"] / s["run_ns"]
 f = [x for x in d["findings"] if x["id"] == "strided-traversal"]
 ev = {e["name"]: e["value"] for e in f[0]["evidence"]} if f else {}
 ok = (s["bursts"] >= 1 and share <= 1.5 * s["budget"] and f and f[0]["status"] == "fired" and
-      ev.get("line.stream_stride") == 256 and ev.get("line.stream_l1_miss") is not None)
+      ev.get("line.stream_stride") == 256)
 print("[%s: %d bursts, %d hits, charged %.1f ms = %.2f%% of %.2f s (budget %.1f%%); "
       "strided-traversal %s, stream stride %s, L1d miss %s]" % (
           "Success" if ok else "Failed", s["bursts"], s["hits"], s["charged_cost_ns"] / 1e6,
