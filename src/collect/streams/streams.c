@@ -29,8 +29,10 @@
  *     target had stood still for it (110-180 ms here).
  * One starts only when the budget saved (--stream-budget, 1 % of the time
  * the target has run by default) covers the next burst's charge with a
- * burst of STREAM_MIN_BURST_NS: with uprobe_multi the first after about
- * 2 s, with perf-event uprobes after about 15 s.
+ * burst of STREAM_MIN_BURST_NS (the first: STREAM_FIRST_BURST_NS): with
+ * uprobe_multi the first after about 1 s, the next after about 2.5 s; with
+ * perf-event uprobes after about 15 s.  The BPF object is loaded when the
+ * first burst is paid for.
  *
  * The uprobes are per process (the target's pid): children the target
  * forks are not probed.  Code the kernel will not probe and operands not
@@ -80,7 +82,7 @@
  * The first burst may be shorter: 3 ms is about 330 hits of a probe hit all
  * the time, enough for a stride, a set histogram over as many lines and a
  * write-only test (20 lines), though not for the cache model to decide first
- * touches.  It comes after about 0.6 s of a run at the default budget, where
+ * touches.  It comes after about 1 s of a run at the default budget, where
  * a 10 ms one waits 2 s: runs of a few seconds get one.
  */
 #define STREAM_FIRST_BURST_NS 3000000ULL
@@ -727,16 +729,19 @@ static void *burst_thread(void *arg)
 		if (st->skel && st->multi)
 			saved *= STREAM_HIT_WALL_NS / STREAM_HIT_NS;
 		nanosleep(&tick, NULL);
-		if (!st->nr_hot)
+		if (saved < (double)min_len || !st->nr_hot)
 			continue;
-		/* loading costs this process, not the target: as soon as there is work */
+		/*
+		 * Loading takes this process's CPU (with the bursts and the
+		 * analysis, 20-40 ms over a 2.6 s run here), which a busy
+		 * machine takes from the target: only once a burst is paid for
+		 * (runs shorter than that never load it).
+		 */
 		if (!st->skel) {
 			if (load(st))
 				break;
 			continue;	/* the charge is known now: from the next tick */
 		}
-		if (saved < (double)min_len)
-			continue;
 		refresh(st);
 		len = saved > (double)STREAM_MAX_BURST_NS ? STREAM_MAX_BURST_NS : (uint64_t)saved;
 		for (int i = 0; i < st->nr_ips && !st->stop; i++)
