@@ -83,6 +83,8 @@ struct addr_ip {
 	uint64_t approx;	/* ... of which approximate (base/index overwritten) */
 	uint64_t no_addr;	/* decoded, but base/index overwritten other than by a
 				 * pointer chase: no address (not in decoded) */
+	uint64_t joined;	/* ... of which at a join (op.joined): one of the
+				 * function's accesses, which one unknown */
 	uint64_t lines, pages;	/* distinct cache lines / 4 KiB pages touched */
 	int l1_sets;		/* distinct L1D sets of those lines (conflicts, R7) */
 	uint64_t line_splits;	/* accesses crossing a cache line (R6) */

@@ -160,7 +160,7 @@ void streams_report__print_text(const struct streams_report *p, FILE *f, bool wi
 		fprintf(f, "no dTLB size (memadvise calibrate)\n");
 	fprintf(f, "  charged %.1f ms (%s, %.2f%% of %.2f s; budget %.2f%%), "
 		"hits %.1f ms\n", p->cost_ns / 1e6,
-		p->multi ? "uprobe_multi: 5 ms a burst and its hits" :
+		p->multi ? "uprobe_multi: 0.1 ms a link and its hits" :
 			   "perf-event uprobes: the bursts' spans",
 		p->run_ns ? 100.0 * p->cost_ns / (double)p->run_ns : 0.0, p->run_ns / 1e9,
 		100 * p->budget, p->hits_cost_ns / 1e6);

@@ -739,8 +739,12 @@ static double addr_keep_hot_members(struct binder *b, const struct addr_report *
 			bind__base_function(ip->loc.function, fn, sizeof(fn));
 			if (strcmp(fn, top_fn))
 				continue;
-			/* accesses of the loop whose address the samples lost: any member */
-			no_addr += (double)ip->no_addr;
+			/*
+			 * accesses of the loop whose address the samples lost: any
+			 * member; not those at a join, whose access is one the
+			 * loop's code reaches anyway (addr_mark_siblings)
+			 */
+			no_addr += (double)(ip->no_addr - ip->joined);
 			if (!ip->decoded || attribute(b, ip, &mi) != sb)
 				continue;
 			fn_total += (double)ip->decoded;

@@ -1,8 +1,8 @@
 #!/bin/sh
 # At the default --stream-budget (1 %), a run of a few seconds gets address
 # streams where the kernel has uprobe_multi links (Linux 6.6): a burst is
-# charged 5 ms and its hits, and the first, of 3 ms or more, is paid for
-# after about 1 s.  The charge stays within the budget, and the strided
+# charged 0.1 ms a probe and its hits, and the first, of 3 ms or more, is
+# paid for after about 0.55 s.  The charge stays within the budget, and the strided
 # walk's finding rests on the stream's exact stride (its L1d miss ratio too
 # when a burst was long enough for the model to decide, else the sampled
 # span says the walk does not fit the L1d).

@@ -782,8 +782,12 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		return;
 	}
 	if ((ia->out.op.clobbers && !ia->out.op.chase) || ia->out.op.joined) {
-		/* base + the value loaded, or a register changed since: no address */
+		/*
+		 * base + the value loaded, or a register changed since, or the
+		 * access may not have run: no address
+		 */
 		ia->out.no_addr++;
+		ia->out.joined += ia->out.op.joined;
 		as->tot.no_addr++;
 		return;
 	}
