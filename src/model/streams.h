@@ -37,6 +37,7 @@ struct stream_geom {
 	int l1_sets, l1_ways;
 	int l2_sets, l2_ways;	/* 0: unknown */
 	int tlb_entries;	/* first-level data TLB, fully associative in the model; 0: unknown */
+	uint64_t llc_bytes;	/* the last level cache (sysfs), 0: unknown */
 	char tlb_source[48];	/* "machine profile (calibrate)", "" when unknown */
 };
 

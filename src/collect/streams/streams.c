@@ -173,6 +173,9 @@ static void geom_fill(struct stream_geom *g)
 		g->l2_sets = l2->sets;
 		g->l2_ways = l2->ways;
 	}
+	for (int i = 0; i < n; i++)
+		if (c[i].size > g->llc_bytes && strcmp(c[i].type, "Instruction"))
+			g->llc_bytes = c[i].size;
 	machine_profile__init(&mp);
 	if (!machine_profile__load(&mp) && mp.dtlb_entries > 0) {
 		g->tlb_entries = mp.dtlb_entries;
@@ -508,13 +511,19 @@ static void read_back_sampled(struct streams *st, const struct report *r,
 		if (lo[i] > hi[i])
 			continue;
 		s->ips[i].sampled_reads_in_span = addr_report__reads_in(r->addr, lo[i], hi[i]);
-		/* a sampled load whose addresses range over the lines written */
+		/*
+		 * a sampled load whose addresses range over the lines written,
+		 * over no more than the last level cache holds: one that walks
+		 * more (a checksum over the whole 512 MiB written) finds the
+		 * lines gone from the cache whatever the stores did
+		 */
 		for (int k = 0; r->addr && k < r->addr->nr_ips; k++) {
 			const struct addr_ip *ip = &r->addr->ips[k];
 
 			if (ip->op.read && !ip->op.write && ip->decoded >= 2 && ip->ea_max &&
 			    ip->pid == s->ips[i].pid && ip->ea_min / 64 <= hi[i] &&
-			    ip->ea_max / 64 >= lo[i])
+			    ip->ea_max / 64 >= lo[i] &&
+			    (!s->geom.llc_bytes || ip->ea_max - ip->ea_min <= s->geom.llc_bytes))
 				s->ips[i].loads_over_span++;
 		}
 		if (s->ips[i].sampled_reads_in_span >= 2 || s->ips[i].loads_over_span)
