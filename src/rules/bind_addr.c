@@ -443,7 +443,9 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 	sb->addr_samples += (double)ip->decoded;
 	if (!sb->top || ip->decoded > sb->top->decoded)
 		sb->top = ip;
-	if (ip->ea_max && !ip->op.clobbers) {
+	/* the extent of the objects walked: accesses that step over them one by one */
+	if (ip->ea_max && !ip->op.clobbers && sb->s->size &&
+	    (uint64_t)llabs(ip->stride) == sb->s->size) {
 		if (!sb->ea_max || ip->ea_min < sb->ea_min)
 			sb->ea_min = ip->ea_min;
 		if (ip->ea_max > sb->ea_max)

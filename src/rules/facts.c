@@ -162,7 +162,8 @@ const struct metric_def metric__registry[] = {
 	  "bytes of the members sampled or reached by the hot loop's code through the pointer of a "
 	  "sampled access (what a hot/cold split must keep together)" },
 	{ "struct.extent_bytes", S, EV_ADDR, "bytes",
-	  "from the lowest to the highest address its sampled accesses hit (the objects walked)" },
+	  "from the lowest to the highest address hit by its sampled accesses that step over its "
+	  "objects one by one (the array walked)" },
 	{ "struct.hot_bytes", S, EV_ADDR, "bytes", "bytes of the members accessed" },
 	{ "struct.no_address_share", S, EV_ADDR, "ratio",
 	  "share of the hot function's decoded memory samples that gave no address "
