@@ -62,9 +62,6 @@ static void usage(FILE *f)
 		"                         and its hits, or 100-200 ms before Linux 6.6)\n"
 		"      --all-faults       sample page faults for the whole run (default: in a\n"
 		"                         fault storm, in windows, counting those between)\n"
-		"      --expedite-rcu     as root, set /sys/kernel/rcu_expedited to 1 for the\n"
-		"                         few ms the first counter takes to open (restored\n"
-		"                         at once, even if memadvise is killed)\n"
 		"      --sim              run under cachegrind: simulated cache and branch\n"
 		"                         counts per source line (tier simulation, slow)\n"
 		"      --watch VAR        hardware watchpoint on a global: VAR, VAR.member or\n"
@@ -135,7 +132,6 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 		{ "all-faults", no_argument, NULL, 'X' },
 		{ "no-streams", no_argument, NULL, 'U' },
 		{ "stream-budget", required_argument, NULL, 'B' },
-		{ "expedite-rcu", no_argument, NULL, 'E' },
 		{ "sim", no_argument, NULL, 'S' },
 		{ "watch", required_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
@@ -204,9 +200,6 @@ static int parse_opts(int argc, char **argv, struct cmd_run_opts *co)
 			o->stream_budget = pct / 100;
 			break;
 		}
-		case 'E':
-			o->expedite_rcu = true;
-			break;
 		case 'S':
 			o->sim = true;
 			break;

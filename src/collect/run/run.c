@@ -206,123 +206,23 @@ static long ipis_so_far(void)
  * itself while the BPF object and the rules load, so that the waits
  * overlap that work; they are closed once the run's own events hold the
  * same keys.  The program waits for them all the same: its counters need
- * the branch.  With --expedite-rcu, while the thread opens the first one,
- * grace periods are expedited (/sys/kernel/rcu_expedited, when it reads 0
- * and root may write it; set back to 0 as soon as the event is open): the
- * wait is then 2-9 ms (median of 10 launches: 4 ms against 15 ms).  That is
- * a system-wide setting (expedited grace periods interrupt every CPU), so
- * it is never changed unless asked, and a watchdog process sets it back if
- * memadvise dies before it does.
+ * the branch.  Expediting grace periods (/sys/kernel/rcu_expedited) would
+ * shorten that wait to 2-9 ms, but it is a system-wide setting (expedited
+ * grace periods interrupt every CPU) that a killed process group could
+ * leave on: memadvise never writes it.
  */
 struct primer {
 	pthread_t thread;
 	bool running;
-	bool expedite;		/* --expedite-rcu */
 	pid_t pid;
 	uint64_t configs[6];
 	int nr;
 	int fds[6];
 };
 
-#define RCU_EXPEDITED "/sys/kernel/rcu_expedited"
-
-/*
- * A process that sets rcu_expedited back to 0 when memadvise's end of the
- * pipe closes without a word: memadvise was killed in the few ms between
- * setting and restoring it.  Returns the pipe's write end (and in *PID the
- * watchdog), or -1.
- */
-static int rcu_watchdog(pid_t *pid_out)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		char c = 0;
-		int fd;
-
-		/* nothing of memadvise's stays open here (a cork pipe, a ring) */
-		if (p[0] > 3)
-			close_range(3, p[0] - 1, 0);
-		close_range(p[0] + 1, ~0U, 0);
-		/* memadvise's death (or its 'd': done) ends the read */
-		if (read(p[0], &c, 1) != 1 || c != 'd') {
-			fd = open(RCU_EXPEDITED, O_WRONLY | O_CLOEXEC);
-			if (fd >= 0 && pwrite(fd, "0", 1, 0) != 1)
-				_exit(1);
-		}
-		_exit(0);
-	}
-	close(p[0]);
-	*pid_out = pid;
-	return p[1];
-}
-
-/* Tells the watchdog there is nothing to restore, and reaps it. */
-static void rcu_watchdog_dismiss(int watch, pid_t wpid)
-{
-	if (watch < 0)
-		return;
-	if (write(watch, "d", 1) != 1)
-		pr_debug("rcu watchdog: %s", strerror(errno));
-	close(watch);
-	waitpid(wpid, NULL, 0);
-}
-
-/*
- * Expedites RCU grace periods if they are not: true when it did (and must
- * undo it).  *WATCH gets the watchdog's pipe (see rcu_watchdog()).
- */
-static bool rcu_expedite(int *watch, pid_t *wpid)
-{
-	char v[4] = "";
-	int fd = open(RCU_EXPEDITED, O_RDWR | O_CLOEXEC);
-	bool done = false;
-
-	*watch = -1;
-	if (fd < 0)
-		return false;
-	if (pread(fd, v, sizeof(v) - 1, 0) > 0 && v[0] == '0') {
-		*watch = rcu_watchdog(wpid);
-		if (*watch >= 0)
-			done = pwrite(fd, "1", 1, 0) == 1;
-		if (!done) {
-			/* not set: the watchdog must not write 0 over what others set */
-			rcu_watchdog_dismiss(*watch, *wpid);
-			*watch = -1;
-		}
-	}
-	close(fd);
-	if (done)
-		pr_debug("RCU grace periods expedited while the first per-task event opens");
-	return done;
-}
-
-static void rcu_unexpedite(int watch, pid_t wpid)
-{
-	int fd = open(RCU_EXPEDITED, O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0 || pwrite(fd, "0", 1, 0) != 1)
-		pr_warn("could not set %s back to 0: %s", RCU_EXPEDITED, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	rcu_watchdog_dismiss(watch, wpid);
-}
-
 static void *primer_main(void *arg)
 {
 	struct primer *p = arg;
-	int watch = -1;
-	pid_t wpid = 0;
-	bool expedited = p->expedite && rcu_expedite(&watch, &wpid);
 
 	for (int i = 0; i < p->nr; i++) {
 		struct perf_event_attr a = {
@@ -335,24 +235,17 @@ static void *primer_main(void *arg)
 		};
 
 		p->fds[i] = evring__sys_open(&a, p->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (expedited) {
-			rcu_unexpedite(watch, wpid);
-			expedited = false;
-		}
 	}
-	if (expedited)
-		rcu_unexpedite(watch, wpid);
 	return NULL;
 }
 
 /*
  * Starts priming for a run that samples (SAMPLE) and counts the default set
- * (DEFAULTS); EXPEDITE: --expedite-rcu.
+ * (DEFAULTS).
  */
-static void primer_start(struct primer *p, bool sample, bool defaults, bool expedite)
+static void primer_start(struct primer *p, bool sample, bool defaults)
 {
 	memset(p, 0, sizeof(*p));
-	p->expedite = expedite;
 	p->pid = getpid();
 	p->configs[p->nr++] = PERF_COUNT_SW_TASK_CLOCK; /* no key of its own: perf_sched_events */
 	if (sample) {
@@ -503,7 +396,7 @@ int run__launch(struct run **runp, const struct run_opts *o, struct report *r)
 	 * Started after the launch: its spawner thread would otherwise wait
 	 * for a CPU behind these (0.3-8 ms on two vCPUs).
 	 */
-	primer_start(&run->primer, !o->no_sample && !o->sim, !o->events, o->expedite_rcu);
+	primer_start(&run->primer, !o->no_sample && !o->sim, !o->events);
 	/* the BPF object loads while the rules, the counters and the target are prepared */
 	if (!o->no_sample && !o->sim)
 		sampler__preload();

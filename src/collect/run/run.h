@@ -39,7 +39,6 @@ struct run_opts {
 	unsigned int freq_hz;	/* -F, 0 = each sampler's own */
 	bool no_sample;		/* count only */
 	bool all_faults;	/* no fault windows */
-	bool expedite_rcu;	/* --expedite-rcu: may set rcu_expedited while priming */
 	bool sim;		/* run under cachegrind */
 	const struct sim_geometry *sim_pin; /* sim: caches pinned (NULL: the host's) */
 	int sim_keep;		/* sim: source lines kept (sim_run__new()) */
