@@ -37,6 +37,9 @@ bool read_counts_sum(const int *fds, int n, uint64_t *sum, uint64_t *ena, uint64
 
 uint64_t now_ns(void); /* CLOCK_MONOTONIC */
 uint64_t gcd64(uint64_t a, uint64_t b); /* greatest common divisor; gcd64(a, 0) == a */
+int cmp_u64(const void *a, const void *b); /* qsort order of uint64_t, ascending */
+/* The first index of sorted V[0..N) whose value is X or more (N if none). */
+size_t u64_lower_bound(const uint64_t *v, size_t n, uint64_t x);
 
 /* "1.2 K", "3.4 M": human-readable count with SI suffix into buf. */
 const char *fmt_count(double v, char *buf, size_t len);

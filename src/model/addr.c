@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "model/addr.h"
+#include "base/util.h"
 
 bool addr_ip__strided(const struct addr_ip *ip)
 {
@@ -89,25 +90,10 @@ void addr_profile__free(struct addr_report *p)
 	free(p);
 }
 
-/* The first index of P's read lines at LINE or after it. */
-static size_t lower_bound(const struct addr_report *p, uint64_t line)
-{
-	size_t lo = 0, hi = p->nr_read_lines;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->read_lines[mid] < line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 size_t addr_report__reads_in(const struct addr_report *p, uint64_t lo, uint64_t hi)
 {
 	if (!p || !p->nr_read_lines || hi < lo)
 		return 0;
-	return lower_bound(p, hi + 1) - lower_bound(p, lo);
+	return u64_lower_bound(p->read_lines, p->nr_read_lines, hi + 1) -
+	       u64_lower_bound(p->read_lines, p->nr_read_lines, lo);
 }

@@ -481,13 +481,6 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 	return n;
 }
 
-static int cmp_addr(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_addr,
 				uint64_t **out)
 {
@@ -520,7 +513,7 @@ size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_a
 	}
 	cs_free(in, 1);
 	if (n)
-		qsort(t, n, sizeof(*t), cmp_addr);
+		qsort(t, n, sizeof(*t), cmp_u64);
 	*out = t;
 	return n;
 }

@@ -354,17 +354,9 @@ static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, 
 		free(buf);
 	}
 	/* the first target after the access: a join if it is at or before the IP */
-	size_t lo = 0, hi = sp->jumps[k].n;
+	size_t first = u64_lower_bound(sp->jumps[k].t, sp->jumps[k].n, ia->out.op.insn + 1);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sp->jumps[k].t[mid] <= ia->out.op.insn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < sp->jumps[k].n && sp->jumps[k].t[lo] <= ip;
+	return first < sp->jumps[k].n && sp->jumps[k].t[first] <= ip;
 }
 
 static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
@@ -1068,13 +1060,6 @@ static int cmp_line(const void *a, const void *b)
 	uint64_t x = line_writes(a), y = line_writes(b);
 
 	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* The lines loads were sampled at (addr_report.read_lines): sorted, distinct. */

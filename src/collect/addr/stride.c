@@ -6,13 +6,6 @@
 #include "collect/addr/addrsample.h"
 #include "base/util.h"
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static uint64_t abs64(int64_t v)
 {
 	return v < 0 ? -(uint64_t)v : (uint64_t)v;
