@@ -21,7 +21,8 @@ need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1 (not installed)";
 # json FILE EXPR: evaluates a Python expression over the document 'd'.
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
-# counter FILE NAME: a counter's value from a run report, or "not supported".
+# counter FILE NAME: a counter's value from a run report, or "not supported" /
+# "not counted".
 counter() { json "$1" "[e['value'] for e in d['events'] if e['name']=='$2'][0]"; }
 
 # The kernel's tick rate (CONFIG_HZ), empty when its config is not found.

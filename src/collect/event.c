@@ -368,6 +368,7 @@ static void derive_minor(struct event_set *es, struct report *r)
 		return;
 	snprintf(c->event, sizeof(c->event), "page_faults - major_faults");
 	c->tier = TIER_SOFTWARE;
+	c->opened = pf && maj && pf->opened && maj->opened;
 	if (!pf || !maj || !pf->counted || !maj->counted) {
 		c->counted = false;
 		snprintf(c->reason, sizeof(c->reason),
@@ -441,6 +442,7 @@ int event_set__read(struct event_set *es, struct report *r)
 				continue;
 			}
 			c->tier = TIER_SOFTWARE;
+			c->opened = true;
 			snprintf(c->event, sizeof(c->event), "perf::PERF_COUNT_SW_PAGE_FAULTS");
 			c->raw = pc.count;
 			c->enabled_ns = pc.enabled_ns;
@@ -460,6 +462,7 @@ int event_set__read(struct event_set *es, struct report *r)
 			snprintf(c->reason, sizeof(c->reason), "%s", e->reason);
 			continue;
 		}
+		c->opened = true;
 		if (!got[i]) {
 			snprintf(c->reason, sizeof(c->reason), "the counter could not be read");
 			continue;

@@ -40,12 +40,24 @@ struct counter {
 	enum tier tier;
 	bool counted;	     /* false: 'reason' says why; value is meaningless */
 	int err;	     /* -errno when the open or the read failed */
+	bool opened;	     /* the event exists here (opened, or provided by a sampler) */
 	char reason[160];
 	uint64_t raw, enabled_ns, running_ns;
 	double scaled;	     /* raw * enabled / running */
 	char derived[48];    /* counted from others by this formula ("" : counted itself) */
 	char note[64];	     /* where a counted value came from, when not its own counter */
 };
+
+/*
+ * What a counter that did not count shows instead of a value: "not
+ * supported" when its event could not be opened here, "not counted" when it
+ * was opened but never ran (the program ended first, or the PMU never
+ * scheduled it).
+ */
+static inline const char *counter__uncounted_label(const struct counter *c)
+{
+	return c->opened ? "not counted" : "not supported";
+}
 
 /* A derived ratio (CPI, MPKI, miss ratios): present only when inputs counted. */
 struct metric {

@@ -87,7 +87,7 @@ void report__print_text(const struct report *r, FILE *f, bool wide)
 			char line[512];
 
 			snprintf(line, sizeof(line), "%-19s %13s  %-9s %s", c->name,
-				 "not supported", tier__name(c->tier), c->reason);
+				 counter__uncounted_label(c), tier__name(c->tier), c->reason);
 			if ((int)strlen(line) > width)
 				snprintf(line + width - 3, sizeof(line) - (width - 3), "...");
 			fprintf(f, "%s\n", line);
@@ -203,7 +203,7 @@ struct json_object *report__to_json(const struct report *r)
 				json_object_object_add(e, "note", json_str(c->note));
 		} else {
 			/* Never a number for a counter that did not count. */
-			json_object_object_add(e, "value", json_str("not supported"));
+			json_object_object_add(e, "value", json_str(counter__uncounted_label(c)));
 			json_object_object_add(e, "reason", json_str(c->reason));
 			if (c->err)
 				json_object_object_add(e, "errno", json_object_new_int(-c->err));

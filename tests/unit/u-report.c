@@ -116,6 +116,29 @@ void test_report__text_never_prints_zero_for_uncounted(void)
 	report__free(r);
 }
 
+void test_report__uncounted_label_says_why(void)
+{
+	struct report *r = report__new();
+	struct counter *pf = add(r, "page_faults", false, 0, TIER_SOFTWARE);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	add(r, "cycles", false, 0, TIER_COUNTING);
+	pf->opened = true;	/* opened, but the program ended before it ran */
+	snprintf(pf->reason, sizeof(pf->reason), "never enabled");
+	f = open_memstream(&buf, &len);
+	report__print_text(r, f, false);
+	fclose(f);
+	ASSERT_TRUE(strstr(buf, "page_faults") && strstr(strstr(buf, "page_faults"), "not counted"),
+		    "an opened counter that never ran is 'not counted'");
+	ASSERT_TRUE(strstr(buf, "cycles") && strstr(strstr(buf, "cycles"), "not supported"),
+		    "a counter that could not open is 'not supported'");
+	ASSERT_STREQ(counter__uncounted_label(pf), "not counted", "label of the opened one");
+	free(buf);
+	report__free(r);
+}
+
 void test_event__parse_list(void)
 {
 	struct event_set *es = NULL;
