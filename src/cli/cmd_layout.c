@@ -294,6 +294,20 @@ static void load_error(const char *path, int err)
 		pr_err("no DWARF debug info in '%s' (stripped?)", path);
 		pr_hint("rebuild with -g, or install its debug package (-dbgsym, found by build-id)");
 		break;
+	case -EBADMSG:
+		pr_err("'%s' is a truncated or damaged ELF file", path);
+		pr_hint("copy or build it again; 'readelf -S' shows which section runs past its end");
+		break;
+	case -EPROTONOSUPPORT:
+		pr_err("the debug sections of '%s' are compressed in a format this libelf "
+		       "cannot read (zstd?)", path);
+		pr_hint("decompress them: objcopy --decompress-debug-sections IN OUT, "
+			"or rebuild with -gz=zlib");
+		break;
+	case -EILSEQ:
+		pr_err("the DWARF debug info of '%s' is damaged", path);
+		pr_hint("rebuild with -g; 'readelf --debug-dump=info' shows where it breaks");
+		break;
 	case -ENOPKG:
 		pr_err("'%s' was built with -gsplit-dwarf and its .dwo files were not found", path);
 		pr_hint("keep the .dwo files where the compiler wrote them (DW_AT_comp_dir) or next to the binary");

@@ -1060,6 +1060,10 @@ const char *layout__strerror(int err)
 	case -EACCES: return "permission denied";
 	case -EISDIR: return "is a directory";
 	case -ENOPKG: return "its types are in .dwo files (-gsplit-dwarf) that were not found";
+	case -EBADMSG: return "a truncated or damaged ELF file";
+	case -EPROTONOSUPPORT:
+		return "its debug sections are compressed in a format this libelf cannot read (zstd?)";
+	case -EILSEQ: return "its DWARF debug info is damaged";
 	default: return strerror(-err);
 	}
 }
@@ -1114,12 +1118,13 @@ int layout__load_types(const char *path, const char *const *names, int nr, unsig
 	mod = dwfl_report_offline(l->dwfl, "", path, fd);
 	dwfl_report_end(l->dwfl, NULL, NULL);
 	if (!mod) {
-		err = -ENOEXEC;
+		/* it has ELF's magic: a header libelf rejects is a damaged file */
+		err = layout__elf_diagnose(path) == -EBADMSG ? -EBADMSG : -ENOEXEC;
 		goto out_free;
 	}
 	dbg = dwfl_module_getdwarf(mod, &bias);
 	if (!dbg) {
-		err = -ENODATA;
+		err = layout__elf_diagnose(path);
 		goto out_free;
 	}
 	{
@@ -1137,6 +1142,13 @@ int layout__load_types(const char *path, const char *const *names, int nr, unsig
 	l->want_first = nr && (flags & LAYOUT_LOAD_FIRST);
 	if (layout_walk(l, dbg) == 0 || (l->n == 0 && l->dwo_missing)) {
 		err = l->dwo_missing ? -ENOPKG : -ENODATA;
+		if (err == -ENODATA) {
+			/* libdw may open a file whose units it cannot decompress or reach */
+			int why = layout__elf_diagnose(path);
+
+			if (why == -EPROTONOSUPPORT || why == -EBADMSG)
+				err = why;
+		}
 		goto out_free;
 	}
 	umap__free(&l->types);

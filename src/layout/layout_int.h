@@ -41,6 +41,14 @@ int layout__bitfield_offset(uint64_t off, uint64_t ubytes, uint64_t bo, uint64_t
 /* Multiplies array dimensions; -ERANGE past LAYOUT_MAX_BYTES. */
 int layout__mul(uint64_t a, uint64_t b, uint64_t *out);
 
+/*
+ * Why PATH gave no DWARF: -ENODATA (no debug sections), -EBADMSG (a
+ * truncated or damaged ELF file), -EPROTONOSUPPORT (debug sections
+ * compressed in a way this libelf cannot read, e.g. zstd), -EILSEQ (the
+ * sections are there but their DWARF is unreadable).
+ */
+int layout__elf_diagnose(const char *path);
+
 /* Splits a member's declaration into pahole's type and name columns. */
 void layout__split_decl(const struct ma_member *m, char *type, size_t tl, char *name, size_t nl);
 
