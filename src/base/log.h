@@ -13,6 +13,13 @@ int log__verbosity(void);
 void log__printf(enum log_level lvl, const char *prefix, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The first "error:" line printed, and the "hint:" line that followed it
+ * ("" when none): for the JSON error object of -j (cli__json_error).
+ */
+const char *log__first_error(void);
+const char *log__first_hint(void);
+
 #define pr_err(...) log__printf(LOG_ERR, "error: ", __VA_ARGS__)
 #define pr_hint(...) log__printf(LOG_ERR, "hint: ", __VA_ARGS__)
 #define pr_warn(...) log__printf(LOG_WARN, "warning: ", __VA_ARGS__)

@@ -528,6 +528,7 @@ static int write_outputs(const struct check_report *cr, const struct check_opts 
 	if (save->f)
 		err = write_json(cr, save->f, true) ?: err;
 	err = out__close(save, true) ?: err;
+	gopts.stdout_used = true;
 	if (gopts.json)
 		err = write_json(cr, stdout, gopts.pretty) ?: err;
 	else

@@ -168,6 +168,7 @@ static void jstream__begin(struct jstream *js, const char *path, uint32_t line)
 							    : JSON_C_TO_STRING_PLAIN);
 	n = strlen(t);
 	/* without the closing "}" (PRETTY: "\n}") */
+	gopts.stdout_used = true;
 	fwrite(t, 1, n - (js->pretty ? 2 : 1), stdout);
 	fputs(js->pretty ? ",\n  \"structs\":[" : ",\"structs\":[", stdout);
 	json_object_put(root);
@@ -414,10 +415,10 @@ int cmd_layout(int argc, char **argv)
 			o.notes = false;
 			break;
 		case 'j':
-			o.json = true;
+			o.json = gopts.json = true;
 			break;
 		case OPT_PRETTY:
-			o.json = pretty = true;
+			o.json = pretty = gopts.json = gopts.pretty = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -587,8 +587,8 @@ int cmd_probe(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'j': json = true; break;
-		case 'P': json = pretty = true; break;
+		case 'j': json = gopts.json = true; break;
+		case 'P': json = pretty = gopts.json = gopts.pretty = true; break;
 		case 'h': usage(stdout); return MA_EXIT_OK;
 		default:
 			cli__opt_error(c, argv, "probe");

@@ -353,6 +353,7 @@ static int write_report(struct cli_out *o, const struct report *r, bool wide)
 	int err;
 
 	err = cli_out__rewind(o);
+	gopts.stdout_used |= o->f == stdout;
 	if (!err)
 		err = report__emit(r, o->f, json, pretty, wide);
 	err = cli_out__close(o, true) ?: err;
@@ -361,6 +362,7 @@ static int write_report(struct cli_out *o, const struct report *r, bool wide)
 	pr_err("cannot write the report to '%s': %s", o->path ? o->path : "stdout", strerror(-err));
 	if (o->path && strcmp(o->path, "-")) {
 		pr_hint("the report follows on stdout");
+		gopts.stdout_used = true;
 		report__emit(r, stdout, json, pretty, wide);
 	}
 	return err;

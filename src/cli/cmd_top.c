@@ -161,7 +161,7 @@ static int parse_opts(int argc, char **argv, struct cmd_top_opts *o)
 			break;
 		case 'H': o->threads = true; break;
 		case 'b': o->batch = true; break;
-		case 'j': o->json = true; break;
+		case 'j': o->json = gopts.json = true; break;
 		case 'n':
 			if (parse_int(optarg, 1, 1 << 30, &v)) {
 				pr_err("invalid iteration count '%s'", optarg);
@@ -537,6 +537,7 @@ static void batch_loop(struct worker *w, const struct top_view *v, const struct 
 		if (o->json) {
 			struct json_object *j = top_frame__to_json(f, v);
 
+			gopts.stdout_used = true;
 			puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 			fflush(stdout);
 			json_object_put(j);

@@ -9,6 +9,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <json-c/json.h>
+
+#include "base/json.h"
 #include "base/log.h"
 #include "base/sudo.h"
 
@@ -123,3 +126,21 @@ int cli_out__close(struct cli_out *o, bool written)
 	return err;
 }
 
+
+void cli__json_error(void)
+{
+	struct json_object *o;
+	const char *hint = log__first_hint();
+
+	if (!gopts.json || gopts.stdout_used || !log__first_error()[0])
+		return;
+	o = json_object_new_object();
+	json_object_object_add(o, "error", json_str(log__first_error()));
+	json_object_object_add(o, "hint", hint[0] ? json_str(hint) : NULL);
+	json_object_object_add(o, "exit_status", json_object_new_int(MA_EXIT_ERROR));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE |
+						(gopts.pretty ? JSON_C_TO_STRING_PRETTY
+							      : JSON_C_TO_STRING_PLAIN)));
+	json_object_put(o);
+	fflush(stdout);
+}

@@ -20,8 +20,16 @@ struct global_opts {
 	bool pretty;
 	int verbose;
 	const char *rules_dir; /* --rules DIR, extra user rules */
+	bool stdout_used;      /* a document (or part of one) went to stdout */
 };
 extern struct global_opts gopts;
+
+/*
+ * With -j, an exit-2 error also comes as one JSON object on stdout,
+ * {"error": ..., "hint": ..., "exit_status": 2}, unless the command already
+ * wrote its document there (gopts.stdout_used).
+ */
+void cli__json_error(void);
 
 /* Every command: int cmd_NAME(int argc, char **argv), argv[0] is the command name. */
 int cmd_run(int argc, char **argv);

@@ -155,6 +155,7 @@ int main(int argc, char **argv)
 		case 'h': usage(stdout); return MA_EXIT_OK;
 		default:
 			cli__opt_error(c, argv, NULL);
+			cli__json_error();
 			return MA_EXIT_ERROR;
 		}
 	}
@@ -170,12 +171,18 @@ int main(int argc, char **argv)
 			int first = optind;
 
 			optind = 0; /* the command's getopt_long starts afresh */
+			int ret;
+
 			if (strcmp(cmds[i].name, "run"))
 				sigprocmask(SIG_UNBLOCK, &stop, NULL);
-			return cmds[i].fn(argc - first, argv + first);
+			ret = cmds[i].fn(argc - first, argv + first);
+			if (ret == MA_EXIT_ERROR)
+				cli__json_error();
+			return ret;
 		}
 	}
 	pr_err("unknown command '%s'", argv[optind]);
 	pr_hint("run 'memadvise --help' for the list of commands");
+	cli__json_error();
 	return MA_EXIT_ERROR;
 }

@@ -18,3 +18,5 @@ layout $MA -C target_info | exit 0 | ^struct target_info \{ |
 layout $MA 'no::Such<char, 5>' | exit 2 |  | ^error: no struct, union or class 'no::Such<char, 5>'
 layout -C 'no::Such<char, 5>,layout_reorg' $MA | exit 2 |  | ^error: no struct, union or class 'no::Such<char, 5>'
 layout -C ',layout_reorg,' -s $MA | exit 0 | ^layout_reorg	
+layout -j /bin/true | exit 2 | ^\{"error":"no DWARF debug info in '/bin/true' \(stripped\?\)","hint":"rebuild with -g | ^error: no DWARF
+layout -j $MA no_such_type_here | exit 2 | ^\{"error":"no struct, union or class 'no_such_type_here' in .*"exit_status":2\}$ | 

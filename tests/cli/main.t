@@ -17,3 +17,5 @@ layout -x | exit 2 |  | ^error: unrecognized option '-x'
 calibrate --bogus | exit 2 |  | ^error: unrecognized option '--bogus'
 help --help | exit 0 | ^Usage: memadvise | 
 layout -C '' /bin/true | exit 2 |  | ^error: -C needs at least one struct name
+-j bogus | exit 2 | ^\{"error":"unknown command 'bogus'","hint":"run 'memadvise --help' | ^error: unknown command
+-j --bogus | exit 2 | ^\{"error":"unrecognized option '--bogus'" | ^error: unrecognized option

@@ -12,3 +12,4 @@ probe -j | exit 0 | "pmu":\{"hardware":(true|false), |
 -j probe | exit 0 | "libpfm_pmu": | 
 probe --pretty | exit 0 | ^  "schema_version":1,$ | 
 --pretty probe | exit 0 | ^    "hardware":(true|false),$ | 
+probe -j extra | exit 2 | ^\{"error":"unexpected argument 'extra'" | 

@@ -30,3 +30,5 @@ run -p 2 | exit 2 |  | ^error: cannot attach to pid 2: it is a kernel thread
 run --stream-budget 0 -- true | exit 2 |  | error: invalid stream budget
 run --stream-budget 101 -- true | exit 2 |  | hint: give a percentage
 --rules /nonexistent run -- true | exit 2 |  | ^hint: --rules .* names a directory
+run -j -o /nonexistent/dir/r.json -- true | exit 2 | ^\{"error":"cannot open '/nonexistent/dir/r.json' \(-o\) for writing.*"hint":"the directory | ^error: cannot open
+run -j --bogus | exit 2 | ^\{"error":"unrecognized option '--bogus'","hint":"see 'memadvise run --help'","exit_status":2\}$ | 
