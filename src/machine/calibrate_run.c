@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "machine/calibrate_run.h"
+#include "base/json.h"
 #include "base/log.h"
 #include "base/util.h"
 
@@ -44,7 +45,7 @@ static void note(struct cal *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	json_object_array_add(c->notes, json_object_new_string(buf));
+	json_object_array_add(c->notes, json_str(buf));
 }
 
 /* Runs one example; on failure records a note and returns -errno. */
@@ -139,14 +140,14 @@ static void check(struct cal *c, const char *id, const char *claim, const char *
 {
 	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "id", json_object_new_string(id));
-	json_object_object_add(o, "claim", json_object_new_string(claim));
-	json_object_object_add(o, "paper", json_object_new_string(paper));
-	json_object_object_add(o, "here", json_object_new_string(here));
+	json_object_object_add(o, "id", json_str(id));
+	json_object_object_add(o, "claim", json_str(claim));
+	json_object_object_add(o, "paper", json_str(paper));
+	json_object_object_add(o, "here", json_str(here));
 	json_object_object_add(o, "value", jd(value));
 	/* holds: 1 yes, 0 no, -1 not measured */
 	json_object_object_add(o, "holds", holds < 0 ? NULL : json_object_new_boolean(holds));
-	json_object_object_add(o, "criterion", json_object_new_string(criterion));
+	json_object_object_add(o, "criterion", json_str(criterion));
 	json_object_array_add(c->checks, o);
 }
 
@@ -471,7 +472,7 @@ static void step_bandwidth(struct cal *c)
 	c->mp.bw_write_gbs = series_median(&s[1], NULL, NULL);
 	c->mp.bw_copy_gbs = series_median(&s[2], NULL, NULL);
 	c->mp.bw_nt_write_gbs = series_median(&s[3], NULL, NULL);
-	json_object_object_add(o, "size", json_object_new_string(size));
+	json_object_object_add(o, "size", json_str(size));
 	for (int m = 0; m < 4; m++)
 		json_object_object_add(o, names[m], series_json(&s[m]));
 	json_object_object_add(c->out, "bandwidth_gb_per_s", o);
@@ -618,7 +619,7 @@ static void step_matmul(struct cal *c, const char *svg_path)
 		struct json_object *e = series_json(&s[m]);
 
 		c->mm_rel[m] = 100 * med[m] / med[0];
-		json_object_object_add(e, "variant", json_object_new_string(vars[m]));
+		json_object_object_add(e, "variant", json_str(vars[m]));
 		json_object_object_add(e, "best_ns", jd(med[m]));
 		json_object_object_add(e, "relative_pct", jd(c->mm_rel[m]));
 		json_object_array_add(a, e);
@@ -673,7 +674,7 @@ static double step_huge(struct cal *c)
 		huge_kb = calib_rec__num(&r.recs[0], "anon_huge_kb");
 		calib_run__free(&r);
 	}
-	json_object_object_add(o, "ws", json_object_new_string(ws));
+	json_object_object_add(o, "ws", json_str(ws));
 	json_object_object_add(o, "ns_4k", jd(t_off));
 	json_object_object_add(o, "ns_thp", jd(t_on));
 	json_object_object_add(o, "anon_huge_kb", jd(huge_kb));

@@ -11,6 +11,8 @@
 
 #include <json-c/json.h>
 
+#include "base/json.h"
+
 static const char *level_names[MP__LEVELS] = { "L1d", "L2", "L3", "DRAM" };
 
 const char *machine_profile__level_name(enum mp_level_id lvl)
@@ -89,20 +91,20 @@ struct json_object *machine_profile__to_json(const struct machine_profile *mp)
 	struct json_object *o = json_object_new_object(), *lv = json_object_new_array();
 
 	json_object_object_add(o, "schema_version", json_object_new_int(mp->schema_version));
-	json_object_object_add(o, "created", json_object_new_string(mp->created));
-	json_object_object_add(o, "cpu_model", json_object_new_string(mp->cpu_model));
+	json_object_object_add(o, "created", json_str(mp->created));
+	json_object_object_add(o, "cpu_model", json_str(mp->cpu_model));
 	json_object_object_add(o, "nr_cpus", json_object_new_int(mp->nr_cpus));
 	json_object_object_add(o, "hypervisor", json_object_new_boolean(mp->hypervisor));
 	json_object_object_add(o, "quick", json_object_new_boolean(mp->quick));
-	json_object_object_add(o, "tier", json_object_new_string("software"));
-	json_object_object_add(o, "ghz_source", json_object_new_string(mp->ghz_source));
+	json_object_object_add(o, "tier", json_str("software"));
+	json_object_object_add(o, "ghz_source", json_str(mp->ghz_source));
 	for (size_t i = 0; i < sizeof(dfields) / sizeof(dfields[0]); i++)
 		add_double(o, dfields[i].name, *dfield_ptr((struct machine_profile *)mp, i));
 	for (int i = 0; i < MP__LEVELS; i++) {
 		const struct mp_level *l = &mp->level[i];
 		struct json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "name", json_object_new_string(level_names[i]));
+		json_object_object_add(e, "name", json_str(level_names[i]));
 		add_size(e, "sysfs_size", l->sysfs_size);
 		add_size(e, "detected_size", l->detected_size);
 		add_double(e, "latency_ns", l->latency_ns);

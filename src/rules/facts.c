@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "base/json.h"
 #include "base/util.h"
 
 
@@ -518,12 +519,12 @@ static struct json_object *entity__to_json(const struct entity *e)
 			       e->file, e->region, e->snippet, e->decl_text, e->split_text,
 			       e->hot_text };
 
-	json_object_object_add(o, "scope", json_object_new_string(scope__name(e->scope)));
+	json_object_object_add(o, "scope", json_str(scope__name(e->scope)));
 	if (e->parent >= 0)
 		json_object_object_add(o, "parent", json_object_new_int(e->parent));
 	for (size_t i = 0; i < ARRAY_SIZE(ent_str_keys); i++)
 		if (strs[i] && strs[i][0])
-			json_object_object_add(o, ent_str_keys[i], json_object_new_string(strs[i]));
+			json_object_object_add(o, ent_str_keys[i], json_str(strs[i]));
 	if (e->decl_line)
 		json_object_object_add(o, "decl_line", json_object_new_int(e->decl_line));
 	if (e->line)
@@ -532,7 +533,7 @@ static struct json_object *entity__to_json(const struct entity *e)
 		struct json_object *f = json_object_new_object();
 
 		json_object_object_add(f, "value", json_object_new_double(e->facts[i].v));
-		json_object_object_add(f, "tier", json_object_new_string(tier__name(e->facts[i].tier)));
+		json_object_object_add(f, "tier", json_str(tier__name(e->facts[i].tier)));
 		json_object_object_add(facts, metric__registry[e->facts[i].idx].name, f);
 	}
 	json_object_object_add(o, "facts", facts);
@@ -551,7 +552,7 @@ struct json_object *factbase__to_json(const struct factbase *fb)
 			continue;
 		json_object_object_add(ev, evkind_names[i],
 				       fb->have[i] ? json_object_new_boolean(true)
-						   : json_object_new_string(fb->missing[i]));
+						   : json_str(fb->missing[i]));
 	}
 	for (int i = 0; i < fb->nr_counters; i++) {
 		char key[64];
@@ -560,7 +561,7 @@ struct json_object *factbase__to_json(const struct factbase *fb)
 		json_object_object_add(ev, key,
 				       fb->counters[i].counted
 					       ? json_object_new_boolean(true)
-					       : json_object_new_string(fb->counters[i].reason));
+					       : json_str(fb->counters[i].reason));
 	}
 	json_object_object_add(o, "evidence", ev);
 	json_object_object_add(o, "run", entity__to_json(&fb->run));

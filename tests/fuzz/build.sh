@@ -15,4 +15,4 @@ $CLANG $flags "$top/tests/fuzz/fuzz-expr.c" "$top/src/rules/expr.c" -o "$out/fuz
 # shellcheck disable=SC2086
 $CLANG $flags "$top/tests/fuzz/fuzz-rules.c" "$top/src/rules/rules.c" "$top/src/rules/expr.c" \
 	"$top/src/rules/facts.c" "$top/src/model/findings.c" "$top/src/base/util.c" \
-	"$top/src/base/log.c" -o "$out/fuzz-rules" $libs
+	"$top/src/base/log.c" "$top/src/base/json.c" -o "$out/fuzz-rules" $libs
