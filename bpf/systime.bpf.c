@@ -31,7 +31,17 @@ struct {
 struct systime_task {
 	__u64 sys_ts, sys_nr;	/* sys_nr: the call; for futex, its op in bits 32-63 */
 	__u64 off_ts, off_runnable;
+	__u64 uaddr;		/* futex: the word waited on */
+	__u64 val;		/* futex: the value it was expected to hold */
 };
+
+/* Short lock waits per futex word; full: later locks are not counted (user space says so). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SYSTIME_MAX_LOCKS);
+	__type(key, struct systime_lock_key);
+	__type(value, struct systime_lock);
+} locks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -114,8 +124,11 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	t->sys_ts = bpf_ktime_get_ns();
 	t->sys_nr = (__u32)id;
-	if (id == futex_nr)
+	if (id == futex_nr) {
 		t->sys_nr |= (__u64)(__u32)PT_REGS_PARM2_CORE_SYSCALL(regs) << 32;
+		t->uaddr = PT_REGS_PARM1_CORE_SYSCALL(regs);
+		t->val = (__u32)PT_REGS_PARM3_CORE_SYSCALL(regs);
+	}
 	return 0;
 }
 
@@ -147,14 +160,31 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		v->futex_long_ns += d;
 		v->futex_long_calls++;
 	} else if ((long)(__u32)nr == futex_nr &&
-		   (op == 0 /* FUTEX_WAIT */ || op == 6 /* FUTEX_LOCK_PI */ ||
+		   ((op == 0 /* FUTEX_WAIT */ && t->val == 2) || op == 6 /* FUTEX_LOCK_PI */ ||
 		    op == 13 /* FUTEX_LOCK_PI2 */)) {
 		/*
-		 * glibc waits for a mutex (lll_lock_wait) with FUTEX_WAIT; for
-		 * condition variables, joins and semaphores with FUTEX_WAIT_BITSET.
+		 * glibc waits for a mutex (lll_lock_wait) with FUTEX_WAIT on the
+		 * lock word set to 2, "locked, with waiters"; barriers and
+		 * pthread_once wait with FUTEX_WAIT on other values, condition
+		 * variables, joins and semaphores with FUTEX_WAIT_BITSET.
 		 */
+		struct systime_lock_key k = { .tgid = bpf_get_current_pid_tgid() >> 32,
+					      .uaddr = t->uaddr };
+		struct systime_lock *l, zero = {};
+		__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
 		v->futex_lock_ns += d;
 		v->futex_lock_calls++;
+		l = bpf_map_lookup_elem(&locks, &k);
+		if (!l) {
+			bpf_map_update_elem(&locks, &k, &zero, BPF_NOEXIST);
+			l = bpf_map_lookup_elem(&locks, &k);
+		}
+		if (l) {
+			__sync_fetch_and_add(&l->wait_ns, d);
+			__sync_fetch_and_add(&l->waits, 1);
+			__sync_fetch_and_or(&l->tid_bits, 1ULL << (tid & 63));
+		}
 	}
 	return 0;
 }

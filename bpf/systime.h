@@ -22,6 +22,24 @@ struct systime_val {
 	__u64 futex_lock_calls;
 };
 
+/*
+ * Short lock waits per futex word (a mutex's address: glibc's lock word is
+ * the mutex's first field): which lock the threads waited for.
+ */
+struct systime_lock_key {
+	__u32 tgid;
+	__u32 pad;
+	__u64 uaddr;
+};
+
+struct systime_lock {
+	__u64 wait_ns;
+	__u64 waits;
+	__u64 tid_bits;		/* bit (tid % 64) per waiting thread: a lower bound on their number */
+};
+
+#define SYSTIME_MAX_LOCKS 4096
+
 /* A thread off the CPU since ts; runnable: it was preempted. */
 struct systime_off {
 	__u64 ts;

@@ -21,6 +21,7 @@ GROUPS = [
     ("region", "Region (for\\-each region)"),
     ("line", "Hot source line (for\\-each line)"),
     ("function", "Function (for\\-each function)"),
+    ("lock", "Lock (for\\-each lock)"),
 ]
 
 

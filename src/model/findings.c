@@ -8,6 +8,7 @@ static const char *const severity_names[] = { "info", "warning", "critical" };
 static const char *const scope_names[SCOPE__COUNT] = {
 	[SCOPE_RUN] = "run",	     [SCOPE_STRUCT] = "struct", [SCOPE_MEMBER] = "member",
 	[SCOPE_REGION] = "region", [SCOPE_LINE] = "line",     [SCOPE_FUNCTION] = "function",
+	[SCOPE_LOCK] = "lock",
 };
 
 void findings__free(struct findings *fs)

@@ -23,6 +23,7 @@ enum scope {
 	SCOPE_REGION,
 	SCOPE_LINE,
 	SCOPE_FUNCTION,
+	SCOPE_LOCK,		/* a lock word threads waited on (futex) */
 	SCOPE__COUNT,
 };
 const char *scope__name(enum scope s);

@@ -34,6 +34,7 @@ void sampling__free(struct sampling *p)
 	free(p->sites);
 	free(p->timeline);
 	free(p->regions);
+	free(p->locks);
 	free(p->procs);
 	free(p);
 }

@@ -285,12 +285,32 @@ struct sampling {
 	uint64_t sleep_long_ns;	/* of sleep_ns, sleeps of futex_long_min_ns or more */
 	/* short futex waits for a lock (FUTEX_WAIT, FUTEX_LOCK_PI): not condition waits */
 	uint64_t futex_lock_ns, futex_lock_calls;
+	/* those waits per lock word, longest total first (at most SAMPLING_MAX_LOCKS) */
+	struct sampling_lock *locks;	int nr_locks;
+	int locks_dropped;		/* lock words left out: past the cap, or the map was full */
 
 	struct sampler_proc *procs;	int nr_procs;
 	struct sampling_loss loss;
 	uint64_t duration_ns;		/* from start to the end of sampling */
 };
 
+
+/*
+ * Short lock waits on one futex word (the address of a mutex: glibc's lock
+ * word is its first field), from the futex tracepoints: how long and how
+ * often threads slept because another thread held it.
+ */
+#define SAMPLING_MAX_LOCKS 32
+struct sampling_lock {
+	int32_t pid;
+	uint64_t uaddr;
+	uint64_t wait_ns, waits;
+	int threads;		/* waiting threads (a lower bound: tids hashed to 64 bits) */
+	char name[128];		/* the variable: "stats_lock", "lru_locks[3]"; "" unknown */
+	char mapping[256];	/* "[heap]", the module's path, "anon" */
+	char decl_file[256];	/* the variable's declaration (DWARF), "" unknown */
+	int decl_line;
+};
 
 /*
  * The executable that ran most of the hot-code samples (its processes'

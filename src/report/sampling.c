@@ -312,6 +312,50 @@ static struct json_object *loss_json(const struct sampling *p)
 	return x;
 }
 
+/* Lock waits per lock word, longest first. */
+static struct json_object *locks_json(const struct sampling *p)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < p->nr_locks; i++) {
+		const struct sampling_lock *l = &p->locks[i];
+		struct json_object *o = json_object_new_object();
+
+		json_add(o, "pid", json_object_new_int(l->pid));
+		json_add(o, "address", json_hex(l->uaddr));
+		json_add(o, "variable", json_str_or_null(l->name[0] ? l->name : NULL));
+		json_add(o, "mapping", json_str_or_null(l->mapping[0] ? l->mapping : NULL));
+		json_add(o, "decl_file", json_str_or_null(l->decl_file[0] ? l->decl_file : NULL));
+		json_add(o, "decl_line", l->decl_line ? json_object_new_int(l->decl_line) : NULL);
+		json_add(o, "waits", json_u64(l->waits));
+		json_add(o, "wait_time_ns", json_u64(l->wait_ns));
+		json_add(o, "waiting_threads_min", json_object_new_int(l->threads));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void print_locks(const struct sampling *p, FILE *f)
+{
+	if (!p->nr_locks)
+		return;
+	fprintf(f, "  lock waits by lock word (longest first):\n");
+	for (int i = 0; i < p->nr_locks && i < 5; i++) {
+		const struct sampling_lock *l = &p->locks[i];
+		const char *base = strrchr(l->mapping, '/');
+
+		fprintf(f, "    %-24s %8.1f ms %7" PRIu64 " waits, >= %d thread%s  %s",
+			l->name[0] ? l->name : "?", l->wait_ns / 1e6, l->waits, l->threads,
+			l->threads == 1 ? " " : "s", base ? base + 1 : l->mapping);
+		if (l->decl_file[0])
+			fprintf(f, " (%s:%d)", path_basename(l->decl_file), l->decl_line);
+		fprintf(f, " 0x%" PRIx64 "\n", l->uaddr);
+	}
+	if (p->nr_locks > 5 || p->locks_dropped)
+		fprintf(f, "    ... %d more\n", p->nr_locks - 5 > 0 ? p->nr_locks - 5 + p->locks_dropped
+						      : p->locks_dropped);
+}
+
 /* Time in system calls (tracepoint tier); null when not traced. */
 static struct json_object *syscalls_json(const struct sampling *p)
 {
@@ -333,6 +377,8 @@ static struct json_object *syscalls_json(const struct sampling *p)
 	json_add(x, "offcpu_sleep_long_ns", json_u64(p->sleep_long_ns));
 	json_add(x, "futex_lock_calls", json_u64(p->futex_lock_calls));
 	json_add(x, "futex_lock_time_ns", json_u64(p->futex_lock_ns));
+	json_add(x, "locks", locks_json(p));
+	json_add(x, "locks_dropped", json_object_new_int(p->locks_dropped));
 	return x;
 }
 
@@ -709,6 +755,8 @@ void sampling__print_text(const struct sampling *p, FILE *f, bool wide)
 			p->sys_calls, p->sys_ns / 1e6, p->futex_calls, p->futex_ns / 1e6,
 			p->futex_long_calls, p->futex_long_min_ns / 1e6, p->futex_long_ns / 1e6,
 			p->futex_lock_calls, p->futex_lock_ns / 1e6, p->sleep_ns / 1e6, p->sleep_long_ns / 1e6, p->runq_ns / 1e6);
+	if (p->sys_measured)
+		print_locks(p, f);
 	if (p->nr_procs > 1) {
 		fprintf(f, "\nProcesses: %d (", p->nr_procs);
 		for (int i = 0; i < p->nr_procs && i < 8; i++)

@@ -187,6 +187,7 @@ int factbase__from_input(const struct rules_input *in, struct factbase **out)
 	factbase__mark(fb, EV_REGIONS, false, "memory regions were not captured");
 	factbase__mark(fb, EV_ADDR, false, "no data addresses were sampled");
 	factbase__mark(fb, EV_WATCH, false, "no hardware watchpoints were set");
+	factbase__mark(fb, EV_SYSCALLS, false, "system calls were not traced");
 	factbase__mark(fb, EV_SIM, false, "no cache simulation (run with --sim)");
 	factbase__mark(fb, EV_MACHINE, false,
 		       "no machine profile (run 'memadvise calibrate' for latency-based estimates)");

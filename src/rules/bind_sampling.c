@@ -190,6 +190,51 @@ static void sampling_bind_regions(struct binder *b, const struct sampling *p)
 	}
 }
 
+/*
+ * The lock words the threads slept on (short futex lock waits), one entity
+ * each: named by the variable holding it where the symbol table has one,
+ * located at its declaration.
+ */
+static void sampling_bind_locks(struct binder *b, const struct sampling *p)
+{
+	struct factbase *fb = b->fb;
+	double wall = b->r->target.wall_ns / 1e9;
+
+	if (!p->sys_measured) {
+		factbase__mark(fb, EV_SYSCALLS, false, "system calls were not traced");
+		return;
+	}
+	factbase__mark(fb, EV_SYSCALLS, true, NULL);
+	factbase__set(fb, -1, "run.lock_wait_s", p->futex_lock_ns / 1e9, TIER_SOFTWARE);
+	for (int i = 0; i < p->nr_locks; i++) {
+		const struct sampling_lock *l = &p->locks[i];
+		struct entity e = { .scope = SCOPE_LOCK, .parent = -1 };
+		const char *base = strrchr(l->mapping, '/');
+		int idx;
+
+		if (l->name[0])
+			snprintf(e.member, sizeof(e.member), "%s", l->name);
+		else
+			snprintf(e.member, sizeof(e.member), "the lock at %#llx",
+				 (unsigned long long)l->uaddr);
+		snprintf(e.decl_file, sizeof(e.decl_file), "%s", l->decl_file);
+		e.decl_line = l->decl_line;
+		snprintf(e.file, sizeof(e.file), "%s", l->decl_file);
+		e.line = l->decl_line;
+		snprintf(e.region, sizeof(e.region), "%.190s", base ? base + 1 : l->mapping);
+		e.region_start = l->uaddr;
+		idx = factbase__add(fb, &e);
+		if (idx < 0)
+			continue;
+		factbase__set(fb, idx, "lock.wait_s", l->wait_ns / 1e9, TIER_SOFTWARE);
+		factbase__set(fb, idx, "lock.waits", (double)l->waits, TIER_SOFTWARE);
+		factbase__set(fb, idx, "lock.threads", l->threads, TIER_SOFTWARE);
+		if (wall > 0)
+			factbase__set(fb, idx, "lock.waits_per_s", l->waits / wall, TIER_SOFTWARE);
+		factbase__set(fb, idx, "lock.named", l->name[0] != 0, TIER_SOFTWARE);
+	}
+}
+
 void bind__sampling(struct binder *b)
 {
 	const struct sampling *p = b->r->sampling;
@@ -199,4 +244,5 @@ void bind__sampling(struct binder *b)
 	sampling_bind_hotspots(b, p);
 	sampling_bind_faults(b, p);
 	sampling_bind_regions(b, p);
+	sampling_bind_locks(b, p);
 }

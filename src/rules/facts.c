@@ -38,6 +38,7 @@ static const char *const evkind_names[EV__COUNT] = {
 	[EV_WATCH] = "watchpoints",
 	[EV_SIM] = "simulation",
 	[EV_MACHINE] = "machine_profile",
+	[EV_SYSCALLS] = "syscalls",
 	[EV_COUNTERS] = "counters",
 };
 
@@ -59,6 +60,7 @@ static const char *const counter_names[] = {
 #define G SCOPE_REGION
 #define L SCOPE_LINE
 #define F SCOPE_FUNCTION
+#define K SCOPE_LOCK
 
 const struct metric_def metric__registry[] = {
 	/* run */
@@ -317,6 +319,16 @@ const struct metric_def metric__registry[] = {
 	/* function */
 	{ "function.samples", F, EV_HOTSPOTS, "count", "code samples in the function" },
 	{ "function.share", F, EV_HOTSPOTS, "ratio", "share of all code samples" },
+	/* lock: a futex word the target's threads slept on while another held it */
+	{ "run.lock_wait_s", R, EV_SYSCALLS, "s",
+	  "thread time in short futex lock waits (FUTEX_WAIT, FUTEX_LOCK_PI), all locks" },
+	{ "lock.wait_s", K, EV_SYSCALLS, "s", "thread time slept waiting for this lock" },
+	{ "lock.waits", K, EV_SYSCALLS, "count", "times a thread slept waiting for it" },
+	{ "lock.threads", K, EV_SYSCALLS, "count",
+	  "threads that slept waiting for it (a lower bound)" },
+	{ "lock.waits_per_s", K, EV_SYSCALLS, "per_s", "its waits per second of wall time" },
+	{ "lock.named", K, EV_SYSCALLS, "bool",
+	  "the lock word is a named variable (symbol table), not heap or stack" },
 };
 const size_t metric__nr_registry = ARRAY_SIZE(metric__registry);
 

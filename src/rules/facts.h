@@ -35,6 +35,7 @@ enum evkind {
 	EV_WATCH,	/* watchpoints: hardware watchpoints on candidate members */
 	EV_SIM,		/* simulation: cachegrind */
 	EV_MACHINE,	/* machine_profile: latencies from 'memadvise calibrate' */
+	EV_SYSCALLS,	/* syscalls: system-call and futex tracepoints (lock waits) */
 	EV_COUNTERS,	/* counters.NAME: one generic counter (see pmu.h) */
 	EV__COUNT,
 };

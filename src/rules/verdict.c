@@ -6,7 +6,7 @@
  *              samples; split into memory and compute when data-address
  *              samples tell which instructions wait on scattered lines
  *   kernel     CPU time in kernel mode (system calls, page faults)
- *   locks      futex lock waits (FUTEX_WAIT, FUTEX_LOCK_PI: glibc's mutexes)
+ *   locks      futex lock waits (FUTEX_WAIT on a word of 2, FUTEX_LOCK_PI: glibc's mutexes)
  *              shorter than SYSTIME_LONG_NS, from the syscall tracepoints;
  *              condition waits and joins (FUTEX_WAIT_BITSET) wait for another
  *              thread's work, which is the bound then

@@ -37,6 +37,56 @@ bool addrsym__die_type(Dwarf_Die *die, Dwarf_Die *type)
 	       addrsym__peel_type(type);
 }
 
+/* The global variable NAME's DIE (the first CU that has it). */
+static bool var_die(Dwarf *dw, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				const char *n;
+
+				if (dwarf_tag(&child) != DW_TAG_variable)
+					continue;
+				n = dwarf_diename(&child);
+				if (n && !strcmp(n, name) && dwarf_hasattr(&child, DW_AT_type)) {
+					*out = child;
+					return true;
+				}
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return false;
+}
+
+/*
+ * The declaring file and line of DIE, through its own unit's file table
+ * (dwarf_decl_file asserts on units whose table it has not read).
+ */
+static bool decl_of(Dwarf_Die *die, char *file, size_t len, int *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *f;
+
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) ||
+	    !dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &nfiles) ||
+	    idx >= nfiles || !(f = dwarf_filesrc(files, idx, NULL, NULL)))
+		return false;
+	snprintf(file, len, "%s", f);
+	if (dwarf_decl_line(die, line))
+		*line = 0;
+	return true;
+}
+
 bool addrsym__var_type(Dwarf *dw, const char *name, Dwarf_Die *type)
 {
 	Dwarf_Off off = 0, next;
@@ -161,6 +211,12 @@ static int module_holds(Dwfl_Module *m, void **user, const char *name, Dwarf_Add
 int addrsym__data(struct symbolizer *s, const struct procmaps *maps, uint64_t addr, char *buf,
 		  size_t len)
 {
+	return addrsym__data_decl(s, maps, addr, buf, len, NULL, 0, NULL);
+}
+
+int addrsym__data_decl(struct symbolizer *s, const struct procmaps *maps, uint64_t addr,
+		       char *buf, size_t len, char *file, size_t flen, int *line)
+{
 	Dwfl *dwfl = symbolizer__dwfl(s, maps);
 	Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
 
@@ -186,6 +242,13 @@ int addrsym__data(struct symbolizer *s, const struct procmaps *maps, uint64_t ad
 		return -ENOENT;
 	snprintf(buf, len, "%s", name);
 	dw = symbolizer__dwarf_wanted(s, m) ? dwfl_module_getdwarf(m, &bias) : NULL;
+	if (file && flen) {
+		Dwarf_Die var;
+
+		file[0] = '\0';
+		if (dw && var_die(dw, name, &var) && !decl_of(&var, file, flen, line))
+			file[0] = '\0';
+	}
 	if (dw && addrsym__var_type(dw, name, &type))
 		member_path(type, off, buf, len);
 	else if (off)

@@ -23,6 +23,13 @@ struct procmaps;
 int addrsym__data(struct symbolizer *s, const struct procmaps *maps, uint64_t addr, char *buf,
 		  size_t len);
 
+/*
+ * The same, with the variable's declaration (DWARF) into FILE and *LINE;
+ * FILE is "" when unknown.
+ */
+int addrsym__data_decl(struct symbolizer *s, const struct procmaps *maps, uint64_t addr,
+		       char *buf, size_t len, char *file, size_t flen, int *line);
+
 /* DWARF helpers (also used by the watchpoint resolver). */
 bool addrsym__peel_type(Dwarf_Die *type);	/* skips typedefs and qualifiers */
 bool addrsym__die_type(Dwarf_Die *die, Dwarf_Die *type);

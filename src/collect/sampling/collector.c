@@ -280,7 +280,7 @@ static int sampler_finish(void *state, struct report *r)
 		prof_sort_array(p->regions, p->nr_regions, sizeof(*p->regions), prof_cmp_region_faults);
 	t[4] = now_ns();
 	prof_finish_thp(st, p, r);
-	prof_finish_systime(st, p, r);
+	prof_finish_systime(st, p, r, sym);
 	t[5] = now_ns();
 	symbolizer__free(sym);
 	t[6] = now_ns();

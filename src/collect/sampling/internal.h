@@ -302,7 +302,8 @@ void prof_finish_thp(struct prof_state *st, struct sampling *p, struct report *r
 
 /* systime.c */
 void prof_systime_open(struct prof_state *st, struct report *r);
-void prof_finish_systime(struct prof_state *st, struct sampling *p, struct report *r);
+void prof_finish_systime(struct prof_state *st, struct sampling *p, struct report *r,
+			 struct symbolizer *sym);
 void prof_systime_destroy(struct prof_state *st);
 
 /* faults.c */

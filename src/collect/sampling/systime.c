@@ -17,6 +17,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "model/report.h"
+#include "symbols/addrsym.h"
 
 #include "bpf/systime.h"
 #include "sampler.skel.h"
@@ -62,7 +63,76 @@ fail:
 			       what, strerror(-err));
 }
 
-void prof_finish_systime(struct prof_state *st, struct sampling *p, struct report *r)
+static int cmp_lock_wait(const void *a, const void *b)
+{
+	const struct sampling_lock *x = a, *y = b;
+
+	return x->wait_ns < y->wait_ns ? 1 : x->wait_ns > y->wait_ns ? -1 : 0;
+}
+
+/* The lock word's variable and mapping, from the process's newest map snapshot. */
+static void name_lock(struct prof_state *st, struct symbolizer *sym, struct sampling_lock *l)
+{
+	const struct procmaps *maps = prof_maps_for(st, l->pid, l->uaddr);
+	const struct procmap *m = maps ? procmaps__find(maps, l->uaddr) : NULL;
+
+	if (!m)
+		return;
+	snprintf(l->mapping, sizeof(l->mapping), "%s", m->path[0] ? m->path : "anon");
+	if (sym) {
+		char *inner;
+
+		addrsym__data_decl(sym, maps, l->uaddr, l->name, sizeof(l->name), l->decl_file,
+				   sizeof(l->decl_file), &l->decl_line);
+		/* "m.__data.__lock": the word inside a pthread type is the lock itself */
+		inner = strstr(l->name, ".__data");
+		if (inner)
+			*inner = '\0';
+	}
+}
+
+/*
+ * The lock words threads waited on, longest total wait first; those past
+ * SAMPLING_MAX_LOCKS are counted in locks_dropped (as is a full map: then
+ * later words had no entry).
+ */
+static void read_locks(struct prof_state *st, struct sampling *p, struct symbolizer *sym)
+{
+	int fd = bpf_map__fd(st->systime->maps.locks), n = 0, cap = 0;
+	struct systime_lock_key k, next, *prev = NULL;
+	struct sampling_lock *v = NULL;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		struct systime_lock val;
+
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fd, &k, &val) || !val.waits)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[n] = (struct sampling_lock){ .pid = (int32_t)k.tgid, .uaddr = k.uaddr,
+					       .wait_ns = val.wait_ns, .waits = val.waits,
+					       .threads = __builtin_popcountll(val.tid_bits) };
+		n++;
+	}
+	if (n >= SYSTIME_MAX_LOCKS)
+		p->locks_dropped = 1;	/* at least one word found the map full */
+	qsort(v, n, sizeof(*v), cmp_lock_wait);
+	if (n > SAMPLING_MAX_LOCKS) {
+		p->locks_dropped += n - SAMPLING_MAX_LOCKS;
+		n = SAMPLING_MAX_LOCKS;
+	}
+	for (int i = 0; i < n; i++)
+		name_lock(st, sym, &v[i]);
+	p->locks = v;
+	p->nr_locks = n;
+}
+
+void prof_finish_systime(struct prof_state *st, struct sampling *p, struct report *r,
+			 struct symbolizer *sym)
 {
 	struct systime_val *v;
 	__u32 zero = 0;
@@ -92,6 +162,7 @@ void prof_finish_systime(struct prof_state *st, struct sampling *p, struct repor
 		p->futex_lock_calls += v[c].futex_lock_calls;
 	}
 	free(v);
+	read_locks(st, p, sym);
 }
 
 void prof_systime_destroy(struct prof_state *st)
