@@ -206,6 +206,7 @@ static void sampling_bind_locks(struct binder *b, const struct sampling *p)
 	}
 	factbase__mark(fb, EV_SYSCALLS, true, NULL);
 	factbase__set(fb, -1, "run.lock_wait_s", p->futex_lock_ns / 1e9, TIER_SOFTWARE);
+	factbase__set(fb, -1, "run.runnable_s", p->runq_ns / 1e9, TIER_SOFTWARE);
 	for (int i = 0; i < p->nr_locks; i++) {
 		const struct sampling_lock *l = &p->locks[i];
 		struct entity e = { .scope = SCOPE_LOCK, .parent = -1 };

@@ -322,6 +322,8 @@ const struct metric_def metric__registry[] = {
 	/* lock: a futex word the target's threads slept on while another held it */
 	{ "run.lock_wait_s", R, EV_SYSCALLS, "s",
 	  "thread time in short futex lock waits (FUTEX_WAIT, FUTEX_LOCK_PI), all locks" },
+	{ "run.runnable_s", R, EV_SYSCALLS, "s",
+	  "thread time off the CPU while runnable: waiting for a CPU (sched_switch)" },
 	{ "lock.wait_s", K, EV_SYSCALLS, "s", "thread time slept waiting for this lock" },
 	{ "lock.waits", K, EV_SYSCALLS, "count", "times a thread slept waiting for it" },
 	{ "lock.threads", K, EV_SYSCALLS, "count",

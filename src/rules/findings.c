@@ -370,8 +370,15 @@ static void set_gain(struct finding *f, const struct rule *r, const struct factb
 	f->gain_known = true;
 	f->gain_s = v.v;
 	snprintf(f->gain_how, sizeof(f->gain_how), "%s", r->gain.src);
-	/* gains are CPU time (samples of all threads): share of the CPU time, else of the wall */
-	if (!factbase__get(fb, -1, "counter.task_clock", &wall, NULL) && wall > 0)
+	/*
+	 * gains are CPU time (samples of all threads): share of the CPU time,
+	 * else of the wall; a rule whose gain is wall time (gain_of: wall,
+	 * threads no longer waiting) a share of the wall
+	 */
+	if (r->gain_wall) {
+		if (factbase__get(fb, -1, "run.wall_s", &wall, NULL))
+			wall = 0;
+	} else if (!factbase__get(fb, -1, "counter.task_clock", &wall, NULL) && wall > 0)
 		wall /= 1e9;
 	else if (factbase__get(fb, -1, "run.wall_s", &wall, NULL))
 		wall = 0;

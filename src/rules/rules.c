@@ -260,7 +260,7 @@ static bool valid_id(const char *id)
 enum key {
 	K_ID, K_TITLE, K_PAPER, K_SEVERITY, K_REQUIRES, K_FOR_EACH, K_WHEN, K_INCONCLUSIVE_WHEN,
 	K_MIN_SAMPLES, K_EVIDENCE, K_MESSAGE, K_ADVICE, K_FIX, K_GAIN, K_EXAMPLE, K_EXPLAIN,
-	K_INCONCLUSIVE_WHY, K_ADVICE_FOR, K_FIX_FOR, K__COUNT,
+	K_INCONCLUSIVE_WHY, K_ADVICE_FOR, K_FIX_FOR, K_GAIN_OF, K__COUNT,
 };
 
 static const struct {
@@ -286,6 +286,7 @@ static const struct {
 	[K_INCONCLUSIVE_WHY] = { "inconclusive_why", false },
 	[K_ADVICE_FOR] = { "advice_for", false },
 	[K_FIX_FOR] = { "fix_for", false },
+	[K_GAIN_OF] = { "gain_of", false },
 };
 
 const char *const rule_alloc_names[RULE_ALLOC__COUNT] = {
@@ -460,7 +461,7 @@ static int parse_rule(struct pctx *p, yaml_node_t *root, struct rule *r)
 			goto out;
 		if (scope__parse(s, &r->scope)) {
 			err = perr(p, node_line(val[K_FOR_EACH]), "for-each '%s' is not one of run, "
-				   "struct, member, region, line, function", s);
+				   "struct, member, region, line, function, lock", s);
 			goto out;
 		}
 		free(s);
@@ -476,6 +477,18 @@ static int parse_rule(struct pctx *p, yaml_node_t *root, struct rule *r)
 		goto out;
 	if (val[K_GAIN] && (err = compile(p, "gain", val[K_GAIN], r->scope, &r->gain)))
 		goto out;
+	if (val[K_GAIN_OF]) {
+		if ((err = nonempty_scalar(p, "gain_of", val[K_GAIN_OF], &s)))
+			goto out;
+		if (strcmp(s, "cpu") && strcmp(s, "wall")) {
+			err = perr(p, node_line(val[K_GAIN_OF]), "gain_of '%s' is not one of cpu, wall",
+				   s);
+			goto out;
+		}
+		r->gain_wall = !strcmp(s, "wall");
+		free(s);
+		s = NULL;
+	}
 	if (val[K_MIN_SAMPLES] && (err = parse_min_samples(p, val[K_MIN_SAMPLES], r)))
 		goto out;
 	if ((err = scalar_list(p, "evidence", val[K_EVIDENCE], &r->evidence, &r->nr_evidence,

@@ -58,6 +58,7 @@ struct rule {
 	} *requires;
 	int nr_requires;
 	struct rule_expr when, inconclusive_when, gain;
+	bool gain_wall;		/* gain_of: wall: the gain is wall time, a share of the wall */
 	char *inconclusive_why;	/* said when inconclusive_when holds */
 	struct {
 		char *name;

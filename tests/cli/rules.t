@@ -17,7 +17,8 @@ rules lint $MA_TOP/tests/rules-bad/missing-key.yaml | exit 2 |  | error: .*/miss
 rules lint $MA_TOP/tests/rules-bad/unknown-key.yaml | exit 2 |  | error: .*/unknown-key.yaml:7: unknown key 'whne'
 rules lint $MA_TOP/tests/rules-bad/duplicate-key.yaml | exit 2 |  | error: .*/duplicate-key.yaml:4: 'title' is given twice \(first on line 2\)
 rules lint $MA_TOP/tests/rules-bad/bad-severity.yaml | exit 2 |  | error: .*/bad-severity.yaml:4: severity 'high' is not one of info, warning, critical
-rules lint $MA_TOP/tests/rules-bad/bad-for-each.yaml | exit 2 |  | error: .*/bad-for-each.yaml:6: for-each 'object' is not one of run, struct, member, region, line, function
+rules lint $MA_TOP/tests/rules-bad/bad-for-each.yaml | exit 2 |  | error: .*/bad-for-each.yaml:6: for-each 'object' is not one of run, struct, member, region, line, function, lock
+rules lint $MA_TOP/tests/rules-bad/bad-gain-of.yaml | exit 2 |  | error: .*/bad-gain-of.yaml:14: gain_of .seconds. is not one of cpu, wall
 rules lint $MA_TOP/tests/rules-bad/bad-requires.yaml | exit 2 |  | error: .*/bad-requires.yaml:5: 'requires' names 'pmu', which is not a kind of evidence
 rules lint $MA_TOP/tests/rules-bad/unknown-kind-alt.yaml | exit 2 |  | error: .*/unknown-kind-alt.yaml:5: 'requires' names 'pebs'
 rules lint $MA_TOP/tests/rules-bad/when-syntax.yaml | exit 2 |  | error: .*/when-syntax.yaml:7: 'when': unexpected '>' where a value was expected at character 14
