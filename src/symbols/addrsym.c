@@ -37,11 +37,15 @@ bool addrsym__die_type(Dwarf_Die *die, Dwarf_Die *type)
 	       addrsym__peel_type(type);
 }
 
-/* The global variable NAME's DIE (the first CU that has it). */
+/*
+ * The global variable NAME's DIE: its definition (the CU that allocates it),
+ * else the first declaration seen (an 'extern' in a header).
+ */
 static bool var_die(Dwarf *dw, const char *name, Dwarf_Die *out)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
+	bool found = false;
 
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
@@ -53,15 +57,21 @@ static bool var_die(Dwarf *dw, const char *name, Dwarf_Die *out)
 				if (dwarf_tag(&child) != DW_TAG_variable)
 					continue;
 				n = dwarf_diename(&child);
-				if (n && !strcmp(n, name) && dwarf_hasattr(&child, DW_AT_type)) {
+				if (!n || strcmp(n, name))
+					continue;
+				if (!dwarf_hasattr(&child, DW_AT_declaration)) {
 					*out = child;
 					return true;
+				}
+				if (!found && dwarf_hasattr(&child, DW_AT_type)) {
+					*out = child;
+					found = true;
 				}
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
 		off = next;
 	}
-	return false;
+	return found;
 }
 
 /*
