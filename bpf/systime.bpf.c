@@ -183,7 +183,12 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		if (l) {
 			__sync_fetch_and_add(&l->wait_ns, d);
 			__sync_fetch_and_add(&l->waits, 1);
-			__sync_fetch_and_or(&l->tid_bits, 1ULL << (tid & 63));
+			/*
+			 * not atomic (an atomic OR needs BPF_ATOMIC, 5.12): a
+			 * race can only lose a bit, and the count is a lower
+			 * bound anyway
+			 */
+			l->tid_bits |= 1ULL << (tid & 63);
 		}
 	}
 	return 0;

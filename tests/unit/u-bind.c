@@ -381,3 +381,56 @@ void test_bind__machine_profile(void)
 		factbase__free(fb);
 	}
 }
+
+/* Lock words waited on become lock entities, named and placed at their declaration. */
+void test_bind__locks(void)
+{
+	struct report *r = report__new();
+	struct sampling *p = calloc(1, sizeof(*p));
+	struct sampling_lock *l = calloc(2, sizeof(*l));
+	struct factbase *fb;
+	int idx = -1, anon = -1;
+
+	r->target.wall_ns = 2000000000ULL;
+	p->sys_measured = true;
+	p->futex_lock_ns = 900000000ULL;
+	p->runq_ns = 300000000ULL;
+	l[0] = (struct sampling_lock){ .pid = 1, .uaddr = 0x601040, .wait_ns = 800000000ULL,
+				       .waits = 4000, .threads = 4, .decl_line = 12 };
+	snprintf(l[0].name, sizeof(l[0].name), "table_lock");
+	snprintf(l[0].decl_file, sizeof(l[0].decl_file), "/src/app.c");
+	snprintf(l[0].mapping, sizeof(l[0].mapping), "/usr/bin/app");
+	l[1] = (struct sampling_lock){ .pid = 1, .uaddr = 0x7f0000001000, .wait_ns = 100000000ULL,
+				       .waits = 3, .threads = 1 };
+	snprintf(l[1].mapping, sizeof(l[1].mapping), "[heap]");
+	p->locks = l;
+	p->nr_locks = 2;
+	r->sampling = p;
+	fb = bind(r, NULL, NULL);
+	if (!fb)
+		return;
+	for (int i = 0; i < fb->nr_ents; i++) {
+		if (fb->ents[i].scope != SCOPE_LOCK)
+			continue;
+		if (!strcmp(fb->ents[i].member, "table_lock"))
+			idx = i;
+		else
+			anon = i;
+	}
+	ASSERT_TRUE(fb->have[EV_SYSCALLS], "syscalls evidence present");
+	if (!ASSERT_TRUE(idx >= 0 && anon >= 0, "two lock entities"))
+		goto out;
+	ASSERT_NEAR(fact(fb, idx, "lock.wait_s"), 0.8, 1e-9, "wait time");
+	ASSERT_NEAR(fact(fb, idx, "lock.waits"), 4000, 0, "waits");
+	ASSERT_NEAR(fact(fb, idx, "lock.threads"), 4, 0, "threads");
+	ASSERT_NEAR(fact(fb, idx, "lock.waits_per_s"), 2000, 1e-9, "per second of wall");
+	ASSERT_NEAR(fact(fb, idx, "lock.named"), 1, 0, "named");
+	ASSERT_NEAR(fact(fb, -1, "run.runnable_s"), 0.3, 1e-9, "runnable time");
+	ASSERT_STREQ(fb->ents[idx].decl_file, "/src/app.c", "declaration");
+	ASSERT_EQ(fb->ents[idx].line, 12, "located at its declaration");
+	ASSERT_NEAR(fact(fb, anon, "lock.named"), 0, 0, "heap lock unnamed");
+	ASSERT_TRUE(strstr(fb->ents[anon].member, "0x7f0000001000") != NULL, fb->ents[anon].member);
+out:
+	factbase__free(fb);
+	report__free(r);
+}
