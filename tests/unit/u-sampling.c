@@ -209,6 +209,46 @@ void test_sampling__prev_insn_from_bytes(void)
 		  "at the function's start");
 }
 
+/*
+ * The instruction before each address of 32 KiB of this binary's code, from
+ * the function's instructions decoded once and kept, is the one decoding
+ * from the function's start up to the address finds (the code in memory is
+ * the file's).
+ */
+void test_sampling__prev_insn_cached(void)
+{
+	struct procmaps *m = procmaps__capture(getpid(), false);
+	struct symbolizer *s = symbolizer__new();
+	uint64_t from = (uint64_t)(uintptr_t)&test_sampling__emitters;
+	unsigned long found = 0, differ = 0;
+	Dwfl *dwfl;
+
+	if (!ASSERT_NOT_NULL(m, "capture own maps"))
+		goto out;
+	dwfl = symbolizer__dwfl(s, m);
+	for (uint64_t ip = from; dwfl && ip < from + 32768; ip++) {
+		Dwfl_Module *mod = dwfl_addrmodule(dwfl, ip);
+		uint64_t want = 0, got = 0;
+		GElf_Off off;
+		GElf_Sym sym;
+		int r1, r2;
+
+		if (!mod || !symbolizer__addrinfo(mod, ip, &off, &sym) || !off || off > 65536)
+			continue;
+		r1 = symbolizer__prev_insn_in((const uint8_t *)(uintptr_t)(ip - off), ip - off,
+					      ip - off, ip, &want);
+		r2 = symbolizer__prev_insn(s, m, ip, &got);
+		found += !r1;
+		if (r1 != r2 || (!r1 && want != got))
+			differ++;
+	}
+	ASSERT_EQ(differ, 0, "addresses where the cached decode differs");
+	ASSERT_TRUE(found > 3000, "instruction boundaries checked");
+out:
+	symbolizer__free(s);
+	procmaps__free(m);
+}
+
 struct addrinfo_cmp {
 	unsigned long checked, differ;
 	char first[256];
