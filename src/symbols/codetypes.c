@@ -34,10 +34,28 @@ struct type_scopes {
 	size_t len, cap_names;
 };
 
+/* A top-level subprogram by its DW_AT_name (sorted by name, then by offset). */
+struct func_ent {
+	const char *name;	/* in the Dwarf's string section */
+	Dwarf_Off off;
+};
+
+/* The struct types a unit's file-scope variables lead to (add_globals), in order. */
+struct unit_globals {
+	struct unit_globals *next;
+	Dwarf_Off cu_off;
+	char (*qname)[128];
+	int n;
+};
+
 struct codetypes {
 	int fd;
 	Dwarf *dw;
 	struct type_scopes *scopes;
+	struct func_ent *funcs;	/* built on the first lookup */
+	size_t nr_funcs;
+	bool funcs_built;
+	struct unit_globals *globals;
 	/* the last functions looked up: sampled IPs repeat them */
 	struct {
 		char name[128];
@@ -85,6 +103,14 @@ void codetypes__close(struct codetypes *ct)
 		free(t->names);
 		free(t);
 	}
+	while (ct->globals) {
+		struct unit_globals *g = ct->globals;
+
+		ct->globals = g->next;
+		free(g->qname);
+		free(g);
+	}
+	free(ct->funcs);
 	dwarf_end(ct->dw);
 	close(ct->fd);
 	free(ct);
@@ -431,33 +457,111 @@ static int lookup_fn(Dwarf_Die *die, void *arg)
 }
 
 /* The struct types the file-scope variables of unit CU lead to through a pointer or an array. */
-static void add_globals(struct codetypes *ct, Dwarf_Off cu_off, struct func_types *out)
+static const struct unit_globals *unit_globals(struct codetypes *ct, Dwarf_Off cu_off)
 {
+	struct unit_globals *g;
 	Dwarf_Die cu, child, t;
-	char qname[sizeof(out->t[0].name)];
+	char qname[128];
 	unsigned int via;
 
+	for (g = ct->globals; g; g = g->next)
+		if (g->cu_off == cu_off)
+			return g;
+	g = xcalloc(1, sizeof(*g));
+	g->cu_off = cu_off;
+	g->next = ct->globals;
+	ct->globals = g;
 	if (!dwarf_offdie(ct->dw, cu_off, &cu) || dwarf_child(&cu, &child) != 0)
-		return;
+		return g;
 	do {
-		int had = out->nr;
-
 		if (dwarf_tag(&child) != DW_TAG_variable ||
 		    !strip_to_struct(ct, &child, false, &t, qname, sizeof(qname), &via) || !via)
 			continue;
-		if (!add_name(out, qname, false, false))
+		g->qname = xrealloc(g->qname, (g->n + 1) * sizeof(*g->qname));
+		memcpy(g->qname[g->n++], qname, sizeof(qname));
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return g;
+}
+
+static void add_globals(struct codetypes *ct, Dwarf_Off cu_off, struct func_types *out)
+{
+	const struct unit_globals *g = unit_globals(ct, cu_off);
+
+	for (int i = 0; i < g->n; i++) {
+		int had = out->nr;
+
+		if (!add_name(out, g->qname[i], false, false))
 			return;
 		if (out->nr > had)
 			out->t[had].global = true;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	}
+}
+
+static int cmp_func_ent(const void *a, const void *b)
+{
+	const struct func_ent *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int add_func_ent(Dwarf_Die *die, void *arg)
+{
+	struct codetypes *ct = arg;
+	Dwarf_Attribute at;
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_subprogram ||
+	    !(name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &at))))
+		return 0;
+	if (!(ct->nr_funcs & (ct->nr_funcs + 1)))	/* 0, 1, 3, 7...: grow */
+		ct->funcs = xrealloc(ct->funcs, (2 * ct->nr_funcs + 1) * sizeof(*ct->funcs));
+	ct->funcs[ct->nr_funcs].name = name;
+	ct->funcs[ct->nr_funcs++].off = dwarf_dieoffset(die);
+	return 0;
+}
+
+/*
+ * Every top-level subprogram by name, from one pass over the units: a lookup
+ * used to scan them all (most of a rules evaluation on sqlite3).
+ */
+static void funcs_build(struct codetypes *ct)
+{
+	ct->funcs_built = true;
+	each_top_die(ct, add_func_ent, ct);
+	if (ct->nr_funcs)
+		qsort(ct->funcs, ct->nr_funcs, sizeof(*ct->funcs), cmp_func_ent);
 }
 
 static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out)
 {
 	struct lookup_q q = { .ct = ct, .function = function, .out = out };
+	const char *tail = function, *p;
+	size_t lo = 0, hi;
 	bool found;
 
-	each_top_die(ct, lookup_fn, &q);
+	if (!ct->funcs_built)
+		funcs_build(ct);
+	for (p = function; (p = strstr(p, "::")); p += 2)
+		tail = p + 2;
+	hi = ct->nr_funcs;
+	while (lo < hi) {	/* the first subprogram named TAIL */
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(ct->funcs[mid].name, tail) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* its definitions in the order of the units, as a scan finds them */
+	for (; lo < ct->nr_funcs && !strcmp(ct->funcs[lo].name, tail); lo++) {
+		Dwarf_Die die;
+
+		if (dwarf_offdie(ct->dw, ct->funcs[lo].off, &die))
+			lookup_fn(&die, &q);
+	}
 	found = q.found;
 	/*
 	 * parameters first: they name what the function is about; the types
