@@ -1078,35 +1078,93 @@ int symbolizer__code(struct symbolizer *s, const struct procmaps *maps, uint64_t
 	return -ENOENT;
 }
 
+/*
+ * The sweeps of the functions decoded last, by the bytes they were decoded
+ * from: a sweep is a function of the bytes alone, so a later address in the
+ * same function whose bytes up to it match is answered from the boundaries
+ * (the sampler decodes each distinct IP of a hot function from its start).
+ */
+#define SWEEP_CACHE 8
+static __thread struct sweep {
+	uint64_t start;		/* func_start */
+	uint8_t *bytes;		/* [start, start + len) as decoded */
+	size_t len;
+	uint64_t *insn;		/* the instruction starts, then the end of the last decoded */
+	size_t n;
+} sweeps[SWEEP_CACHE];
+static __thread unsigned int next_sweep;
+
+static const struct sweep *sweep_find(const uint8_t *code, uint64_t code_addr,
+				      uint64_t func_start, uint64_t ip)
+{
+	for (int k = 0; k < SWEEP_CACHE; k++) {
+		const struct sweep *w = &sweeps[k];
+
+		if (w->bytes && w->start == func_start && ip - func_start <= w->len &&
+		    !memcmp(w->bytes, code + (func_start - code_addr), ip - func_start))
+			return w;
+	}
+	return NULL;
+}
+
 int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			     uint64_t ip, uint64_t *prev)
 {
 #if defined(__x86_64__)
 	static csh cs;		/* 0 until needed */
 	static bool cs_failed;
+	const struct sweep *w;
+	struct sweep *nw;
 	const uint8_t *c;
-	uint64_t a = func_start, last = 0;
-	size_t size;
+	uint64_t a = func_start;
+	size_t size, lo, hi, cap = 0;
 	cs_insn *insn;
 
 	if (func_start < code_addr || func_start >= ip)
 		return -ENOENT;
-	if (!cs && !cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		cs_failed = true;
-	if (cs_failed)
-		return -ENOTSUP;
-	insn = cs_malloc(cs);
-	if (!insn)
-		return -ENOMEM;
-	c = code + (func_start - code_addr);
-	size = ip - func_start;
-	while (size && cs_disasm_iter(cs, &c, &size, &a, insn))
-		last = insn->address;
-	cs_free(insn, 1);
-	/* every byte decoded and the last instruction ends at ip */
-	if (size || a != ip || !last)
+	w = sweep_find(code, code_addr, func_start, ip);
+	if (!w) {
+		if (!cs && !cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+			cs_failed = true;
+		if (cs_failed)
+			return -ENOTSUP;
+		insn = cs_malloc(cs);
+		if (!insn)
+			return -ENOMEM;
+		nw = &sweeps[next_sweep++ % SWEEP_CACHE];
+		nw->start = func_start;
+		nw->len = ip - func_start;
+		nw->bytes = xrealloc(nw->bytes, nw->len);
+		memcpy(nw->bytes, code + (func_start - code_addr), nw->len);
+		nw->n = 0;
+		c = nw->bytes;
+		size = nw->len;
+		for (;;) {
+			if (nw->n == cap) {
+				cap = cap ? 2 * cap : 256;
+				nw->insn = xrealloc(nw->insn, cap * sizeof(*nw->insn));
+			}
+			nw->insn[nw->n++] = a;
+			if (!size || !cs_disasm_iter(cs, &c, &size, &a, insn))
+				break;
+		}
+		cs_free(insn, 1);
+		w = nw;
+	}
+	/* every byte decoded and the last instruction ends at ip: ip is a start past the first */
+	lo = 1;
+	hi = w->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (w->insn[mid] < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= w->n || w->insn[lo] != ip)
 		return -ENOENT;
-	*prev = last;
+	*prev = w->insn[lo - 1];
 	return 0;
 #else
 	(void)code; (void)code_addr; (void)func_start; (void)ip; (void)prev;

@@ -209,6 +209,29 @@ void test_sampling__prev_insn_from_bytes(void)
 		  "at the function's start");
 }
 
+/* Sweeps are reused by the bytes they came from, never by the address alone. */
+void test_sampling__prev_insn_sweep_reuse(void)
+{
+	/* mov rax,[rbx]; add rsi,[rcx+rax*8]; cmp rax, 0x7fffff */
+	static const uint8_t code[] = { 0x48, 0x8b, 0x03, 0x48, 0x03, 0x34, 0xc1,
+					0x48, 0x3d, 0xff, 0xff, 0x7f, 0x00 };
+	static const uint8_t nops[] = { 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90 };
+	uint64_t prev = 0;
+
+	ASSERT_OK(symbolizer__prev_insn_in(code, 0x3000, 0x3000, 0x300d, &prev), "whole sweep");
+	ASSERT_EQ(prev, 0x3007, "the cmp's start");
+	ASSERT_OK(symbolizer__prev_insn_in(code, 0x3000, 0x3000, 0x3007, &prev), "an earlier ip");
+	ASSERT_EQ(prev, 0x3003, "the add before it");
+	ASSERT_EQ(symbolizer__prev_insn_in(code, 0x3000, 0x3000, 0x3005, &prev), -ENOENT,
+		  "inside the add");
+	ASSERT_OK(symbolizer__prev_insn_in(nops, 0x3000, 0x3000, 0x3003, &prev),
+		  "other bytes at the same address");
+	ASSERT_EQ(prev, 0x3002, "the nop before it, not the cached sweep's");
+	ASSERT_OK(symbolizer__prev_insn_in(code + 3, 0x3003, 0x3003, 0x300d, &prev),
+		  "a later start in the same bytes");
+	ASSERT_EQ(prev, 0x3007, "the cmp's start again");
+}
+
 /*
  * The instruction before each address of 32 KiB of this binary's code, from
  * the function's instructions decoded once and kept, is the one decoding
