@@ -12,13 +12,50 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
+#include "base/util.h"
 #include "symbols/symbolizer.h"
 
 #define CACHE_SIZE 64
 
+/*
+ * The scopes of a unit's aggregate types, from one walk of the unit: the
+ * qualified name of a type otherwise takes a dwarf_getscopes_die() walk from
+ * the unit's start, milliseconds a type in an amalgamated CU (sqlite3.c).
+ */
+struct type_scopes {
+	struct type_scopes *next;
+	const void *unit;	/* the Dwarf_CU of the DIEs */
+	struct {
+		Dwarf_Off off;	/* an aggregate type's DIE */
+		size_t prefix;	/* in names: "ns::Outer::" or "" */
+	} *e;
+	size_t n, cap;
+	char *names;
+	size_t len, cap_names;
+};
+
+/* A top-level subprogram by its DW_AT_name (sorted by name, then by offset). */
+struct func_ent {
+	const char *name;	/* in the Dwarf's string section */
+	Dwarf_Off off;
+};
+
+/* The struct types a unit's file-scope variables lead to (add_globals), in order. */
+struct unit_globals {
+	struct unit_globals *next;
+	Dwarf_Off cu_off;
+	char (*qname)[128];
+	int n;
+};
+
 struct codetypes {
 	int fd;
 	Dwarf *dw;
+	struct type_scopes *scopes;
+	struct func_ent *funcs;	/* built on the first lookup */
+	size_t nr_funcs;
+	bool funcs_built;
+	struct unit_globals *globals;
 	/* the last functions looked up: sampled IPs repeat them */
 	struct {
 		char name[128];
@@ -58,9 +95,127 @@ void codetypes__close(struct codetypes *ct)
 {
 	if (!ct)
 		return;
+	while (ct->scopes) {
+		struct type_scopes *t = ct->scopes;
+
+		ct->scopes = t->next;
+		free(t->e);
+		free(t->names);
+		free(t);
+	}
+	while (ct->globals) {
+		struct unit_globals *g = ct->globals;
+
+		ct->globals = g->next;
+		free(g->qname);
+		free(g);
+	}
+	free(ct->funcs);
 	dwarf_end(ct->dw);
 	close(ct->fd);
 	free(ct);
+}
+
+/* The tags libdw's scope walk (dwarf_getscopes_die) descends into. */
+static bool may_have_scopes(int tag)
+{
+	switch (tag) {
+	case DW_TAG_compile_unit:
+	case DW_TAG_module:
+	case DW_TAG_lexical_block:
+	case DW_TAG_with_stmt:
+	case DW_TAG_catch_block:
+	case DW_TAG_try_block:
+	case DW_TAG_entry_point:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_subprogram:
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_aggregate(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* Adds the prefix PARENT (in names) followed by ADD:: (nothing when ADD is ""); its offset. */
+static size_t scopes_name(struct type_scopes *t, size_t parent, const char *add)
+{
+	size_t at = t->len, pl = t->names ? strlen(t->names + parent) : 0;
+	size_t l = pl + strlen(add) + 3;
+
+	if (at + l > t->cap_names) {
+		t->cap_names = (at + l) * 2;
+		t->names = xrealloc(t->names, t->cap_names);
+	}
+	if (pl)
+		memmove(t->names + at, t->names + parent, pl);
+	t->len = at + pl + (size_t)sprintf(t->names + at + pl, "%s%s", add, *add ? "::" : "") + 1;
+	return at;
+}
+
+#define SCOPES_DEPTH 64
+
+/* Every aggregate type of UNIT the scope walk reaches, with the scopes it is in. */
+static void scopes_walk(struct type_scopes *t, Dwarf_Die *unit)
+{
+	Dwarf_Die stack[SCOPES_DEPTH];
+	size_t prefix[SCOPES_DEPTH];
+	int depth = 0;
+
+	prefix[0] = scopes_name(t, 0, "");	/* "" at 0 */
+	if (dwarf_child(unit, &stack[0]) != 0)
+		return;
+	for (;;) {
+		Dwarf_Die *d = &stack[depth];
+		int tag = dwarf_tag(d);
+
+		if (is_aggregate(tag)) {
+			if (t->n == t->cap) {
+				t->cap = t->cap ? 2 * t->cap : 64;
+				t->e = xrealloc(t->e, t->cap * sizeof(*t->e));
+			}
+			t->e[t->n].off = dwarf_dieoffset(d);
+			t->e[t->n++].prefix = prefix[depth];
+		}
+		if (may_have_scopes(tag) && dwarf_haschildren(d) > 0 && depth + 1 < SCOPES_DEPTH &&
+		    dwarf_child(d, &stack[depth + 1]) == 0) {
+			const char *sn = dwarf_diename(d);
+
+			prefix[depth + 1] = sn && (tag == DW_TAG_namespace || is_aggregate(tag)) ?
+						    scopes_name(t, prefix[depth], sn) : prefix[depth];
+			depth++;
+			continue;
+		}
+		while (dwarf_siblingof(&stack[depth], &stack[depth]) != 0)
+			if (depth-- == 0)
+				return;
+	}
+}
+
+/* The scopes of DIE's unit, walked on first use. */
+static const struct type_scopes *unit_scopes(struct codetypes *ct, Dwarf_Die *die)
+{
+	struct type_scopes *t;
+	Dwarf_Die unit;
+
+	for (t = ct->scopes; t; t = t->next)
+		if (t->unit == die->cu)
+			return t;
+	if (!dwarf_diecu(die, &unit, NULL, NULL))
+		return NULL;
+	t = xcalloc(1, sizeof(*t));
+	t->unit = die->cu;
+	scopes_walk(t, &unit);
+	t->next = ct->scopes;
+	ct->scopes = t;
+	return t;
 }
 
 /*
@@ -68,25 +223,24 @@ void codetypes__close(struct codetypes *ct)
  * namespaces and aggregates it is declared in ("app::Rec"), anonymous
  * namespaces left out.  C types have no such scopes: NAME as it is.
  */
-static void qualified_name(Dwarf_Die *die, const char *name, char *out, size_t len)
+static void qualified_name(struct codetypes *ct, Dwarf_Die *die, const char *name, char *out,
+			   size_t len)
 {
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes_die(die, &scopes);
-	size_t o = 0;
+	const struct type_scopes *t = unit_scopes(ct, die);
+	Dwarf_Off off = dwarf_dieoffset(die);
+	size_t lo = 0, hi = t ? t->n : 0;
 
-	out[0] = '\0';
-	/* scopes[0] is DIE itself, the last one its compilation unit */
-	for (int i = n - 1; i >= 1 && o < len; i--) {
-		int tag = dwarf_tag(&scopes[i]);
-		const char *sn = dwarf_diename(&scopes[i]);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
 
-		if (sn && (tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
-			   tag == DW_TAG_class_type || tag == DW_TAG_union_type))
-			o += (size_t)snprintf(out + o, len - o, "%s::", sn);
+		if (t->e[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (o < len)
-		snprintf(out + o, len - o, "%s", name);
-	free(scopes);
+	/* a type the walk does not reach has no scopes, as for dwarf_getscopes_die */
+	snprintf(out, len, "%s%s", t && lo < t->n && t->e[lo].off == off ?
+		 t->names + t->e[lo].prefix : "", name);
 }
 
 /* Adds struct NAME (qualified) to OUT, or marks it a parameter's; false when full. */
@@ -116,7 +270,7 @@ enum { VIA_POINTER = 1, VIA_ARRAY = 2 };
  * REFS); its qualified name in NAME (a typedef's for an unnamed struct).
  * *VIA: VIA_POINTER and VIA_ARRAY when those were on the way.
  */
-static bool strip_to_struct(Dwarf_Die *die, bool refs, Dwarf_Die *out, char *name, size_t len,
+static bool strip_to_struct(struct codetypes *ct, Dwarf_Die *die, bool refs, Dwarf_Die *out, char *name, size_t len,
 			    unsigned int *via)
 {
 	Dwarf_Attribute a;
@@ -136,7 +290,7 @@ static bool strip_to_struct(Dwarf_Die *die, bool refs, Dwarf_Die *out, char *nam
 				n = typedef_name;
 			if (!n)
 				return false;
-			qualified_name(out, n, name, len);
+			qualified_name(ct, out, n, name, len);
 			return true;
 		}
 		if (tag == DW_TAG_typedef)
@@ -158,25 +312,25 @@ static bool strip_to_struct(Dwarf_Die *die, bool refs, Dwarf_Die *out, char *nam
 }
 
 /* The struct types a variable's type leads to: its own, then its pointer and array members'. */
-static void add_type(Dwarf_Die *var, bool param, struct func_types *out)
+static void add_type(struct codetypes *ct, Dwarf_Die *var, bool param, struct func_types *out)
 {
 	char qname[sizeof(out->t[0].name)];
 	Dwarf_Die t, m;
 	unsigned int via;
 
-	if (!strip_to_struct(var, true, &t, qname, sizeof(qname), &via) ||
+	if (!strip_to_struct(ct, var, true, &t, qname, sizeof(qname), &via) ||
 	    !add_name(out, qname, param, false) || dwarf_child(&t, &m) != 0)
 		return;
 	do {
 		Dwarf_Die mt;
 
 		if (dwarf_tag(&m) == DW_TAG_member &&
-		    strip_to_struct(&m, false, &mt, qname, sizeof(qname), &via) && via)
+		    strip_to_struct(ct, &m, false, &mt, qname, sizeof(qname), &via) && via)
 			add_name(out, qname, false, true);
 	} while (dwarf_siblingof(&m, &m) == 0);
 }
 
-static void walk(Dwarf_Die *die, struct func_types *out, int depth)
+static void walk(struct codetypes *ct, Dwarf_Die *die, struct func_types *out, int depth)
 {
 	Dwarf_Die child;
 
@@ -185,14 +339,14 @@ static void walk(Dwarf_Die *die, struct func_types *out, int depth)
 	do {
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_formal_parameter:
-			add_type(&child, depth == 0, out);
+			add_type(ct, &child, depth == 0, out);
 			break;
 		case DW_TAG_variable:
-			add_type(&child, false, out);
+			add_type(ct, &child, false, out);
 			break;
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
-			walk(&child, out, depth + 1);
+			walk(ct, &child, out, depth + 1);
 			break;
 		default:
 			break;
@@ -275,6 +429,7 @@ static bool die_is_function(Dwarf_Die *die, const char *function)
 }
 
 struct lookup_q {
+	struct codetypes *ct;
 	const char *function;
 	struct func_types *out;
 	bool found;
@@ -293,7 +448,7 @@ static int lookup_fn(Dwarf_Die *die, void *arg)
 		Dwarf_Die cu;
 
 		q->found = true;
-		walk(die, q->out, 0);
+		walk(q->ct, die, q->out, 0);
 		if (dwarf_diecu(die, &cu, NULL, NULL) && q->nr_cus < (int)(sizeof(q->cus) /
 									  sizeof(q->cus[0])))
 			q->cus[q->nr_cus++] = dwarf_dieoffset(&cu);
@@ -302,33 +457,111 @@ static int lookup_fn(Dwarf_Die *die, void *arg)
 }
 
 /* The struct types the file-scope variables of unit CU lead to through a pointer or an array. */
-static void add_globals(Dwarf *dw, Dwarf_Off cu_off, struct func_types *out)
+static const struct unit_globals *unit_globals(struct codetypes *ct, Dwarf_Off cu_off)
 {
+	struct unit_globals *g;
 	Dwarf_Die cu, child, t;
-	char qname[sizeof(out->t[0].name)];
+	char qname[128];
 	unsigned int via;
 
-	if (!dwarf_offdie(dw, cu_off, &cu) || dwarf_child(&cu, &child) != 0)
-		return;
+	for (g = ct->globals; g; g = g->next)
+		if (g->cu_off == cu_off)
+			return g;
+	g = xcalloc(1, sizeof(*g));
+	g->cu_off = cu_off;
+	g->next = ct->globals;
+	ct->globals = g;
+	if (!dwarf_offdie(ct->dw, cu_off, &cu) || dwarf_child(&cu, &child) != 0)
+		return g;
 	do {
+		if (dwarf_tag(&child) != DW_TAG_variable ||
+		    !strip_to_struct(ct, &child, false, &t, qname, sizeof(qname), &via) || !via)
+			continue;
+		g->qname = xrealloc(g->qname, (g->n + 1) * sizeof(*g->qname));
+		memcpy(g->qname[g->n++], qname, sizeof(qname));
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return g;
+}
+
+static void add_globals(struct codetypes *ct, Dwarf_Off cu_off, struct func_types *out)
+{
+	const struct unit_globals *g = unit_globals(ct, cu_off);
+
+	for (int i = 0; i < g->n; i++) {
 		int had = out->nr;
 
-		if (dwarf_tag(&child) != DW_TAG_variable ||
-		    !strip_to_struct(&child, false, &t, qname, sizeof(qname), &via) || !via)
-			continue;
-		if (!add_name(out, qname, false, false))
+		if (!add_name(out, g->qname[i], false, false))
 			return;
 		if (out->nr > had)
 			out->t[had].global = true;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	}
+}
+
+static int cmp_func_ent(const void *a, const void *b)
+{
+	const struct func_ent *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int add_func_ent(Dwarf_Die *die, void *arg)
+{
+	struct codetypes *ct = arg;
+	Dwarf_Attribute at;
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_subprogram ||
+	    !(name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &at))))
+		return 0;
+	if (!(ct->nr_funcs & (ct->nr_funcs + 1)))	/* 0, 1, 3, 7...: grow */
+		ct->funcs = xrealloc(ct->funcs, (2 * ct->nr_funcs + 1) * sizeof(*ct->funcs));
+	ct->funcs[ct->nr_funcs].name = name;
+	ct->funcs[ct->nr_funcs++].off = dwarf_dieoffset(die);
+	return 0;
+}
+
+/*
+ * Every top-level subprogram by name, from one pass over the units: a lookup
+ * used to scan them all (most of a rules evaluation on sqlite3).
+ */
+static void funcs_build(struct codetypes *ct)
+{
+	ct->funcs_built = true;
+	each_top_die(ct, add_func_ent, ct);
+	if (ct->nr_funcs)
+		qsort(ct->funcs, ct->nr_funcs, sizeof(*ct->funcs), cmp_func_ent);
 }
 
 static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out)
 {
-	struct lookup_q q = { .function = function, .out = out };
+	struct lookup_q q = { .ct = ct, .function = function, .out = out };
+	const char *tail = function, *p;
+	size_t lo = 0, hi;
 	bool found;
 
-	each_top_die(ct, lookup_fn, &q);
+	if (!ct->funcs_built)
+		funcs_build(ct);
+	for (p = function; (p = strstr(p, "::")); p += 2)
+		tail = p + 2;
+	hi = ct->nr_funcs;
+	while (lo < hi) {	/* the first subprogram named TAIL */
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(ct->funcs[mid].name, tail) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* its definitions in the order of the units, as a scan finds them */
+	for (; lo < ct->nr_funcs && !strcmp(ct->funcs[lo].name, tail); lo++) {
+		Dwarf_Die die;
+
+		if (dwarf_offdie(ct->dw, ct->funcs[lo].off, &die))
+			lookup_fn(&die, &q);
+	}
 	found = q.found;
 	/*
 	 * parameters first: they name what the function is about; the types
@@ -346,7 +579,7 @@ static int lookup_uncached(struct codetypes *ct, const char *function, struct fu
 		}
 	}
 	for (int i = 0; i < q.nr_cus; i++)
-		add_globals(ct->dw, q.cus[i], out);
+		add_globals(ct, q.cus[i], out);
 	return found ? 0 : -ENOENT;
 }
 
@@ -381,17 +614,19 @@ int codetypes__func_addr(struct codetypes *ct, const char *function, unsigned lo
  * The struct a variable's type is (through arrays, typedefs and qualifiers,
  * not pointers), qualified, and its size.
  */
-static bool struct_of(Dwarf_Die *var, char *type, size_t len, Dwarf_Word *elem)
+static bool struct_of(struct codetypes *ct, Dwarf_Die *var, char *type, size_t len,
+		      Dwarf_Word *elem)
 {
 	Dwarf_Die t;
 	unsigned int via;
 
 	/* a pointer's target is not at the variable's address */
-	return strip_to_struct(var, false, &t, type, len, &via) && !(via & VIA_POINTER) &&
+	return strip_to_struct(ct, var, false, &t, type, len, &via) && !(via & VIA_POINTER) &&
 	       dwarf_tag(&t) != DW_TAG_union_type && dwarf_aggregate_size(&t, elem) == 0 && *elem;
 }
 
 struct global_q {
+	struct codetypes *ct;
 	const char *symbol;		/* global_type: by name */
 	unsigned long long addr;	/* global_at: by address */
 	char *type;
@@ -418,7 +653,7 @@ static int global_at_fn(Dwarf_Die *die, void *arg)
 		return 0;
 	if (q->addr >= ops[0].number + total)
 		return 0;
-	if (!struct_of(die, q->type, q->len, &elem))
+	if (!struct_of(q->ct, die, q->type, q->len, &elem))
 		return -ENOENT;
 	*q->offset = (q->addr - ops[0].number) % elem;
 	return 1;
@@ -427,7 +662,7 @@ static int global_at_fn(Dwarf_Die *die, void *arg)
 int codetypes__global_at(struct codetypes *ct, unsigned long long addr, char *type, size_t len,
 			 unsigned long long *offset)
 {
-	struct global_q q = { .addr = addr, .type = type, .len = len, .offset = offset };
+	struct global_q q = { .ct = ct, .addr = addr, .type = type, .len = len, .offset = offset };
 
 	if (!ct)
 		return -ENOENT;
@@ -443,12 +678,12 @@ static int global_type_fn(Dwarf_Die *die, void *arg)
 	if (dwarf_tag(die) != DW_TAG_variable)
 		return 0;
 	name = dwarf_diename(die);
-	return name && !strcmp(name, q->symbol) && struct_of(die, q->type, q->len, &elem);
+	return name && !strcmp(name, q->symbol) && struct_of(q->ct, die, q->type, q->len, &elem);
 }
 
 int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type, size_t len)
 {
-	struct global_q q = { .symbol = symbol, .type = type, .len = len };
+	struct global_q q = { .ct = ct, .symbol = symbol, .type = type, .len = len };
 
 	if (!ct || !symbol || !*symbol)
 		return -ENOENT;

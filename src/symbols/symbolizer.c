@@ -19,9 +19,11 @@
 
 #include "base/log.h"
 #include "base/util.h"
+#include "symbols/scopeidx.h"
 #include "symbols/vdso.h"
 
 #define CACHE_BUCKETS 4096
+#define SCOPES_BUCKETS 256
 
 struct cache_entry {
 	struct cache_entry *next;
@@ -39,9 +41,36 @@ struct space {
 	bool failed;
 };
 
+/* A CU's scope index, by the module's build-id and the CU's offset. */
+struct cu_scopes {
+	struct cu_scopes *next;
+	unsigned char id[20];
+	int id_len;
+	Dwarf_Off cu_off;
+	struct scopeidx *idx;	/* NULL: the CU cannot be indexed */
+};
+
+/*
+ * The instruction starts of a function, decoded once: a hot function has
+ * hundreds of sampled addresses, and decoding from its start to each (up to
+ * 64 KiB: sqlite3VdbeExec) cost a tenth of a second a run.  By build-id and
+ * the function's address in the file.
+ */
+struct func_insns {
+	struct func_insns *next;
+	unsigned char id[20];
+	int id_len;
+	uint64_t start;		/* the function's address, as in the file */
+	uint64_t len;		/* bytes given to the decoder */
+	uint64_t *insn;		/* the starts of the instructions decoded, and the end of the last */
+	size_t n;
+};
+
 struct symbolizer {
+	struct func_insns **funcs;	/* SCOPES_BUCKETS lists, by function address */
 	struct { unsigned char id[20]; int len; } *loaded; /* modules whose DWARF was read */
 	int nr_loaded;
+	struct cu_scopes **scopes;	/* SCOPES_BUCKETS lists, by CU offset */
 	struct space *spaces;
 	int nr_spaces;
 	struct cache_entry *cache[CACHE_BUCKETS];
@@ -162,6 +191,24 @@ void symbolizer__free(struct symbolizer *s)
 		if (s->spaces[i].dwfl)
 			dwfl_end(s->spaces[i].dwfl);
 	callers_clear();
+	for (int i = 0; s->scopes && i < SCOPES_BUCKETS; i++)
+		while (s->scopes[i]) {
+			struct cu_scopes *c = s->scopes[i];
+
+			s->scopes[i] = c->next;
+			scopeidx__free(c->idx);
+			free(c);
+		}
+	free(s->scopes);
+	for (int i = 0; s->funcs && i < SCOPES_BUCKETS; i++)
+		while (s->funcs[i]) {
+			struct func_insns *f = s->funcs[i];
+
+			s->funcs[i] = f->next;
+			free(f->insn);
+			free(f);
+		}
+	free(s->funcs);
 	free(s->spaces);
 	free(s->loaded);
 	for (int i = 0; i < CACHE_BUCKETS; i++) {
@@ -596,14 +643,24 @@ static void callers_clear(void)
 	next_caller = 0;
 }
 
-static void caller_of(Dwarf_Die *inst, char *out, size_t len)
+/*
+ * The function INST (an inlined instance) was inlined into: from the CU's
+ * scope index X when there is one (NODE is INST there), else by a walk.
+ */
+static void caller_of(Dwarf_Die *inst, const struct scopeidx *x, int node, char *out, size_t len)
 {
 	const Dwarf *dw = dwarf_cu_getdwarf(inst->cu);
 	Dwarf_Off off = dwarf_dieoffset(inst);
-	Dwarf_Die *outer = NULL;
+	Dwarf_Die *outer = NULL, die;
 	unsigned int k;
 	int m;
 
+	if (x) {
+		out[0] = '\0';
+		if (!scopeidx__die(x, dwarf_cu_getdwarf(inst->cu), scopeidx__outer(x, node), &die))
+			symbolizer__name(out, len, die_name(&die));
+		return;
+	}
 	for (k = 0; k < CALLER_CACHE; k++)
 		if (callers[k].dw == dw && callers[k].off == off) {
 			copy(out, len, callers[k].name);
@@ -631,6 +688,35 @@ static void caller_of(Dwarf_Die *inst, char *out, size_t len)
 	copy(callers[k].name, sizeof(callers[k].name), out);
 }
 
+/*
+ * The subprogram or inlined instance enclosing CUR (NODE in X, when there is
+ * an index) into NEXT and *NEXT_NODE: its tag, or 0.
+ */
+static int outer_func(Dwarf_Die *cur, const struct scopeidx *x, int node, Dwarf_Die *next,
+		      int *next_node)
+{
+	Dwarf_Die *outer = NULL;
+	int m, tag = 0;
+
+	if (x) {
+		*next_node = scopeidx__outer(x, node);
+		if (scopeidx__die(x, dwarf_cu_getdwarf(cur->cu), *next_node, next))
+			return 0;
+		return scopeidx__tag(x, *next_node);
+	}
+	m = dwarf_getscopes_die(cur, &outer);
+	for (int k = 1; k < m; k++) {
+		tag = dwarf_tag(&outer[k]);
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			*next = outer[k];
+			break;
+		}
+		tag = 0;
+	}
+	free(outer);
+	return tag;
+}
+
 /* A header of the compiler or the system (intrinsics, libc inlines): not the user's code. */
 static bool is_system_header(const char *path)
 {
@@ -649,7 +735,8 @@ static bool is_system_header(const char *path)
  * site (DW_AT_call_file, DW_AT_call_line) of each instance while the line
  * is still in such a header, and the function that call is in.
  */
-static void leave_system_headers(Dwarf_Die *cu, Dwarf_Die *inst, struct sampling_loc *loc)
+static void leave_system_headers(Dwarf_Die *cu, Dwarf_Die *inst, const struct scopeidx *x,
+				 int node, struct sampling_loc *loc)
 {
 	Dwarf_Die cur = *inst;
 	Dwarf_Files *files;
@@ -658,11 +745,11 @@ static void leave_system_headers(Dwarf_Die *cu, Dwarf_Die *inst, struct sampling
 	if (!is_system_header(loc->file) || dwarf_getsrcfiles(cu, &files, &nfiles))
 		return;
 	for (int depth = 0; depth < 16 && is_system_header(loc->file); depth++) {
-		Dwarf_Die *outer = NULL, next;
+		Dwarf_Die next;
 		Dwarf_Attribute a;
 		Dwarf_Word fi, ln;
 		const char *f;
-		int m, tag = 0;
+		int tag, next_node = -1;
 
 		if (dwarf_formudata(dwarf_attr(&cur, DW_AT_call_file, &a), &fi) ||
 		    dwarf_formudata(dwarf_attr(&cur, DW_AT_call_line, &a), &ln) ||
@@ -671,16 +758,7 @@ static void leave_system_headers(Dwarf_Die *cu, Dwarf_Die *inst, struct sampling
 		copy(loc->file, sizeof(loc->file), f);
 		loc->line = (int)ln;
 		/* the function the call is in: the next instance or subprogram out of CUR */
-		m = dwarf_getscopes_die(&cur, &outer);
-		for (int k = 1; k < m; k++) {
-			tag = dwarf_tag(&outer[k]);
-			if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
-				next = outer[k];
-				break;
-			}
-			tag = 0;
-		}
-		free(outer);
+		tag = outer_func(&cur, x, node, &next, &next_node);
 		if (!tag)
 			return;
 		symbolizer__name(loc->function, sizeof(loc->function), die_name(&next));
@@ -688,21 +766,62 @@ static void leave_system_headers(Dwarf_Die *cu, Dwarf_Die *inst, struct sampling
 			loc->inlined_from[0] = '\0';
 			return;
 		}
-		caller_of(&next, loc->inlined_from, sizeof(loc->inlined_from));
+		caller_of(&next, x, next_node, loc->inlined_from, sizeof(loc->inlined_from));
 		cur = next;
+		node = next_node;
 	}
 }
 
+/* CU's scope index (of module MOD), built on its first address; NULL when it cannot be. */
+static const struct scopeidx *cu_scopes(struct symbolizer *s, Dwfl_Module *mod, Dwarf_Die *cu)
+{
+	const unsigned char *id = NULL;
+	GElf_Addr id_vaddr;
+	int len = dwfl_module_build_id(mod, &id, &id_vaddr);
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	struct cu_scopes *c, **b;
+
+	if (len <= 0 || len > 20)
+		return NULL;
+	if (!s->scopes)
+		s->scopes = xcalloc(SCOPES_BUCKETS, sizeof(*s->scopes));
+	b = &s->scopes[off % SCOPES_BUCKETS];
+	for (c = *b; c; c = c->next)
+		if (c->cu_off == off && c->id_len == len && !memcmp(c->id, id, len))
+			return c->idx;
+	c = xcalloc(1, sizeof(*c));
+	memcpy(c->id, id, len);
+	c->id_len = len;
+	c->cu_off = off;
+	c->idx = scopeidx__build(cu);
+	c->next = *b;
+	*b = c;
+	return c->idx;
+}
+
 /* Inlined frames: the innermost scope names the function, the next one the caller. */
-static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct sampling_loc *loc)
+static void resolve_inline(struct symbolizer *s, Dwfl_Module *mod, uint64_t addr,
+			   struct sampling_loc *loc)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-	Dwarf_Die *scopes = NULL;
+	const struct scopeidx *x;
+	Dwarf_Die *scopes = NULL, inst;
 	int n, inner = -1;
 
 	if (!cu)
 		return;
+	x = cu_scopes(s, mod, cu);
+	if (x) {
+		inner = scopeidx__innermost(x, addr - bias);
+		if (scopeidx__tag(x, inner) != DW_TAG_inlined_subroutine ||
+		    scopeidx__die(x, dwarf_cu_getdwarf(cu->cu), inner, &inst))
+			return;
+		symbolizer__name(loc->function, sizeof(loc->function), die_name(&inst));
+		caller_of(&inst, x, inner, loc->inlined_from, sizeof(loc->inlined_from));
+		leave_system_headers(cu, &inst, x, inner, loc);
+		return;
+	}
 	n = dwarf_getscopes(cu, addr - bias, &scopes);
 	for (int i = 0; i < n && inner < 0; i++) {
 		int tag = dwarf_tag(&scopes[i]);
@@ -714,8 +833,8 @@ static void resolve_inline(Dwfl_Module *mod, uint64_t addr, struct sampling_loc 
 	}
 	if (inner >= 0) {
 		symbolizer__name(loc->function, sizeof(loc->function), die_name(&scopes[inner]));
-		caller_of(&scopes[inner], loc->inlined_from, sizeof(loc->inlined_from));
-		leave_system_headers(cu, &scopes[inner], loc);
+		caller_of(&scopes[inner], NULL, -1, loc->inlined_from, sizeof(loc->inlined_from));
+		leave_system_headers(cu, &scopes[inner], NULL, -1, loc);
 	}
 	free(scopes);
 }
@@ -845,7 +964,7 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 			copy(loc->file, sizeof(loc->file), file);
 			loc->line = lno;
 		}
-		resolve_inline(mod, addr, loc);
+		resolve_inline(s, mod, addr, loc);
 	}
 	if (!loc->function[0]) {
 		char buf[64];
@@ -959,35 +1078,93 @@ int symbolizer__code(struct symbolizer *s, const struct procmaps *maps, uint64_t
 	return -ENOENT;
 }
 
+/*
+ * The sweeps of the functions decoded last, by the bytes they were decoded
+ * from: a sweep is a function of the bytes alone, so a later address in the
+ * same function whose bytes up to it match is answered from the boundaries
+ * (the sampler decodes each distinct IP of a hot function from its start).
+ */
+#define SWEEP_CACHE 8
+static __thread struct sweep {
+	uint64_t start;		/* func_start */
+	uint8_t *bytes;		/* [start, start + len) as decoded */
+	size_t len;
+	uint64_t *insn;		/* the instruction starts, then the end of the last decoded */
+	size_t n;
+} sweeps[SWEEP_CACHE];
+static __thread unsigned int next_sweep;
+
+static const struct sweep *sweep_find(const uint8_t *code, uint64_t code_addr,
+				      uint64_t func_start, uint64_t ip)
+{
+	for (int k = 0; k < SWEEP_CACHE; k++) {
+		const struct sweep *w = &sweeps[k];
+
+		if (w->bytes && w->start == func_start && ip - func_start <= w->len &&
+		    !memcmp(w->bytes, code + (func_start - code_addr), ip - func_start))
+			return w;
+	}
+	return NULL;
+}
+
 int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			     uint64_t ip, uint64_t *prev)
 {
 #if defined(__x86_64__)
 	static csh cs;		/* 0 until needed */
 	static bool cs_failed;
+	const struct sweep *w;
+	struct sweep *nw;
 	const uint8_t *c;
-	uint64_t a = func_start, last = 0;
-	size_t size;
+	uint64_t a = func_start;
+	size_t size, lo, hi, cap = 0;
 	cs_insn *insn;
 
 	if (func_start < code_addr || func_start >= ip)
 		return -ENOENT;
-	if (!cs && !cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		cs_failed = true;
-	if (cs_failed)
-		return -ENOTSUP;
-	insn = cs_malloc(cs);
-	if (!insn)
-		return -ENOMEM;
-	c = code + (func_start - code_addr);
-	size = ip - func_start;
-	while (size && cs_disasm_iter(cs, &c, &size, &a, insn))
-		last = insn->address;
-	cs_free(insn, 1);
-	/* every byte decoded and the last instruction ends at ip */
-	if (size || a != ip || !last)
+	w = sweep_find(code, code_addr, func_start, ip);
+	if (!w) {
+		if (!cs && !cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+			cs_failed = true;
+		if (cs_failed)
+			return -ENOTSUP;
+		insn = cs_malloc(cs);
+		if (!insn)
+			return -ENOMEM;
+		nw = &sweeps[next_sweep++ % SWEEP_CACHE];
+		nw->start = func_start;
+		nw->len = ip - func_start;
+		nw->bytes = xrealloc(nw->bytes, nw->len);
+		memcpy(nw->bytes, code + (func_start - code_addr), nw->len);
+		nw->n = 0;
+		c = nw->bytes;
+		size = nw->len;
+		for (;;) {
+			if (nw->n == cap) {
+				cap = cap ? 2 * cap : 256;
+				nw->insn = xrealloc(nw->insn, cap * sizeof(*nw->insn));
+			}
+			nw->insn[nw->n++] = a;
+			if (!size || !cs_disasm_iter(cs, &c, &size, &a, insn))
+				break;
+		}
+		cs_free(insn, 1);
+		w = nw;
+	}
+	/* every byte decoded and the last instruction ends at ip: ip is a start past the first */
+	lo = 1;
+	hi = w->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (w->insn[mid] < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= w->n || w->insn[lo] != ip)
 		return -ENOENT;
-	*prev = last;
+	*prev = w->insn[lo - 1];
 	return 0;
 #else
 	(void)code; (void)code_addr; (void)func_start; (void)ip; (void)prev;
@@ -995,18 +1172,96 @@ int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t f
 #endif
 }
 
+/* Decodes LEN bytes of CODE (at file address START) into F's instruction starts. */
+static int func_insns_decode(struct func_insns *f, const uint8_t *code, uint64_t start,
+			     uint64_t len)
+{
+#if defined(__x86_64__)
+	static csh cs;		/* 0 until needed */
+	static bool cs_failed;
+	const uint8_t *c = code;
+	uint64_t a = start;
+	size_t size = len, cap = 0;
+	cs_insn *insn;
+
+	if (!cs && !cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		cs_failed = true;
+	if (cs_failed)
+		return -ENOTSUP;
+	insn = cs_malloc(cs);
+	if (!insn)
+		return -ENOMEM;
+	f->n = 0;
+	for (;;) {
+		if (f->n == cap) {
+			cap = cap ? 2 * cap : 256;
+			f->insn = xrealloc(f->insn, cap * sizeof(*f->insn));
+		}
+		f->insn[f->n++] = a;	/* where the next instruction starts */
+		if (!size || !cs_disasm_iter(cs, &c, &size, &a, insn))
+			break;
+	}
+	cs_free(insn, 1);
+	f->start = start;
+	f->len = len;
+	return 0;
+#else
+	(void)f; (void)code; (void)start; (void)len;
+	return -ENOTSUP;
+#endif
+}
+
+/* The decoded function at file address A (LEN bytes at least), from the cache or decoded now. */
+static const struct func_insns *func_insns(struct symbolizer *s, Dwfl_Module *mod, Elf *elf,
+					   uint64_t a, uint64_t len, uint64_t size)
+{
+	const unsigned char *id = NULL, *code;
+	GElf_Addr id_vaddr;
+	int id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+	struct func_insns *f, **b;
+
+	if (id_len <= 0 || id_len > 20)
+		return NULL;
+	if (!s->funcs)
+		s->funcs = xcalloc(SCOPES_BUCKETS, sizeof(*s->funcs));
+	b = &s->funcs[(a >> 4) % SCOPES_BUCKETS];
+	for (f = *b; f; f = f->next)
+		if (f->start == a && f->id_len == id_len && !memcmp(f->id, id, id_len))
+			break;
+	if (f && f->len >= len)
+		return f;
+	/* the whole symbol when its bytes are at hand, else up to the address */
+	if (size > len && size <= 65536 && (code = code_bytes(elf, a, size)))
+		len = size;
+	else if (!(code = code_bytes(elf, a, len)))
+		return NULL;
+	if (!f) {
+		f = xcalloc(1, sizeof(*f));
+		memcpy(f->id, id, id_len);
+		f->id_len = id_len;
+		f->next = *b;
+		*b = f;
+	}
+	if (func_insns_decode(f, code, a, len)) {
+		f->n = 0;
+		f->len = 0;
+		return NULL;
+	}
+	return f;
+}
+
 int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 			  uint64_t *prev)
 {
-	const unsigned char *code;
+	const struct func_insns *f;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
 	GElf_Off off;
 	GElf_Sym sym;
-	uint64_t a, last;
+	uint64_t a;
+	size_t lo, hi;
 	Elf *elf;
 	Dwfl *dwfl;
-	int ret;
 
 	if (!maps || !ip)
 		return -ENOENT;
@@ -1020,11 +1275,22 @@ int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uin
 	if (!elf)
 		return -ENOENT;
 	a = ip - off - bias;	/* the function's start, as in the file */
-	code = code_bytes(elf, a, off);
-	if (!code)
+	f = func_insns(s, mod, elf, a, off, sym.st_size);
+	if (!f)
 		return -ENOENT;
-	ret = symbolizer__prev_insn_in(code, a, a, a + off, &last);
-	if (!ret)
-		*prev = last + bias;
-	return ret;
+	/* the instruction ending at ip: the one before the start equal to it */
+	lo = 1;
+	hi = f->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->insn[mid] < a + off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= f->n || f->insn[lo] != a + off)
+		return -ENOENT;
+	*prev = f->insn[lo - 1] + bias;
+	return 0;
 }

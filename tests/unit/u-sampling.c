@@ -209,6 +209,69 @@ void test_sampling__prev_insn_from_bytes(void)
 		  "at the function's start");
 }
 
+/* Sweeps are reused by the bytes they came from, never by the address alone. */
+void test_sampling__prev_insn_sweep_reuse(void)
+{
+	/* mov rax,[rbx]; add rsi,[rcx+rax*8]; cmp rax, 0x7fffff */
+	static const uint8_t code[] = { 0x48, 0x8b, 0x03, 0x48, 0x03, 0x34, 0xc1,
+					0x48, 0x3d, 0xff, 0xff, 0x7f, 0x00 };
+	static const uint8_t nops[] = { 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90 };
+	uint64_t prev = 0;
+
+	ASSERT_OK(symbolizer__prev_insn_in(code, 0x3000, 0x3000, 0x300d, &prev), "whole sweep");
+	ASSERT_EQ(prev, 0x3007, "the cmp's start");
+	ASSERT_OK(symbolizer__prev_insn_in(code, 0x3000, 0x3000, 0x3007, &prev), "an earlier ip");
+	ASSERT_EQ(prev, 0x3003, "the add before it");
+	ASSERT_EQ(symbolizer__prev_insn_in(code, 0x3000, 0x3000, 0x3005, &prev), -ENOENT,
+		  "inside the add");
+	ASSERT_OK(symbolizer__prev_insn_in(nops, 0x3000, 0x3000, 0x3003, &prev),
+		  "other bytes at the same address");
+	ASSERT_EQ(prev, 0x3002, "the nop before it, not the cached sweep's");
+	ASSERT_OK(symbolizer__prev_insn_in(code + 3, 0x3003, 0x3003, 0x300d, &prev),
+		  "a later start in the same bytes");
+	ASSERT_EQ(prev, 0x3007, "the cmp's start again");
+}
+
+/*
+ * The instruction before each address of 32 KiB of this binary's code, from
+ * the function's instructions decoded once and kept, is the one decoding
+ * from the function's start up to the address finds (the code in memory is
+ * the file's).
+ */
+void test_sampling__prev_insn_cached(void)
+{
+	struct procmaps *m = procmaps__capture(getpid(), false);
+	struct symbolizer *s = symbolizer__new();
+	uint64_t from = (uint64_t)(uintptr_t)&test_sampling__emitters;
+	unsigned long found = 0, differ = 0;
+	Dwfl *dwfl;
+
+	if (!ASSERT_NOT_NULL(m, "capture own maps"))
+		goto out;
+	dwfl = symbolizer__dwfl(s, m);
+	for (uint64_t ip = from; dwfl && ip < from + 32768; ip++) {
+		Dwfl_Module *mod = dwfl_addrmodule(dwfl, ip);
+		uint64_t want = 0, got = 0;
+		GElf_Off off;
+		GElf_Sym sym;
+		int r1, r2;
+
+		if (!mod || !symbolizer__addrinfo(mod, ip, &off, &sym) || !off || off > 65536)
+			continue;
+		r1 = symbolizer__prev_insn_in((const uint8_t *)(uintptr_t)(ip - off), ip - off,
+					      ip - off, ip, &want);
+		r2 = symbolizer__prev_insn(s, m, ip, &got);
+		found += !r1;
+		if (r1 != r2 || (!r1 && want != got))
+			differ++;
+	}
+	ASSERT_EQ(differ, 0, "addresses where the cached decode differs");
+	ASSERT_TRUE(found > 3000, "instruction boundaries checked");
+out:
+	symbolizer__free(s);
+	procmaps__free(m);
+}
+
 struct addrinfo_cmp {
 	unsigned long checked, differ;
 	char first[256];

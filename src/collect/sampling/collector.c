@@ -92,8 +92,9 @@ static int sampler_open(void **state, const struct run_ctx *ctx, struct report *
 
 	if (ctx->sample) {
 		prof_open_sampling(st, ctx, r);
-		prof_systime_open(st, r);
+		prof_systime_open(st, &l, r);
 	} else {
+		prof_systime_release(&l);
 		report__add_provenance(r, "sampling", "hot-spot sampling off (--no-sample)");
 	}
 	pr_debug("profile: BPF open %.1f ms, load %.1f ms (waited %.1f ms for them), attach %.1f ms",

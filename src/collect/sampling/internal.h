@@ -285,6 +285,11 @@ struct skel_load {
 	int err;		/* -errno */
 	bool opened;		/* failed in load (not open) when err */
 	uint64_t open_ns, load_ns;
+	/* the system-call programs, loaded after it (not attached) */
+	struct systime_bpf *sys;
+	int sys_err;		/* -errno */
+	const char *sys_what;	/* what failed */
+	uint64_t sys_ns;
 };
 
 void prof_skel_take(struct skel_load *l);
@@ -301,7 +306,9 @@ void prof_thp_destroy(struct thp_load *t);
 void prof_finish_thp(struct prof_state *st, struct sampling *p, struct report *r);
 
 /* systime.c */
-void prof_systime_open(struct prof_state *st, struct report *r);
+void prof_systime_load(struct skel_load *l);
+void prof_systime_open(struct prof_state *st, struct skel_load *l, struct report *r);
+void prof_systime_release(struct skel_load *l);	/* loaded, not attached: unloaded */
 void prof_finish_systime(struct prof_state *st, struct sampling *p, struct report *r,
 			 struct symbolizer *sym);
 void prof_systime_destroy(struct prof_state *st);

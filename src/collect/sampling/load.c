@@ -34,7 +34,26 @@ static struct {
 	bool running;
 	bool held;		/* joined, res not taken yet */
 	struct skel_load res;
-} preload;
+	/* the sampler object's part of res is final (the system-call programs follow) */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool sampler_done;
+} preload = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+
+/*
+ * Waits for the sampler object of the preload only (not for the system-call
+ * programs loaded after it): res.skel and res.err; NULL: none started.
+ */
+static const struct skel_load *preload_wait_sampler(void)
+{
+	if (!preload.running)
+		return preload.held ? &preload.res : NULL;
+	pthread_mutex_lock(&preload.lock);
+	while (!preload.sampler_done)
+		pthread_cond_wait(&preload.cond, &preload.lock);
+	pthread_mutex_unlock(&preload.lock);
+	return &preload.res;
+}
 
 /* Waits for the preload, whose result stays for prof_skel_take(); NULL: none started. */
 static const struct skel_load *preload_wait(void)
@@ -117,6 +136,13 @@ static void *preload_main(void *arg)
 	(void)arg;
 	prepare_arena();
 	skel_load(&preload.res);
+	pthread_mutex_lock(&preload.lock);
+	preload.sampler_done = true;
+	pthread_cond_broadcast(&preload.cond);
+	pthread_mutex_unlock(&preload.lock);
+	/* only sampling runs preload (run.c), and they trace system calls too */
+	if (preload.res.skel)
+		prof_systime_load(&preload.res);
 	return NULL;
 }
 
@@ -124,6 +150,7 @@ void sampler__preload(void)
 {
 	if (preload.running || preload.held)
 		return;
+	preload.sampler_done = false;
 	preload.running = !pthread_create(&preload.thread, NULL, preload_main, NULL);
 }
 
@@ -147,6 +174,7 @@ void sampler__preload_discard(void)
 	if (!preload.running && !preload.held)
 		return;
 	prof_skel_take(&l);
+	prof_systime_release(&l);
 	if (l.skel)
 		sampler_bpf__destroy(l.skel);
 }
@@ -169,10 +197,10 @@ unsigned int sampler__tick_plan(const struct run_ctx *ctx, char *why, size_t len
 	if (!tick_plan.decided) {
 		tick_plan.decided = true;
 		sysinfo__nohz_full(nohz, sizeof(nohz));
-		l = preload_wait();
+		l = preload_wait_sampler();
 		if (!l) {
 			sampler__preload();
-			l = preload_wait();
+			l = preload_wait_sampler();
 		}
 		tick_plan.hz = sysinfo__kernel_hz();
 #if !defined(__x86_64__)

@@ -25,13 +25,19 @@
 
 _Static_assert(sizeof(struct systime_val) == 88, "systime_val has no padding");
 
-void prof_systime_open(struct prof_state *st, struct report *r)
+/*
+ * Opens and loads the programs into L, sharing the process set of L's
+ * sampler object: on the thread that loads that object ahead, where the
+ * kernel BTF's parse (10-15 ms) overlaps the counters' and the target's
+ * preparation instead of following them.
+ */
+void prof_systime_load(struct skel_load *l)
 {
 	struct systime_bpf *s;
 	uint64_t t0 = now_ns();
-	const char *what = "open";
 	int err;
 
+	l->sys_what = "open";
 	s = systime_bpf__open();
 	if (!s) {
 		err = -errno;
@@ -41,26 +47,59 @@ void prof_systime_open(struct prof_state *st, struct report *r)
 #ifdef SYS_futex_waitv
 	s->rodata->futex_waitv_nr = SYS_futex_waitv;
 #endif
-	what = "share the process set with";
-	err = bpf_map__reuse_fd(s->maps.procs, bpf_map__fd(st->skel->maps.procs));
+	l->sys_what = "share the process set with";
+	err = bpf_map__reuse_fd(s->maps.procs, bpf_map__fd(l->skel->maps.procs));
 	if (err)
 		goto fail;
-	what = "load";
+	l->sys_what = "load";
 	err = systime_bpf__load(s);
 	if (err)
 		goto fail;
-	what = "attach";
-	err = systime_bpf__attach(s);
-	if (err)
-		goto fail;
-	st->systime = s;
-	pr_debug("profile: system-call programs ready after %.1f ms", (now_ns() - t0) / 1e6);
+	l->sys = s;
+	l->sys_ns = now_ns() - t0;
 	return;
 fail:
-	st->systime_err = err;
+	l->sys_err = err;
+	l->sys_ns = now_ns() - t0;
 	systime_bpf__destroy(s);
+}
+
+/* Attaches the programs L loaded (loading them now if it did not try). */
+void prof_systime_open(struct prof_state *st, struct skel_load *l, struct report *r)
+{
+	uint64_t t0 = now_ns();
+	int err;
+
+	if (!l->sys && !l->sys_err) {
+		l->skel = st->skel;
+		prof_systime_load(l);
+	}
+	if (l->sys_err) {
+		err = l->sys_err;
+		goto fail;
+	}
+	l->sys_what = "attach";
+	err = systime_bpf__attach(l->sys);
+	if (err) {
+		systime_bpf__destroy(l->sys);
+		goto fail;
+	}
+	st->systime = l->sys;
+	l->sys = NULL;
+	pr_debug("profile: system-call programs ready after %.1f ms (loaded in %.1f ms)",
+		 (now_ns() - t0) / 1e6, l->sys_ns / 1e6);
+	return;
+fail:
+	l->sys = NULL;
+	st->systime_err = err;
 	report__add_provenance(r, "syscalls", "time in system calls not measured: cannot %s the sys_enter/sys_exit/sched_switch programs: %s",
-			       what, strerror(-err));
+			       l->sys_what, strerror(-err));
+}
+
+void prof_systime_release(struct skel_load *l)
+{
+	systime_bpf__destroy(l->sys);
+	l->sys = NULL;
 }
 
 static int cmp_lock_wait(const void *a, const void *b)
