@@ -456,6 +456,9 @@ int cmd_layout(int argc, char **argv)
 			pr_warn("the types of %d unit(s) of '%s' are in .dwo files that were not found (%s)",
 				nr, path, dwo ? dwo : "unnamed");
 	}
+	if (layout__damaged(l))
+		pr_warn("the DWARF of '%s' is damaged (%d read error(s)): types may be missing",
+			path, layout__damaged(l));
 	if (layout__absurd(l))
 		pr_warn("%d type(s) of '%s' left out: DWARF sizes or offsets past 2^48 bytes (damaged file?)",
 			layout__absurd(l), path);

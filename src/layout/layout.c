@@ -922,12 +922,23 @@ static bool wanted_name(const struct layout *l, const char *n)
 	return false;
 }
 
+/*
+ * A damaged unit (a DIE with an abbreviation that does not exist, a sibling
+ * past the unit) ends the walk of its scope: counted, so that a file whose
+ * types could not be read is not shown as one without types.
+ */
 static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die c;
+	int ret;
 
-	if (depth > 32 || dwarf_child(parent, &c) != 0)
+	if (depth > 32)
 		return;
+	ret = dwarf_child(parent, &c);
+	if (ret) {
+		l->damaged += ret < 0;
+		return;
+	}
 	do {
 		int tag = dwarf_tag(&c);
 
@@ -938,6 +949,8 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 				continue;
 			}
 			n = die_name(l, &c);
+			if (!n && dwarf_hasattr(&c, DW_AT_name))
+				l->damaged++; /* a name past .debug_str, or the section unreadable */
 			if (n && wanted_name(l, n)) {
 				uint64_t sz;
 
@@ -969,7 +982,8 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 		} else if (tag == DW_TAG_namespace) {
 			walk_scope(l, &c, depth + 1);
 		}
-	} while (dwarf_siblingof(&c, &c) == 0);
+	} while ((ret = dwarf_siblingof(&c, &c)) == 0);
+	l->damaged += ret < 0;
 }
 
 static bool lang_is_cplusplus(int lang)
@@ -1018,9 +1032,9 @@ static int layout_walk(struct layout *l, Dwarf *dbg)
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
 	uint8_t unit_type;
-	int nr = 0;
+	int nr = 0, ret;
 
-	while (dwarf_get_units(dbg, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
+	while ((ret = dwarf_get_units(dbg, cu, &cu, NULL, &unit_type, &cudie, &subdie)) == 0) {
 		Dwarf_Die *top = &cudie;
 
 		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile) {
@@ -1046,8 +1060,9 @@ static int layout_walk(struct layout *l, Dwarf *dbg)
 		walk_scope(l, top, 0);
 		nr++;
 		if (l->want_first && wanted_all_found(l))
-			break;
+			return nr;
 	}
+	l->damaged += ret < 0; /* a unit header that cannot be read ends the list */
 	return nr;
 }
 
@@ -1140,9 +1155,9 @@ int layout__load_types(const char *path, const char *const *names, int nr, unsig
 	l->want = nr ? names : NULL;
 	l->nr_want = nr;
 	l->want_first = nr && (flags & LAYOUT_LOAD_FIRST);
-	if (layout_walk(l, dbg) == 0 || (l->n == 0 && l->dwo_missing)) {
-		err = l->dwo_missing ? -ENOPKG : -ENODATA;
-		if (err == -ENODATA) {
+	if (layout_walk(l, dbg) == 0 || (l->n == 0 && (l->dwo_missing || l->damaged))) {
+		err = l->dwo_missing ? -ENOPKG : l->damaged ? -EILSEQ : -ENODATA;
+		if (err != -ENOPKG) {
 			/* libdw may open a file whose units it cannot decompress or reach */
 			int why = layout__elf_diagnose(path);
 
@@ -1166,6 +1181,11 @@ out_free:
 int layout__absurd(const struct layout *l)
 {
 	return l->absurd;
+}
+
+int layout__damaged(const struct layout *l)
+{
+	return l->damaged;
 }
 
 int layout__missing_dwo(const struct layout *l, const char **first)
