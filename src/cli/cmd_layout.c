@@ -307,7 +307,8 @@ static void load_error(const char *path, int err)
 		break;
 	case -EILSEQ:
 		pr_err("the DWARF debug info of '%s' is damaged", path);
-		pr_hint("rebuild with -g; 'readelf --debug-dump=info' shows where it breaks");
+		pr_hint("rebuild with -g (and its .dwo files, with -gsplit-dwarf); "
+			"'readelf --debug-dump=info' shows where it breaks");
 		break;
 	case -ENOPKG:
 		pr_err("'%s' was built with -gsplit-dwarf and its .dwo files were not found", path);

@@ -1001,6 +1001,26 @@ static bool lang_is_cplusplus(int lang)
 	}
 }
 
+/*
+ * Whether the .dwo file N of a skeleton unit is where libdw looks for it:
+ * beside the binary, or at N from DW_AT_comp_dir (N itself when absolute).
+ */
+static bool dwo_exists(const struct layout *l, Dwarf_Die *cudie, const char *n)
+{
+	const char *slash = strrchr(l->path, '/'), *dir;
+	Dwarf_Attribute a;
+	char p[4096];
+
+	if (snprintf(p, sizeof(p), "%.*s%s", slash ? (int)(slash - l->path + 1) : 0, l->path,
+		     strrchr(n, '/') ? strrchr(n, '/') + 1 : n) < (int)sizeof(p) && !access(p, R_OK))
+		return true;
+	if (n[0] == '/')
+		return !access(n, R_OK);
+	dir = dwarf_attr(cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+	return dir && dir[0] == '/' && snprintf(p, sizeof(p), "%s/%s", dir, n) < (int)sizeof(p) &&
+	       !access(p, R_OK);
+}
+
 static void skeleton_missing(struct layout *l, Dwarf_Die *cudie)
 {
 	Dwarf_Attribute a;
@@ -1008,6 +1028,11 @@ static void skeleton_missing(struct layout *l, Dwarf_Die *cudie)
 
 	if (dwarf_attr(cudie, DW_AT_dwo_name, &a) || dwarf_attr(cudie, DW_AT_GNU_dwo_name, &a))
 		n = dwarf_formstring(&a);
+	/* There, but libdw could not read it (damaged, or from another build). */
+	if (n && dwo_exists(l, cudie, n)) {
+		l->damaged++;
+		return;
+	}
 	if (!l->dwo_missing && n)
 		l->dwo_name = arena__strdup(&l->arena, n);
 	l->dwo_missing++;
@@ -1152,6 +1177,7 @@ int layout__load_types(const char *path, const char *const *names, int nr, unsig
 		}
 	}
 	l->cur_dbg = dbg;
+	l->path = path;
 	l->want = nr ? names : NULL;
 	l->nr_want = nr;
 	l->want_first = nr && (flags & LAYOUT_LOAD_FIRST);
@@ -1170,6 +1196,7 @@ int layout__load_types(const char *path, const char *const *names, int nr, unsig
 	umap__free(&l->aggs);
 	umap__free(&l->qnames);
 	l->want = NULL; /* the caller's array */
+	l->path = NULL; /* and string */
 	l->nr_want = 0;
 	*out = l;
 	return 0;

@@ -92,7 +92,8 @@ struct layout {
 	int dwo_missing;      /* skeleton units whose .dwo was not found */
 	const char *dwo_name; /* the first of them */
 	int absurd;	      /* types skipped for absurd offsets or sizes */
-	int damaged;	      /* DIEs or units libdw could not read */
+	int damaged;	      /* DIEs, units or .dwo files libdw could not read */
+	const char *path;     /* the file being loaded (during the load only) */
 	const char *const *want; /* only these names (layout__load_types), or NULL */
 	int nr_want;
 	bool want_first;	 /* stop once each wanted name has a definition */
