@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # A short run of the layout mutation fuzzer (tests/fuzz/layout-fuzz.py):
-# 240 mutants of the seeds compiled by gcc and clang (DWARF 4 and 5,
-# -gsplit-dwarf, -gz=zlib), ten per seed, each run under 'layout' in
-# rotation dump / one type / -j / --reorganize, after checking that the
-# oracle catches a memadvise that crashes.  'make fuzz' runs 10,000.
+# 280 mutants of the seeds compiled by gcc and clang (DWARF 4 and 5,
+# -gsplit-dwarf, -gz=zlib, type units), ten per seed, each run under
+# 'layout' in rotation dump / one type / -j / --reorganize, after checking
+# that the oracle catches a memadvise that crashes.  'make fuzz' runs 10,000.
 . "$MA_TOP/tests/lib.sh"
 need_cmd python3
 command -v gcc >/dev/null 2>&1 || command -v clang >/dev/null 2>&1 || skip "needs gcc or clang"
@@ -22,7 +22,7 @@ grep -q ' 8 failures (signal-11 8)' "$MA_TMP/self.log" ||
 ls "$MA_TMP"/self/failures/*-signal-11/replay >/dev/null 2>&1 || fail "no replay file saved"
 # The same mutants on every run; MA_FUZZ_SEED=N tries others.
 seed=${MA_FUZZ_SEED:-1}
-python3 "$MA_TOP/tests/fuzz/layout-fuzz.py" --memadvise "$MA" --seed "$seed" -n 240 \
+python3 "$MA_TOP/tests/fuzz/layout-fuzz.py" --memadvise "$MA" --seed "$seed" -n 280 \
 	--jobs 2 --timeout 10 --out "$MA_TMP/fuzz" >"$MA_TMP/log" 2>&1
 rc=$?
 last=$(tail -n 1 "$MA_TMP/log")

@@ -4,7 +4,7 @@
 
 Compiles the seeds in tests/fuzz/layout/ with every compiler and DWARF
 variant installed (gcc and clang, DWARF 4 and 5, -O0 and -O2, -gsplit-dwarf,
--gz=zlib), then writes mutants of them (bit flips, random bytes,
+-gz=zlib, type units), then writes mutants of them (bit flips, random bytes,
 "interesting" values over LEB128 and offset-looking bytes, corrupted section
 headers, truncations; most of them aimed at the .debug_* sections) and runs
 'memadvise layout' on each, in rotation whole dump / one type / -j /
@@ -50,11 +50,13 @@ VARIANTS = [
     ("gcc-split", "gcc", "g++", "-g -gdwarf-5 -gsplit-dwarf -O0"),
     ("gcc-dw4-split", "gcc", "g++", "-g -gdwarf-4 -gsplit-dwarf -O2"),
     ("gcc-zlib", "gcc", "g++", "-g -gdwarf-5 -O0 -gz=zlib"),
+    ("gcc-dw4-types", "gcc", "g++", "-g -gdwarf-4 -O0 -fdebug-types-section"),
     ("clang-dw5-O0", "clang", "clang++", "-g -gdwarf-5 -O0"),
     ("clang-dw5-O2", "clang", "clang++", "-g -gdwarf-5 -O2"),
     ("clang-dw4-O0", "clang", "clang++", "-g -gdwarf-4 -O0"),
     ("clang-split", "clang", "clang++", "-g -gdwarf-5 -gsplit-dwarf -O0"),
     ("clang-zlib", "clang", "clang++", "-g -gdwarf-4 -O2 -gz=zlib"),
+    ("clang-dw5-types", "clang", "clang++", "-g -gdwarf-5 -O0 -fdebug-types-section"),
 ]
 MODES = ["dump", "type", "json", "reorganize"]
 DEBUG_SECTIONS = [".debug_info", ".debug_abbrev", ".debug_str", ".debug_line",
