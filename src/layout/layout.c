@@ -584,6 +584,13 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 	ms->off = dwarf_dieoffset(d);
 	ms->dbg = dwarf_cu_getdwarf(d->cu);
 	{
+		Dwarf_Half version = 0;
+		uint8_t ut = 0;
+
+		ms->in_types = dwarf_cu_info(d->cu, &version, &ut, NULL, NULL, NULL, NULL, NULL) == 0 &&
+			       version < 5 && ut == DW_UT_type;
+	}
+	{
 		int ln = 0;
 
 		if (dwarf_decl_line(d, &ln) == 0)
@@ -772,6 +779,12 @@ static const char *die_decl_file(struct layout *l, Dwarf_Die *d)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
+static Dwarf_Die *mstruct__offdie(const struct mstruct *ms, Dwarf *dbg, Dwarf_Off off,
+				   Dwarf_Die *d)
+{
+	return ms->in_types ? dwarf_offdie_types(dbg, off, d) : dwarf_offdie(dbg, off, d);
+}
+
 static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 {
 	Dwarf_Die d;
@@ -780,12 +793,12 @@ static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 	if (ms->files_done || depth > 16)
 		return;
 	ms->files_done = true;
-	if (dwarf_offdie(dbg, ms->off, &d))
+	if (mstruct__offdie(ms, dbg, ms->off, &d))
 		ms->pub.decl_file = die_decl_file(l, &d);
 	for (int i = 0; i < ms->pub.nr_members && ms->moffs; i++) {
 		struct ma_member *m = &ms->pub.members[i];
 
-		if (dwarf_offdie(dbg, ms->moffs[i], &d))
+		if (mstruct__offdie(ms, dbg, ms->moffs[i], &d))
 			m->decl_file = die_decl_file(l, &d);
 		if (m->nested && (m->flags & MA_M_ANON))
 			resolve_files(l, (struct mstruct *)m->nested, depth + 1);

@@ -891,3 +891,45 @@ void test_layout__vbase_members_past_size(void)
 	ASSERT_NOT_NULL(strstr(buf, "members end at 130, past the size"), "says why");
 	free(buf);
 }
+
+/*
+ * gcc -gdwarf-4 -fdebug-types-section puts each C++ type in a type unit of
+ * .debug_types, defined outside the namespace that declares it and named in
+ * other units by signature: the same types, sizes and holes as without.
+ */
+void test_layout__debug_types_section(void)
+{
+	const char *plain = test__build_fixture("layout_cxx_cases.cc", "layout_cxx_dw4",
+						"-g -gdwarf-4 -O0");
+	struct layout *a = NULL, *b = NULL;
+	const char *tu;
+	size_t n;
+
+	if (!ASSERT_NOT_NULL(plain, "build") || !ASSERT_OK(layout__load(plain, &a), "load"))
+		return;
+	tu = test__build_fixture("layout_cxx_cases.cc", "layout_cxx_types",
+				 "-g -gdwarf-4 -O0 -fdebug-types-section");
+	if (!ASSERT_NOT_NULL(tu, "build with type units") ||
+	    !ASSERT_OK(layout__load(tu, &b), "load with type units")) {
+		layout__free(a);
+		return;
+	}
+	n = layout__nr_structs(a);
+	ASSERT_TRUE(n > 3, "types in the plain build");
+	ASSERT_EQ(layout__nr_structs(b), n, "as many types from type units");
+	for (size_t i = 0; i < n; i++) {
+		const struct ma_struct *s = layout__struct(a, i);
+		const struct ma_struct *t = layout__find_struct(b, s->name);
+
+		if (!ASSERT_NOT_NULL(t, s->name))
+			continue;
+		ASSERT_EQ(t->size, s->size, s->name);
+		ASSERT_EQ(t->nr_members, s->nr_members, s->name);
+		ASSERT_EQ(t->nr_holes, s->nr_holes, s->name);
+		ASSERT_EQ(t->padding, s->padding, s->name);
+		ASSERT_STREQ(t->decl_file ? t->decl_file : "(none)",
+			     s->decl_file ? s->decl_file : "(none)", s->name);
+	}
+	layout__free(a);
+	layout__free(b);
+}
