@@ -222,7 +222,7 @@ def build_seeds(out, log):
 
 
 def seed_types(memadvise, seed):
-    """The type names of a pristine seed, from 'layout -s'; checks that it loads."""
+    """The type names of a pristine seed, from 'layout -j'; checks that it loads."""
     path = os.path.join(seed["dir"], "prog")
     r = subprocess.run([memadvise, "layout", "-j", path], capture_output=True, timeout=120)
     if r.returncode != 0:
@@ -231,7 +231,10 @@ def seed_types(memadvise, seed):
     doc = json.loads(r.stdout)
     names = [s.get("name") for s in doc.get("structs", []) if s.get("name")]
     own = [n for n in names if "fz" in n]
-    return own or names or ["fz_node"]
+    if not own:  # every seed defines fz_* types: none read is a bug, not a seed
+        raise SystemExit("error: memadvise layout lists none of the seed's types in %s"
+                         % seed["name"])
+    return own
 
 
 # --- running one mutant ---------------------------------------------------------
