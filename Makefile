@@ -151,12 +151,22 @@ eval: $(OUTPUT)/memadvise
 
 # Longer fuzzing of the rule parser and the condition evaluator; new
 # interesting inputs are merged into tests/fuzz/corpus.  FUZZ_TIME=seconds.
+# Then mutants of real -g binaries through 'layout' on the sanitizer build
+# (tests/fuzz/README): FUZZ_LAYOUT_N mutants, FUZZ_LAYOUT_SEED.
 FUZZ_TIME ?= 120
+FUZZ_LAYOUT_N ?= 10000
+FUZZ_LAYOUT_SEED ?= 1
 fuzz:
 	$(Q)sh tests/fuzz/build.sh $(CURDIR) $(OUTPUT)/fuzz
 	$(Q)for t in rules expr; do \
 		$(OUTPUT)/fuzz/fuzz-$$t -max_total_time=$(FUZZ_TIME) -max_len=4096 -timeout=10 \
 			-dict=tests/fuzz/$$t.dict tests/fuzz/corpus/$$t || exit 1; done
+	$(Q)$(MAKE) --no-print-directory OUTPUT=.output-asan \
+		EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		EXTRA_LDFLAGS="-fsanitize=address,undefined" .output-asan/memadvise
+	$(Q)python3 tests/fuzz/layout-fuzz.py --memadvise .output-asan/memadvise \
+		-n $(FUZZ_LAYOUT_N) --seed $(FUZZ_LAYOUT_SEED) --out $(OUTPUT)/fuzz/layout \
+		--summary $(OUTPUT)/fuzz/layout/summary.json
 
 install: $(OUTPUT)/memadvise examples
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 \

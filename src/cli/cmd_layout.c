@@ -307,7 +307,8 @@ static void load_error(const char *path, int err)
 		break;
 	case -EILSEQ:
 		pr_err("the DWARF debug info of '%s' is damaged", path);
-		pr_hint("rebuild with -g; 'readelf --debug-dump=info' shows where it breaks");
+		pr_hint("rebuild with -g (and its .dwo files, with -gsplit-dwarf); "
+			"'readelf --debug-dump=info' shows where it breaks");
 		break;
 	case -ENOPKG:
 		pr_err("'%s' was built with -gsplit-dwarf and its .dwo files were not found", path);
@@ -456,6 +457,9 @@ int cmd_layout(int argc, char **argv)
 			pr_warn("the types of %d unit(s) of '%s' are in .dwo files that were not found (%s)",
 				nr, path, dwo ? dwo : "unnamed");
 	}
+	if (layout__damaged(l))
+		pr_warn("the DWARF of '%s' is damaged (%d read error(s)): types may be missing",
+			path, layout__damaged(l));
 	if (layout__absurd(l))
 		pr_warn("%d type(s) of '%s' left out: DWARF sizes or offsets past 2^48 bytes (damaged file?)",
 			layout__absurd(l), path);

@@ -584,6 +584,13 @@ struct mstruct *mstruct__build(struct layout *l, Dwarf_Die *d, const char *name)
 	ms->off = dwarf_dieoffset(d);
 	ms->dbg = dwarf_cu_getdwarf(d->cu);
 	{
+		Dwarf_Half version = 0;
+		uint8_t ut = 0;
+
+		ms->in_types = dwarf_cu_info(d->cu, &version, &ut, NULL, NULL, NULL, NULL, NULL) == 0 &&
+			       version < 5 && ut == DW_UT_type;
+	}
+	{
 		int ln = 0;
 
 		if (dwarf_decl_line(d, &ln) == 0)
@@ -772,6 +779,12 @@ static const char *die_decl_file(struct layout *l, Dwarf_Die *d)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
+static Dwarf_Die *mstruct__offdie(const struct mstruct *ms, Dwarf *dbg, Dwarf_Off off,
+				   Dwarf_Die *d)
+{
+	return ms->in_types ? dwarf_offdie_types(dbg, off, d) : dwarf_offdie(dbg, off, d);
+}
+
 static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 {
 	Dwarf_Die d;
@@ -780,12 +793,12 @@ static void resolve_files(struct layout *l, struct mstruct *ms, int depth)
 	if (ms->files_done || depth > 16)
 		return;
 	ms->files_done = true;
-	if (dwarf_offdie(dbg, ms->off, &d))
+	if (mstruct__offdie(ms, dbg, ms->off, &d))
 		ms->pub.decl_file = die_decl_file(l, &d);
 	for (int i = 0; i < ms->pub.nr_members && ms->moffs; i++) {
 		struct ma_member *m = &ms->pub.members[i];
 
-		if (dwarf_offdie(dbg, ms->moffs[i], &d))
+		if (mstruct__offdie(ms, dbg, ms->moffs[i], &d))
 			m->decl_file = die_decl_file(l, &d);
 		if (m->nested && (m->flags & MA_M_ANON))
 			resolve_files(l, (struct mstruct *)m->nested, depth + 1);
@@ -922,12 +935,23 @@ static bool wanted_name(const struct layout *l, const char *n)
 	return false;
 }
 
+/*
+ * A damaged unit (a DIE with an abbreviation that does not exist, a sibling
+ * past the unit) ends the walk of its scope: counted, so that a file whose
+ * types could not be read is not shown as one without types.
+ */
 static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die c;
+	int ret;
 
-	if (depth > 32 || dwarf_child(parent, &c) != 0)
+	if (depth > 32)
 		return;
+	ret = dwarf_child(parent, &c);
+	if (ret) {
+		l->damaged += ret < 0;
+		return;
+	}
 	do {
 		int tag = dwarf_tag(&c);
 
@@ -938,6 +962,8 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 				continue;
 			}
 			n = die_name(l, &c);
+			if (!n && dwarf_hasattr(&c, DW_AT_name))
+				l->damaged++; /* a name past .debug_str, or the section unreadable */
 			if (n && wanted_name(l, n)) {
 				uint64_t sz;
 
@@ -969,7 +995,8 @@ static void walk_scope(struct layout *l, Dwarf_Die *parent, int depth)
 		} else if (tag == DW_TAG_namespace) {
 			walk_scope(l, &c, depth + 1);
 		}
-	} while (dwarf_siblingof(&c, &c) == 0);
+	} while ((ret = dwarf_siblingof(&c, &c)) == 0);
+	l->damaged += ret < 0;
 }
 
 static bool lang_is_cplusplus(int lang)
@@ -987,6 +1014,26 @@ static bool lang_is_cplusplus(int lang)
 	}
 }
 
+/*
+ * Whether the .dwo file N of a skeleton unit is where libdw looks for it:
+ * beside the binary, or at N from DW_AT_comp_dir (N itself when absolute).
+ */
+static bool dwo_exists(const struct layout *l, Dwarf_Die *cudie, const char *n)
+{
+	const char *slash = strrchr(l->path, '/'), *dir;
+	Dwarf_Attribute a;
+	char p[4096];
+
+	if (snprintf(p, sizeof(p), "%.*s%s", slash ? (int)(slash - l->path + 1) : 0, l->path,
+		     strrchr(n, '/') ? strrchr(n, '/') + 1 : n) < (int)sizeof(p) && !access(p, R_OK))
+		return true;
+	if (n[0] == '/')
+		return !access(n, R_OK);
+	dir = dwarf_attr(cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+	return dir && dir[0] == '/' && snprintf(p, sizeof(p), "%s/%s", dir, n) < (int)sizeof(p) &&
+	       !access(p, R_OK);
+}
+
 static void skeleton_missing(struct layout *l, Dwarf_Die *cudie)
 {
 	Dwarf_Attribute a;
@@ -994,6 +1041,11 @@ static void skeleton_missing(struct layout *l, Dwarf_Die *cudie)
 
 	if (dwarf_attr(cudie, DW_AT_dwo_name, &a) || dwarf_attr(cudie, DW_AT_GNU_dwo_name, &a))
 		n = dwarf_formstring(&a);
+	/* There, but libdw could not read it (damaged, or from another build). */
+	if (n && dwo_exists(l, cudie, n)) {
+		l->damaged++;
+		return;
+	}
 	if (!l->dwo_missing && n)
 		l->dwo_name = arena__strdup(&l->arena, n);
 	l->dwo_missing++;
@@ -1018,9 +1070,9 @@ static int layout_walk(struct layout *l, Dwarf *dbg)
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
 	uint8_t unit_type;
-	int nr = 0;
+	int nr = 0, ret;
 
-	while (dwarf_get_units(dbg, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
+	while ((ret = dwarf_get_units(dbg, cu, &cu, NULL, &unit_type, &cudie, &subdie)) == 0) {
 		Dwarf_Die *top = &cudie;
 
 		if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile) {
@@ -1046,8 +1098,9 @@ static int layout_walk(struct layout *l, Dwarf *dbg)
 		walk_scope(l, top, 0);
 		nr++;
 		if (l->want_first && wanted_all_found(l))
-			break;
+			return nr;
 	}
+	l->damaged += ret < 0; /* a unit header that cannot be read ends the list */
 	return nr;
 }
 
@@ -1137,12 +1190,13 @@ int layout__load_types(const char *path, const char *const *names, int nr, unsig
 		}
 	}
 	l->cur_dbg = dbg;
+	l->path = path;
 	l->want = nr ? names : NULL;
 	l->nr_want = nr;
 	l->want_first = nr && (flags & LAYOUT_LOAD_FIRST);
-	if (layout_walk(l, dbg) == 0 || (l->n == 0 && l->dwo_missing)) {
-		err = l->dwo_missing ? -ENOPKG : -ENODATA;
-		if (err == -ENODATA) {
+	if (layout_walk(l, dbg) == 0 || (l->n == 0 && (l->dwo_missing || l->damaged))) {
+		err = l->dwo_missing ? -ENOPKG : l->damaged ? -EILSEQ : -ENODATA;
+		if (err != -ENOPKG) {
 			/* libdw may open a file whose units it cannot decompress or reach */
 			int why = layout__elf_diagnose(path);
 
@@ -1155,6 +1209,7 @@ int layout__load_types(const char *path, const char *const *names, int nr, unsig
 	umap__free(&l->aggs);
 	umap__free(&l->qnames);
 	l->want = NULL; /* the caller's array */
+	l->path = NULL; /* and string */
 	l->nr_want = 0;
 	*out = l;
 	return 0;
@@ -1166,6 +1221,11 @@ out_free:
 int layout__absurd(const struct layout *l)
 {
 	return l->absurd;
+}
+
+int layout__damaged(const struct layout *l)
+{
+	return l->damaged;
 }
 
 int layout__missing_dwo(const struct layout *l, const char **first)

@@ -151,6 +151,8 @@ const char *layout__strerror(int err);
 int layout__missing_dwo(const struct layout *l, const char **first);
 /* Types left out because their DWARF has sizes or offsets no compiler makes. */
 int layout__absurd(const struct layout *l);
+/* Read errors in L's DWARF (damaged units or DIEs whose types are not in L). */
+int layout__damaged(const struct layout *l);
 void layout__free(struct layout *l);
 
 /* Recomputes the cache-line facts for LINE bytes (default sysinfo__cacheline()). */

@@ -53,6 +53,7 @@ struct mstruct {
 	Dwarf_Off off;	  /* the type's DIE, for decl_file resolved only once listed */
 	Dwarf_Off *moffs; /* each member's DIE */
 	Dwarf *dbg;	  /* the file they are in (main or dwz alternate) */
+	bool in_types;	  /* in .debug_types (a DWARF 4 type unit): offsets are there */
 };
 
 /* Facts about one type DIE, cached per unit. */
@@ -92,6 +93,8 @@ struct layout {
 	int dwo_missing;      /* skeleton units whose .dwo was not found */
 	const char *dwo_name; /* the first of them */
 	int absurd;	      /* types skipped for absurd offsets or sizes */
+	int damaged;	      /* DIEs, units or .dwo files libdw could not read */
+	const char *path;     /* the file being loaded (during the load only) */
 	const char *const *want; /* only these names (layout__load_types), or NULL */
 	int nr_want;
 	bool want_first;	 /* stop once each wanted name has a definition */
@@ -121,7 +124,12 @@ static inline bool attr_flag(Dwarf_Die *d, int at)
 	Dwarf_Attribute a;
 	bool f = false;
 
-	if (!dwarf_attr_integrate(d, at, &a))
+	/*
+	 * A definition does not inherit DW_AT_declaration from the declaration
+	 * its DW_AT_specification names (gcc's DWARF 4 type units: the struct
+	 * is defined outside the namespace that declares it).
+	 */
+	if (!(at == DW_AT_declaration ? dwarf_attr(d, at, &a) : dwarf_attr_integrate(d, at, &a)))
 		return false;
 	return dwarf_formflag(&a, &f) == 0 && f;
 }
@@ -129,8 +137,14 @@ static inline bool attr_flag(Dwarf_Die *d, int at)
 static inline bool die_type(Dwarf_Die *d, Dwarf_Die *out)
 {
 	Dwarf_Attribute a;
+	Dwarf_Die def;
 
-	return dwarf_attr_integrate(d, DW_AT_type, &a) && dwarf_formref_die(&a, out);
+	if (!dwarf_attr_integrate(d, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
+		return false;
+	/* a declaration standing for a type unit's type (DWARF 4 -fdebug-types-section) */
+	if (dwarf_attr(out, DW_AT_signature, &a) && dwarf_formref_die(&a, &def))
+		*out = def;
+	return true;
 }
 
 /* "struct ", "union " or "enum " before a C type name; nothing in C++. */
@@ -150,8 +164,14 @@ static inline const char *die_name(struct layout *l, Dwarf_Die *d)
 {
 	if (l->cplusplus) {
 		void **q = umap__slot(&l->qnames, die_key(l, d), false);
+		Dwarf_Attribute a;
+		Dwarf_Die decl;
 
 		if (q)
+			return *q;
+		/* defined outside its namespace: the declaration's qualified name */
+		if (dwarf_attr(d, DW_AT_specification, &a) && dwarf_formref_die(&a, &decl) &&
+		    (q = umap__slot(&l->qnames, die_key(l, &decl), false)))
 			return *q;
 	}
 	return dwarf_diename(d);

@@ -356,10 +356,14 @@ void ma_struct__print_text(const struct ma_struct *s, uint32_t line,
 		if (s->nr_vbases && s->vbases_placed)
 			fprintf(f, "\t/* virtual bases: %d, bytes %" PRIu64 "..%" PRIu64 ", not padding */\n",
 				s->nr_vbases, s->nv_size, s->vbases_end - 1);
-		else if (s->nr_vbases)
+		else if (s->nr_vbases && s->nv_size <= s->size)
 			fprintf(f, "\t/* virtual bases: %d, with any padding in the %" PRIu64
 				   " bytes after the members (placement not known) */\n",
 				s->nr_vbases, s->size - s->nv_size);
+		else if (s->nr_vbases) /* damaged DWARF: members past the size */
+			fprintf(f, "\t/* virtual bases: %d, placement not known: the members end at %" PRIu64
+				   ", past the size */\n",
+				s->nr_vbases, s->nv_size);
 		if (s->nr_paddings)
 			fprintf(f, "\t/* paddings: %d, sum paddings: %" PRIu64 " */\n", s->nr_paddings,
 				s->sum_paddings);

@@ -29,6 +29,13 @@ for cc in "gcc -gdwarf-4" "gcc -gdwarf-5" "clang"; do
 	"$MA" run -o "$d/r.txt" -- "$d/sd" >/dev/null 2>"$d/err"
 	rc=$?
 	[ $rc -ne 134 ] && [ -s "$d/r.txt" ] || fail "$cc: run without the .dwo: exit $rc, no report"
+	# A .dwo that is there but cut short is damaged, not missing.
+	for f in "$d"/away/*.dwo; do head -c 200 "$f" >"$d/${f##*/}"; done
+	"$MA" layout "$d/sd" >"$d/out" 2>"$d/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "$cc: exit $rc with a truncated .dwo"
+	grep -q '^error: the DWARF debug info of .* is damaged' "$d/err" ||
+		fail "$cc: truncated .dwo: $(head -n 1 "$d/err")"
 	n=$((n + 1))
 done
-pass "$n compilers: split units read, a missing .dwo reported"
+pass "$n compilers: split units read, a missing or truncated .dwo reported"

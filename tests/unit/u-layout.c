@@ -5,6 +5,8 @@
  * the known x86-64 ABI layout where C has no offsetof (bit fields).
  */
 #include <errno.h>
+#include <gelf.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <stdint.h>
@@ -752,4 +754,182 @@ void test_layout__virtual_base_no_reorg(void)
 	    ASSERT_OK(layout__reorganize(l, s, NULL, &r, NULL), "a plain struct is reorganized"))
 		layout_reorg__free(&r);
 	layout__free(l);
+}
+
+/* The file offset of section NAME's contents in the ELF file FD, or -1. */
+static long section_offset(int fd, const char *name, Elf_Data **data, Elf **keep)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+
+	if (!e || elf_getshdrstrndx(e, &shstr))
+		return -1;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(e, shstr, sh.sh_name)) || strcmp(n, name))
+			continue;
+		if (data)
+			*data = elf_getdata(scn, NULL);
+		*keep = e;
+		return (long)sh.sh_offset;
+	}
+	elf_end(e);
+	return -1;
+}
+
+/* Writes N bytes of BUF at OFF in a copy of SRC named DST. */
+static int patch_copy(const char *src, const char *dst, long off, const void *buf, size_t n)
+{
+	char cmd[1500];
+	int fd, ok;
+
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", src, dst);
+	if (system(cmd))
+		return -1;
+	fd = open(dst, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = pwrite(fd, buf, n, off) == (ssize_t)n;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Damaged DWARF (found by tests/fuzz/layout-fuzz.py): a unit whose first DIE
+ * has an abbreviation that does not exist, and a struct whose name points
+ * past .debug_str, are read errors counted by layout__damaged(); a file
+ * whose types all fail to read is -EILSEQ, not a file without types.
+ */
+void test_layout__damaged_dwarf(void)
+{
+	const char *bin = test__build_fixture("layout_c.c", "layout_c_dw5", "-g -gdwarf-5 -O0");
+	static const unsigned char bad_abbrev[] = { 0xff, 0x7f };
+	static const uint32_t past_str = 0xfffffff0;
+	char dst[700];
+	struct layout *l = NULL;
+	Elf_Data *info = NULL;
+	Elf *e = NULL;
+	Dwarf *dbg;
+	Dwarf_Die cu, c;
+	long off, hit = -1;
+	const char *victim = NULL;
+	int fd;
+
+	if (!ASSERT_NOT_NULL(bin, "build"))
+		return;
+	fd = open(bin, O_RDONLY);
+	if (!ASSERT_TRUE(fd >= 0, "open"))
+		return;
+	elf_version(EV_CURRENT);
+	off = section_offset(fd, ".debug_info", &info, &e);
+	if (!ASSERT_TRUE(off > 0 && info, ".debug_info found")) {
+		close(fd);
+		return;
+	}
+	/* A DWARF 5 unit header is 12 bytes; the unit's DIE follows. */
+	snprintf(dst, sizeof(dst), "%s/layout_c_bad_abbrev", test__fixture_dir());
+	if (ASSERT_OK(patch_copy(bin, dst, off + 12, bad_abbrev, sizeof(bad_abbrev)), "patch")) {
+		ASSERT_EQ(layout__load(dst, &l), -EILSEQ, "unreadable unit");
+		ASSERT_TRUE(l == NULL, "no layout");
+	}
+	/* The first struct whose name is a .debug_str offset. */
+	dbg = dwarf_begin_elf(e, DWARF_C_READ, NULL);
+	if (dbg && dwarf_offdie(dbg, 12, &cu) && dwarf_child(&cu, &c) == 0) {
+		do {
+			Dwarf_Attribute a;
+
+			if (dwarf_tag(&c) == DW_TAG_structure_type &&
+			    dwarf_attr(&c, DW_AT_name, &a) && a.form == DW_FORM_strp) {
+				victim = dwarf_diename(&c);
+				hit = off + ((const unsigned char *)a.valp - (const unsigned char *)info->d_buf);
+				break;
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	if (ASSERT_TRUE(hit > 0 && victim, "a struct named through .debug_str")) {
+		char name[128];
+
+		snprintf(name, sizeof(name), "%s", victim);
+		snprintf(dst, sizeof(dst), "%s/layout_c_bad_name", test__fixture_dir());
+		if (ASSERT_OK(patch_copy(bin, dst, hit, &past_str, 4), "patch") &&
+		    ASSERT_OK(layout__load(dst, &l), "the other types load")) {
+			ASSERT_TRUE(layout__damaged(l) >= 1, "the read error is counted");
+			ASSERT_TRUE(layout__find_struct(l, name) == NULL, name);
+			ASSERT_TRUE(layout__nr_structs(l) > 3, "other types kept");
+			layout__free(l);
+		}
+	}
+	if (dbg)
+		dwarf_end(dbg);
+	elf_end(e);
+	close(fd);
+	/* An intact file has no read error. */
+	if (ASSERT_OK(layout__load(bin, &l), "intact")) {
+		ASSERT_EQ(layout__damaged(l), 0, "no read error");
+		layout__free(l);
+	}
+}
+
+/* Members past the size of a class with virtual bases (damaged DWARF): no wrapped count. */
+void test_layout__vbase_members_past_size(void)
+{
+	struct ma_struct s = { .name = "vb", .kind = MA_KIND_CLASS, .size = 24, .nv_size = 130,
+			       .nr_vbases = 1 };
+	struct layout_print_opts o = { .notes = false };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!ASSERT_NOT_NULL(f, "memstream"))
+		return;
+	ma_struct__print_text(&s, 64, &o, f);
+	fclose(f);
+	ASSERT_TRUE(strstr(buf, "18446744") == NULL, "no wrapped number");
+	ASSERT_NOT_NULL(strstr(buf, "members end at 130, past the size"), "says why");
+	free(buf);
+}
+
+/*
+ * gcc -gdwarf-4 -fdebug-types-section puts each C++ type in a type unit of
+ * .debug_types, defined outside the namespace that declares it and named in
+ * other units by signature: the same types, sizes and holes as without.
+ */
+void test_layout__debug_types_section(void)
+{
+	const char *plain = test__build_fixture("layout_cxx_cases.cc", "layout_cxx_dw4",
+						"-g -gdwarf-4 -O0");
+	struct layout *a = NULL, *b = NULL;
+	const char *tu;
+	size_t n;
+
+	if (!ASSERT_NOT_NULL(plain, "build") || !ASSERT_OK(layout__load(plain, &a), "load"))
+		return;
+	tu = test__build_fixture("layout_cxx_cases.cc", "layout_cxx_types",
+				 "-g -gdwarf-4 -O0 -fdebug-types-section");
+	if (!ASSERT_NOT_NULL(tu, "build with type units") ||
+	    !ASSERT_OK(layout__load(tu, &b), "load with type units")) {
+		layout__free(a);
+		return;
+	}
+	n = layout__nr_structs(a);
+	ASSERT_TRUE(n > 3, "types in the plain build");
+	ASSERT_EQ(layout__nr_structs(b), n, "as many types from type units");
+	for (size_t i = 0; i < n; i++) {
+		const struct ma_struct *s = layout__struct(a, i);
+		const struct ma_struct *t = layout__find_struct(b, s->name);
+
+		if (!ASSERT_NOT_NULL(t, s->name))
+			continue;
+		ASSERT_EQ(t->size, s->size, s->name);
+		ASSERT_EQ(t->nr_members, s->nr_members, s->name);
+		ASSERT_EQ(t->nr_holes, s->nr_holes, s->name);
+		ASSERT_EQ(t->padding, s->padding, s->name);
+		ASSERT_STREQ(t->decl_file ? t->decl_file : "(none)",
+			     s->decl_file ? s->decl_file : "(none)", s->name);
+	}
+	layout__free(a);
+	layout__free(b);
 }
