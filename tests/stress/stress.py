@@ -19,7 +19,8 @@ checked for:
   report     the -o file (JSON or text) is there and parses whenever
              memadvise ended by itself, and says 'interrupted' when the
              target ended by the forwarded signal; top -j prints whole JSON
-             lines
+             lines; check -j prints its results (memadvise-check(1) says
+             nothing of signals: their default action is accepted there)
   bpf        no BPF program, map or link of memadvise's (names taken from
              bpf/*.bpf.c) newer than the run's start outlives it unless a
              live process other than the run's holds it
@@ -71,6 +72,8 @@ def kinds(target, root):
         "ignint": ("run", [target, "ignint", ms], 0),
         "attach": ("attach", [target, "work", "30000", "0"], 0),
         "top": ("top", [target, "work", ms, "5"], 5),
+        # a workload that crashes: the budget cannot be checked, exit 2
+        "check": ("check", [target, "segv", ms], 2),
     }
 
 
@@ -299,6 +302,8 @@ class Run:
         ma = self.args.ma
         if mode == "top":
             return [ma, "top", "-j", "-d", "0.2", "--", *argv]
+        if mode == "check":
+            return [ma, "check", "-j", "-b", self.args.budget, "--", *argv]
         self.out = os.path.join(workdir, "r.json" if self.json else "r.txt")
         cmd = [ma, "run", "-o", self.out] + (["-j"] if self.json else [])
         if mode == "attach":
@@ -400,10 +405,23 @@ class Run:
                 ok.add(128 + signal.SIGKILL)
         if mode == "top":
             ok |= {128 + sig, -sig}
+        if mode == "check":
+            # memadvise-check(1) promises nothing for signals: their default action
+            ok |= {-sig}
         return ok
 
     def check_report(self, mode, rc):
         killed = rc == -signal.SIGKILL
+        if mode == "check":
+            if rc < 0:
+                return
+            try:
+                d = json.load(open(self.stdout))
+                if d["verdict"] != "error":
+                    self.fail["report"].append("check: verdict %r for a crashing workload" % d["verdict"])
+            except (ValueError, KeyError, TypeError) as e:
+                self.fail["report"].append("check -j: stdout does not parse (%s)" % e)
+            return
         if mode == "top":
             lines = open(self.stdout).read().split("\n")
             if lines and lines[-1] == "":
@@ -622,6 +640,10 @@ def main():
     os.mkdir(root)
     a.target_exe = os.path.join(a.workdir, "target")
     a.kinds = kinds(a.target_exe, root)
+    a.budget = os.path.join(a.workdir, "budget.yaml")
+    with open(a.budget, "w") as f:
+        f.write("version: 1\nworkloads:\n  - name: crash\n    tier: counters\n    repeat: 1\n"
+                "    limits:\n      - metric: page_faults\n        max: 100000000\n")
     if a.list:
         print("\n".join(a.kinds))
         shutil.rmtree(a.workdir)
@@ -649,7 +671,7 @@ def main():
         a.seed, sys.argv[0], a.seed, a.n, " -k " + a.only if a.only else ""), flush=True)
     print("memadvise %s, %d kinds x %d runs, %d at once, scratch %s" % (
         a.ma, len(names), a.n, a.jobs, a.workdir), flush=True)
-    table = {k: dict({c: 0 for c, _ in COLS}, runs=0, signals=0, lost=0) for k in names}
+    table = {k: dict({c: 0 for c, _ in COLS}, runs=0, signals=0, lost=0, tail=0.0) for k in names}
     lock = threading.Lock()
     t0 = time.monotonic()
 
@@ -660,6 +682,8 @@ def main():
             row["runs"] += 1
             row["signals"] += bool(r.sent)
             row["lost"] += "report lost to SIGKILL" in r.notes
+            if r.tail is not None and r.rc != -signal.SIGKILL:
+                row["tail"] = max(row["tail"], r.tail)
             for c, _ in COLS:
                 if r.fail[c]:
                     row[c] += 1
@@ -674,15 +698,17 @@ def main():
     with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         list(ex.map(one, runs))
 
-    hdr = "%-18s %5s %7s" % ("KIND", "RUNS", "SIGNAL") + "".join(" %*s" % (len(t), t) for _, t in COLS)
+    hdr = "%-18s %5s %7s" % ("KIND", "RUNS", "SIGNAL") + "".join(" %*s" % (len(t), t) for _, t in COLS) + "  AFTER"
     print("\n" + hdr)
     total = 0
     for k in names:
         row = table[k]
         print("%-18s %5d %7d" % (k, row["runs"], row["signals"]) +
-              "".join(" %*d" % (len(t), row[c]) for c, t in COLS))
+              "".join(" %*d" % (len(t), row[c]) for c, t in COLS) + " %5.2fs" % row["tail"])
         total += sum(row[c] for c, _ in COLS)
     lost = sum(x["lost"] for x in table.values())
+    print("(SIGNAL: runs in which memadvise got a signal; AFTER: the longest time it ran on"
+          " after its target ended)")
     print("\n%d runs in %.0f s, seed %d; %d reports lost to a SIGKILL of memadvise (not counted)"
           % (sum(x["runs"] for x in table.values()), time.monotonic() - t0, a.seed, lost))
     if not a.keep and not total:
