@@ -3,8 +3,9 @@
 """Fault injection for memadvise: failing targets and signals at random moments.
 
 For each kind of target (see KINDS) the script runs memadvise N times; in
-most runs it sends memadvise SIGINT, SIGTERM, SIGHUP or SIGKILL at a random
-moment of a random phase: before the target starts, while it runs, after it
+most runs it sends memadvise SIGINT, SIGTERM, SIGHUP or SIGKILL (a fifth of
+the SIGINTs as a Ctrl-C on a terminal of its own, which reaches the target
+too) at a random moment of a random phase: before the target starts, while it runs, after it
 ended (the analysis) or once the report file is being written.  Every run is
 checked for:
 
@@ -35,6 +36,7 @@ line per failure, and a summary table; exits 1 when any count is not 0.
 """
 
 import argparse
+import fcntl
 import json
 import os
 import random
@@ -44,6 +46,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -311,6 +314,8 @@ class Run:
         self.delay = r.random()
         self.attach_kill = self.kind == "attach" and r.random() < 0.33
         self.quick = r.random() < 0.25
+        # a fifth of the SIGINTs come as a Ctrl-C typed on memadvise's terminal
+        self.tty = self.sig == signal.SIGINT and r.random() < 0.2
 
     def command(self, mode, argv, workdir):
         ma = self.args.ma
@@ -394,8 +399,11 @@ class Run:
             alive = self.target_seen is not None and self.target_end is None
             early = not stop_blocked(ma.pid)
             try:
-                os.kill(ma.pid, self.sig)
-            except ProcessLookupError:
+                if self.tty:
+                    os.write(self.master, b"\x03")  # VINTR: SIGINT to the foreground group
+                else:
+                    os.kill(ma.pid, self.sig)
+            except (ProcessLookupError, OSError):
                 return
             self.sent.append((self.sig, self.phase, alive or self.target_end is None))
             self.early = self.early or early
@@ -526,15 +534,24 @@ class Run:
                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
             time.sleep(0.1)
         cmd = self.command(mode, argv, workdir)
-        pre = None
-        if self.kind == "fds-closed":
-            def pre():
+        stdin = subprocess.DEVNULL
+        if self.tty:
+            # a terminal of its own: memadvise leads a session, the pty is its stdin
+            self.master, stdin = os.openpty()
+
+        def pre():
+            if self.tty:
+                os.setsid()
+                fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+            if self.kind == "fds-closed":
                 for fd in (0, 1, 2):
                     os.close(fd)
         t0 = time.monotonic()
         with open(self.stdout, "wb") as so, open(os.path.join(workdir, "stderr"), "wb") as se:
-            ma = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=so, stderr=se,
+            ma = subprocess.Popen(cmd, env=env, stdin=stdin, stdout=so, stderr=se,
                                   preexec_fn=pre, cwd=workdir)
+        if self.tty:
+            os.close(stdin)
         self.cmd = cmd
         watcher = threading.Thread(target=self.watch, args=(ma,), daemon=True)
         watcher.start()
@@ -566,6 +583,8 @@ class Run:
             time.sleep(0.05)
         rc = ma.returncode
         self.done.set()
+        if self.tty:
+            os.close(self.master)
         injector.join(5)
         watcher.join(5)
         self.rc = rc
@@ -633,7 +652,10 @@ class Run:
 
     def describe(self):
         sent = ",".join("%s@%s" % (signal.Signals(s).name, p) for s, p, _ in self.sent) or "none"
-        planned = signal.Signals(self.sig).name + "@" + self.phase if self.sig else "none"
+        if self.tty:
+            sent = sent.replace("SIGINT", "CTRL-C")
+        planned = ("CTRL-C" if self.tty else signal.Signals(self.sig).name if self.sig else "none") + \
+            ("@" + self.phase if self.sig else "")
         tail = " (ended %.2f s after the target)" % self.tail if self.tail is not None else ""
         return "kind=%s run=%d signal=%s (planned %s%s) exit=%s%s cmd: %s" % (
             self.kind, self.i, sent, planned, " x2" if self.twice else "", fmt(self.rc), tail,
@@ -663,6 +685,7 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per run")
     ap.add_argument("--list", action="store_true", help="list the kinds")
     a = ap.parse_args()
+    a.ma = os.path.abspath(a.ma)  # the runs' working directory is their own
     if a.seed is None:
         a.seed = random.SystemRandom().randrange(1, 1 << 31)
 
