@@ -29,7 +29,9 @@ once the report file is being written.  Every run is checked for:
   procs      no process of the run (memadvise, the target and its children,
              found by an environment variable they inherit) left 5 s after
              the target's natural end; an attached process is still alive
-  files      no memadvise temporary file or directory left in $TMPDIR
+  files      no memadvise temporary file or directory left in $TMPDIR (a
+             --sim run runs alone, so that what it leaves is its own; the
+             cachegrind directory a SIGKILL leaves is counted apart)
 
 Usage: stress.py [-n RUNS] [--seed SEED] [-k KIND[,KIND]] [-j JOBS] [--ma PATH]
 Prints the seed (replay with --seed, one run with -k KIND --run I), one
@@ -76,6 +78,8 @@ def kinds(target, root):
         "ignint": ("run", [target, "ignint", ms], 0),
         "attach": ("attach", [target, "work", "30000", "0"], 0),
         "top": ("top", [target, "work", ms, "5"], 5),
+        # under cachegrind (valgrind runs the target): its private temporary directory
+        "sim": ("run", [target, "work", "50", "3"], 3),
         # a workload that crashes: the budget cannot be checked, exit 2
         "check": ("check", [target, "segv", ms], 2),
     }
@@ -336,6 +340,8 @@ class Run:
             return [ma, "check", "-j", "-b", self.args.budget, "--", *argv]
         self.out = os.path.join(workdir, "r.json" if self.json else "r.txt")
         cmd = [ma, "run", "-o", self.out] + (["-j"] if self.json else [])
+        if self.kind == "sim":
+            cmd.append("--sim")
         if mode == "attach":
             return cmd + ["-p", str(self.attached.pid), "-d", "1s"]
         return cmd + ["--", *argv]
@@ -350,7 +356,8 @@ class Run:
                 ever = True
                 empty = 0
                 for k in kids:
-                    if self.target_seen is None and exe(k) == self.args.target_exe:
+                    if self.target_seen is None and (exe(k) == self.args.target_exe or
+                                                     "cachegrind" in (exe(k) or "")):
                         self.target_seen = time.monotonic()
                         self.target_pid = k
             if self.target_pid:
@@ -641,7 +648,12 @@ class Run:
 
         new_tmp = [f for f in set(os.listdir(a.tmpdir)) - tmp_before if f.startswith("memadvise")]
         stale = [f for f in new_tmp if not self.still_used(os.path.join(a.tmpdir, f))]
-        if stale:
+        if stale and rc == -signal.SIGKILL:
+            # memadvise could not remove its cachegrind directory: counted apart
+            self.notes.append("temporary left by SIGKILL")
+            for f in stale:
+                shutil.rmtree(os.path.join(a.tmpdir, f), ignore_errors=True)
+        elif stale:
             self.fail["files"].append("left in %s: %s" % (a.tmpdir, " ".join(stale)))
         extra = set(os.listdir(workdir)) - {"stdout", "stderr", "r.json", "r.txt"}
         if extra:
@@ -651,13 +663,20 @@ class Run:
         self.workdir = workdir
         return self
 
-    def still_used(self, path):
-        """A temporary of another memadvise that still runs is not ours to count."""
-        try:
-            age = time.time() - os.stat(path).st_mtime
-        except OSError:
+    @staticmethod
+    def still_used(path):
+        """A directory another run's valgrind writes to (its command line names it)."""
+        if not os.path.exists(path):
             return True
-        return age < 1.0 and memadvise_alive(set())
+        needle = path.encode()
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    if needle in open("/proc/%s/cmdline" % pid, "rb").read():
+                        return True
+                except OSError:
+                    pass
+        return False
 
     @staticmethod
     def stack(pid):
@@ -742,17 +761,38 @@ def main():
         a.seed, sys.argv[0], a.seed, a.n, " -k " + a.only if a.only else ""), flush=True)
     print("memadvise %s, %d kinds x %d runs, %d at once, scratch %s" % (
         a.ma, len(names), a.n, a.jobs, a.workdir), flush=True)
-    table = {k: dict({c: 0 for c, _ in COLS}, runs=0, signals=0, lost=0, early=0, tail=0.0) for k in names}
+    table = {k: dict({c: 0 for c, _ in COLS}, runs=0, signals=0, lost=0, tmp=0, early=0, tail=0.0) for k in names}
     lock = threading.Lock()
     t0 = time.monotonic()
 
+    solo = threading.Condition()
+    busy = {"runs": 0, "solo": False, "waiting": 0}
+
     def one(ki):
-        r = Run(a, *ki).execute()
+        # a --sim run runs alone: a directory it leaves is then its own
+        alone = ki[0] == "sim"
+        with solo:
+            if alone:
+                busy["waiting"] += 1
+                solo.wait_for(lambda: not busy["solo"] and not busy["runs"])
+                busy["waiting"] -= 1
+            else:
+                solo.wait_for(lambda: not busy["solo"] and not busy["waiting"])
+            busy["runs"] += 1
+            busy["solo"] = alone
+        try:
+            r = Run(a, *ki).execute()
+        finally:
+            with solo:
+                busy["runs"] -= 1
+                busy["solo"] = False
+                solo.notify_all()
         with lock:
             row = table[r.kind]
             row["runs"] += 1
             row["signals"] += bool(r.sent)
             row["lost"] += "report lost to SIGKILL" in r.notes
+            row["tmp"] += "temporary left by SIGKILL" in r.notes
             row["early"] += r.early and r.rc is not None and r.rc < 0 and r.rc != -signal.SIGKILL
             if r.tail is not None and r.rc != -signal.SIGKILL:
                 row["tail"] = max(row["tail"], r.tail)
@@ -783,10 +823,11 @@ def main():
     print("(SIGNAL: runs in which memadvise got a signal; AFTER: the longest time it ran on"
           " after its target ended)")
     early = sum(x["early"] for x in table.values())
-    print("\n%d runs in %.0f s, seed %d; %d reports lost to a SIGKILL of memadvise, %d runs ended by"
-          " a signal that came before memadvise's code ran (in exec or the dynamic loader; not"
-          " counted)" % (sum(x["runs"] for x in table.values()), time.monotonic() - t0, a.seed, lost,
-                         early))
+    tmp = sum(x["tmp"] for x in table.values())
+    print("\n%d runs in %.0f s, seed %d; not counted: %d reports and %d cachegrind directories lost"
+          " to a SIGKILL of memadvise, %d runs ended by a signal that came before memadvise's code"
+          " ran (in exec or the dynamic loader)" % (sum(x["runs"] for x in table.values()),
+                                                   time.monotonic() - t0, a.seed, lost, tmp, early))
     if not a.keep and not total:
         shutil.rmtree(a.workdir, ignore_errors=True)
     print("%s: %d failed checks" % ("FAIL" if total else "PASS", total))
