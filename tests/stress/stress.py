@@ -755,6 +755,9 @@ def main():
         print("error: bpftool is not installed: leaked BPF objects cannot be counted", file=sys.stderr)
         print("hint: apt-get install bpftool", file=sys.stderr)
         return 2
+    if "sim" in names and shutil.which("valgrind") is None:
+        names.remove("sim")
+        print("kind sim left out: valgrind is not installed", flush=True)
     a.progs, a.maps = bpf_names()
     runs = [(k, i) for i in range(a.n) for k in names if a.run is None or a.run == i]
     print("seed %d (replay: %s --seed %d -n %d%s)" % (
