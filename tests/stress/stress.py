@@ -10,7 +10,7 @@ before the target starts, while it runs, after it ended (the analysis) or
 once the report file is being written.  Every run is checked for:
 
   hang       memadvise still running 20 s after its target ended (the
-             longest time after it seen on a 2-vCPU guest is 5.4 s, under
+             longest time after it seen on a 2-vCPU guest is 5.6 s, under
              ASan; 20 s leaves room for steal time); it is then killed
   exit       the status memadvise(1) promises: the target's own, 128+N when
              the target was killed by signal N (a forwarded SIGINT, SIGTERM
