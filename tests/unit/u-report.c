@@ -119,12 +119,13 @@ void test_report__text_never_prints_zero_for_uncounted(void)
 void test_report__uncounted_label_says_why(void)
 {
 	struct report *r = report__new();
-	struct counter *pf = add(r, "page_faults", false, 0, TIER_SOFTWARE);
+	struct counter *pf;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
 	add(r, "cycles", false, 0, TIER_COUNTING);
+	pf = add(r, "page_faults", false, 0, TIER_SOFTWARE);	/* after: adding moves them */
 	pf->opened = true;	/* opened, but the program ended before it ran */
 	snprintf(pf->reason, sizeof(pf->reason), "never enabled");
 	f = open_memstream(&buf, &len);

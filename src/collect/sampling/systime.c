@@ -159,7 +159,8 @@ static void read_locks(struct prof_state *st, struct sampling *p, struct symboli
 	}
 	if (n >= SYSTIME_MAX_LOCKS)
 		p->locks_dropped = 1;	/* at least one word found the map full */
-	qsort(v, n, sizeof(*v), cmp_lock_wait);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_lock_wait);
 	if (n > SAMPLING_MAX_LOCKS) {
 		p->locks_dropped += n - SAMPLING_MAX_LOCKS;
 		n = SAMPLING_MAX_LOCKS;
