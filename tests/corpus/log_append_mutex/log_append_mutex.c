@@ -44,8 +44,10 @@ static int format_record(char *out, uint64_t seq, int tid, int level)
 
 static void ring_copy(struct log *l, const char *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		l->ring[(l->head + i) % LOG_BYTES] = p[i];
+	size_t at = l->head % LOG_BYTES, first = n < LOG_BYTES - at ? n : LOG_BYTES - at;
+
+	memcpy(l->ring + at, p, first);
+	memcpy(l->ring, p + first, n - first);	/* the wrap, if any */
 	l->head += n;
 }
 
