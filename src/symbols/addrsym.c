@@ -38,14 +38,14 @@ bool addrsym__die_type(Dwarf_Die *die, Dwarf_Die *type)
 }
 
 /*
- * The global variable NAME's DIE: its definition (the CU that allocates it),
- * else the first declaration seen (an 'extern' in a header).
+ * Calls FN for each global variable named NAME (the top-level
+ * DW_TAG_variable DIEs of every unit, in order) until it returns true.
  */
-static bool var_die(Dwarf *dw, const char *name, Dwarf_Die *out)
+static bool for_each_global(Dwarf *dw, const char *name,
+			    bool (*fn)(Dwarf_Die *var, void *ctx), void *ctx)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	bool found = false;
 
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
@@ -57,21 +57,49 @@ static bool var_die(Dwarf *dw, const char *name, Dwarf_Die *out)
 				if (dwarf_tag(&child) != DW_TAG_variable)
 					continue;
 				n = dwarf_diename(&child);
-				if (!n || strcmp(n, name))
-					continue;
-				if (!dwarf_hasattr(&child, DW_AT_declaration)) {
-					*out = child;
+				if (n && !strcmp(n, name) && fn(&child, ctx))
 					return true;
-				}
-				if (!found && dwarf_hasattr(&child, DW_AT_type)) {
-					*out = child;
-					found = true;
-				}
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
 		off = next;
 	}
-	return found;
+	return false;
+}
+
+struct var_pick {
+	Dwarf_Die die;
+	bool found;
+};
+
+/* Stops at the definition; keeps the first typed declaration meanwhile. */
+static bool pick_definition(Dwarf_Die *var, void *ctx)
+{
+	struct var_pick *p = ctx;
+
+	if (!dwarf_hasattr(var, DW_AT_declaration)) {
+		p->die = *var;
+		p->found = true;
+		return true;
+	}
+	if (!p->found && dwarf_hasattr(var, DW_AT_type)) {
+		p->die = *var;
+		p->found = true;
+	}
+	return false;
+}
+
+/*
+ * The global variable NAME's DIE: its definition (the CU that allocates it),
+ * else the first declaration seen (an 'extern' in a header).
+ */
+static bool var_die(Dwarf *dw, const char *name, Dwarf_Die *out)
+{
+	struct var_pick p = { .found = false };
+
+	for_each_global(dw, name, pick_definition, &p);
+	if (p.found)
+		*out = p.die;
+	return p.found;
 }
 
 /*
@@ -97,28 +125,14 @@ static bool decl_of(Dwarf_Die *die, char *file, size_t len, int *line)
 	return true;
 }
 
+static bool typed(Dwarf_Die *var, void *type)
+{
+	return addrsym__die_type(var, type);
+}
+
 bool addrsym__var_type(Dwarf *dw, const char *name, Dwarf_Die *type)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
-
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do {
-				const char *n;
-
-				if (dwarf_tag(&child) != DW_TAG_variable)
-					continue;
-				n = dwarf_diename(&child);
-				if (n && !strcmp(n, name) && addrsym__die_type(&child, type))
-					return true;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
-	}
-	return false;
+	return for_each_global(dw, name, typed, type);
 }
 
 bool addrsym__member_offset(Dwarf_Die *m, uint64_t *off)

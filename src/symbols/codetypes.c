@@ -13,6 +13,7 @@
 #include <elfutils/libdw.h>
 
 #include "base/util.h"
+#include "symbols/scopeidx.h"
 #include "symbols/symbolizer.h"
 
 #define CACHE_SIZE 64
@@ -116,28 +117,6 @@ void codetypes__close(struct codetypes *ct)
 	free(ct);
 }
 
-/* The tags libdw's scope walk (dwarf_getscopes_die) descends into. */
-static bool may_have_scopes(int tag)
-{
-	switch (tag) {
-	case DW_TAG_compile_unit:
-	case DW_TAG_module:
-	case DW_TAG_lexical_block:
-	case DW_TAG_with_stmt:
-	case DW_TAG_catch_block:
-	case DW_TAG_try_block:
-	case DW_TAG_entry_point:
-	case DW_TAG_inlined_subroutine:
-	case DW_TAG_subprogram:
-	case DW_TAG_namespace:
-	case DW_TAG_class_type:
-	case DW_TAG_structure_type:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static bool is_aggregate(int tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
@@ -184,7 +163,7 @@ static void scopes_walk(struct type_scopes *t, Dwarf_Die *unit)
 			t->e[t->n].off = dwarf_dieoffset(d);
 			t->e[t->n++].prefix = prefix[depth];
 		}
-		if (may_have_scopes(tag) && dwarf_haschildren(d) > 0 && depth + 1 < SCOPES_DEPTH &&
+		if (scopeidx__descends(tag) && dwarf_haschildren(d) > 0 && depth + 1 < SCOPES_DEPTH &&
 		    dwarf_child(d, &stack[depth + 1]) == 0) {
 			const char *sn = dwarf_diename(d);
 

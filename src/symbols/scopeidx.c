@@ -39,8 +39,7 @@ struct scopeidx {
 	int nr_top;
 };
 
-/* The tags dwarf_getscopes descends into (libdw's may_have_scopes). */
-static bool may_have_scopes(int tag)
+bool scopeidx__descends(int tag)
 {
 	switch (tag) {
 	case DW_TAG_compile_unit:
@@ -122,7 +121,7 @@ static bool walk(struct scopeidx *x, Dwarf_Die *cu)
 		if (tag == DW_TAG_imported_unit)
 			return false;
 		k = add_node(x, d, tag, node[depth]);
-		if (k >= 0 && may_have_scopes(tag) && dwarf_haschildren(d) > 0 &&
+		if (k >= 0 && scopeidx__descends(tag) && dwarf_haschildren(d) > 0 &&
 		    depth + 1 < SCOPE_DEPTH && dwarf_child(d, &stack[depth + 1]) == 0) {
 			node[++depth] = k;
 			continue;

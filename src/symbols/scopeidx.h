@@ -19,6 +19,8 @@
 struct scopeidx;
 
 /* Walks CU (a compilation unit DIE); NULL when the CU imports units (dwz). */
+/* The tags dwarf_getscopes descends into (libdw's may_have_scopes). */
+bool scopeidx__descends(int tag);
 struct scopeidx *scopeidx__build(Dwarf_Die *cu);
 void scopeidx__free(struct scopeidx *x);
 /*
