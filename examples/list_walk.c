@@ -11,7 +11,7 @@
  * The time per list element over a working-set sweep shows the cache
  * levels; random order shows load-to-use latency per level.
  *
- * Labels: none (measurement workload)
+ * Labels: pointer_chase
  */
 #include <getopt.h>
 

@@ -54,6 +54,8 @@ struct mem_operand {
 	 * base + loaded value: no address at all.
 	 */
 	bool chase;
+	bool chained;	     /* its loop moves the base only to a pointer loaded through it
+			      * (addrsample__loop_chained): a dependent chain */
 	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */
 	bool stored;	     /* a load whose operand is stored to right after (addrsample__stored_back) */
 	bool joined;	     /* a jump lands between the access and the sampled IP: the

@@ -110,6 +110,8 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 			json_object_object_add(e, "access", json_str(access_name(&ip->op)));
 			if (ip->op.stored)
 				json_object_object_add(e, "stored_back", json_object_new_boolean(1));
+			if (ip->op.chained)
+				json_object_object_add(e, "chained", json_object_new_boolean(1));
 			json_object_object_add(e, "size", json_object_new_int(ip->op.size));
 			json_object_object_add(e, "decoded", json_object_new_int64(ip->decoded));
 			json_object_object_add(e, "approximate", json_object_new_int64(ip->approx));

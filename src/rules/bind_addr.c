@@ -192,6 +192,7 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 	factbase__set(fb, idx, "line.stride_monotonic", ip->stride_monotonic, t);
 	factbase__set(fb, idx, "line.in_order", in_order(b, ip), t);
 	factbase__set(fb, idx, "line.elem_stride", 0, t);
+	factbase__set(fb, idx, "line.chained", ip->op.chained, t);
 	factbase__set(fb, idx, "line.span_lines", addr__random_span(ip->decoded, ip->lines), t);
 	factbase__set(fb, idx, "line.random_pages", addr__random_span(ip->decoded, ip->pages), t);
 	/* the huge-page share of the mapping its addresses mostly fell in */

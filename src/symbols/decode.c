@@ -481,6 +481,117 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 	return n;
 }
 
+/* A load of a whole pointer from memory into a register: mov, or a conditional move. */
+static bool is_pointer_load(const cs_insn *in, const cs_x86_op **src)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	if (x->op_count != 2 || x->operands[0].type != X86_OP_REG || x->operands[0].size != 8)
+		return false;
+	if (in->id != X86_INS_MOV && !(in->id >= X86_INS_CMOVA && in->id <= X86_INS_CMOVS))
+		return false;
+	*src = &x->operands[1];
+	return true;
+}
+
+/*
+ * One pass over the loop [lo, hi): registers holding BASE plus a constant
+ * (*alias), loaded through those or through loaded ones (*loaded); whether
+ * BASE was written with a loaded value (*chained) or otherwise (*other).
+ */
+static void chain_pass(csh h, cs_insn *in, const uint8_t *code, uint64_t code_addr,
+		       uint64_t lo, uint64_t hi, int base, uint32_t *alias, uint32_t *loaded,
+		       bool *chained, bool *other)
+{
+	const uint8_t *c = code + (lo - code_addr);
+	size_t sz = (size_t)(hi - lo);
+	uint64_t a = lo;
+
+	while (cs_disasm_iter(h, &c, &sz, &a, in)) {
+		const cs_x86_op *src;
+		cs_regs rr, rw;
+		uint8_t nr = 0, nw = 0;
+		int dst = -1;
+		bool from_chain = false, copy_alias = false;
+
+		if (cs_regs_access(h, in, rr, &nr, rw, &nw)) {
+			*other = true;
+			return;
+		}
+		if (is_pointer_load(in, &src)) {
+			dst = reg_family(in->detail->x86.operands[0].reg);
+			if (src->type == X86_OP_MEM && src->mem.segment == X86_REG_INVALID &&
+			    src->mem.base != X86_REG_INVALID && src->mem.base != X86_REG_RIP) {
+				int b = reg_family(src->mem.base);
+
+				from_chain = b >= 0 && ((*alias | *loaded) & (1u << b));
+			} else if (src->type == X86_OP_REG) {
+				int r = reg_family(src->reg);
+
+				from_chain = r >= 0 && (*loaded & (1u << r));
+				copy_alias = r >= 0 && (*alias & (1u << r)) && in->id == X86_INS_MOV;
+			}
+		} else if (in->id == X86_INS_LEA && in->detail->x86.operands[1].mem.index ==
+			   X86_REG_INVALID && in->detail->x86.operands[0].size == 8) {
+			int b = in->detail->x86.operands[1].mem.base == X86_REG_INVALID ? -1 :
+				reg_family(in->detail->x86.operands[1].mem.base);
+
+			dst = reg_family(in->detail->x86.operands[0].reg);
+			copy_alias = b >= 0 && (*alias & (1u << b)) && b != base;
+			from_chain = b >= 0 && (*loaded & (1u << b)) &&
+				     in->detail->x86.operands[1].mem.disp == 0;
+		}
+		for (int k = 0; k < nw; k++) {
+			int f = reg_family(rw[k]);
+
+			if (f < 0 || f == AS_IP || f == AS_SP)
+				continue;
+			if (f == base) {
+				if (f == dst && from_chain)
+					*chained = true;
+				else
+					*other = true;
+				continue;
+			}
+			*alias &= ~(1u << f);
+			*loaded &= ~(1u << f);
+			if (f == dst && from_chain)
+				*loaded |= 1u << f;
+			else if (f == dst && copy_alias)
+				*alias |= 1u << f;
+		}
+	}
+}
+
+bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_addr,
+			      const struct mem_operand *op)
+{
+	csh h = decoder();
+	cs_insn *in;
+	uint64_t lo, hi;
+	uint32_t alias, loaded = 0;
+	bool chained = false, other = false;
+
+	if (!h || op->skip != AS_OK || op->base < 0 || op->base == AS_SP || op->rip ||
+	    op->insn < code_addr || op->insn >= code_addr + len)
+		return false;
+	in = cs_malloc(h);
+	if (!in)
+		return false;
+	if (find_loop(h, in, code, len, code_addr, op->insn, &lo, &hi)) {
+		cs_free(in, 1);
+		return false;
+	}
+	/* twice: what the loop's end loaded is what its start reads */
+	alias = 1u << op->base;
+	chain_pass(h, in, code, code_addr, lo, hi, op->base, &alias, &loaded, &chained, &other);
+	alias |= 1u << op->base;
+	chained = other = false;
+	chain_pass(h, in, code, code_addr, lo, hi, op->base, &alias, &loaded, &chained, &other);
+	cs_free(in, 1);
+	return chained && !other;
+}
+
 size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_addr,
 				uint64_t **out)
 {

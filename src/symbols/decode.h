@@ -76,6 +76,17 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
 int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
 			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max);
 /*
+ * Whether the loop around OP (found as addrsample__loop_stores finds it)
+ * moves OP's base register only to a pointer loaded through it: p = p->next,
+ * n = n->child[i], or through a register copied from it or loaded in turn
+ * (p = p->a->b), plain or by a conditional move.  Each access then waits
+ * for the load before it: a dependent chain, the loop cannot run ahead.  A
+ * base also moved any other way (an add, a reload from the stack, a call's
+ * result) is not one.
+ */
+bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_addr,
+			      const struct mem_operand *op);
+/*
  * The targets of the direct jumps in CODE (the bytes from CODE_ADDR on,
  * decoded in order), sorted, in *OUT (malloc'd; NULL when none): a sample
  * at one may have come from the jump, and the instruction before it in

@@ -13,7 +13,8 @@ import glob, os, re, sys, yaml
 ex = sys.argv[1]
 rules = {"struct-holes", "hot-cold-split", "cacheline-spanning", "bad-alignment", "assoc-conflict",
          "false-sharing", "contended-atomic", "strided-traversal", "streaming-stores", "tlb-pressure",
-         "missing-hugepages", "page-fault-storm", "branch-mispredict", "lock-contention"}
+         "missing-hugepages", "page-fault-storm", "branch-mispredict", "lock-contention",
+         "pointer-chasing"}
 tiers = {"precise", "counting", "software", "sw_addr", "watchpoint", "simulation", "static"}
 regions = {"heap", "stack", "anon", "file"}
 errs = []

@@ -338,6 +338,51 @@ void test_addrsample__stored_back(void)
 		     "another displacement: another member");
 }
 
+/* A loop that moves its pointer only to a pointer loaded through it: a dependent chain. */
+void test_addrsample__loop_chained(void)
+{
+	static const uint8_t code[] = {
+		/* 0x00 list: add rax,[rdx+8]; mov rdx,[rdx]; test rdx,rdx; jne list */
+		0x48, 0x03, 0x42, 0x08, 0x48, 0x8b, 0x12, 0x48, 0x85, 0xd2, 0x75, 0xf4,
+		/* 0x0c arr: add rax,[rdx+8]; add rdx,16; cmp rdx,rcx; jne arr */
+		0x48, 0x03, 0x42, 0x08, 0x48, 0x83, 0xc2, 0x10, 0x48, 0x39, 0xca, 0x75, 0xf3,
+		/* 0x19 ptrs: mov rdx,[rbx+rsi*8]; add eax,[rdx+16]; inc rsi; cmp rsi,rcx; jne ptrs */
+		0x48, 0x8b, 0x14, 0xf3, 0x03, 0x42, 0x10, 0x48, 0xff, 0xc6, 0x48, 0x39, 0xce,
+		0x75, 0xf1,
+		/* 0x28 tree: mov rcx,[rax+8]; cmp [rax+16],rdi; mov rax,[rax]; cmovl rax,rcx;
+		 *           test rax,rax; jne tree */
+		0x48, 0x8b, 0x48, 0x08, 0x48, 0x39, 0x78, 0x10, 0x48, 0x8b, 0x00, 0x48, 0x0f,
+		0x4c, 0xc1, 0x48, 0x85, 0xc0, 0x75, 0xec,
+		/* 0x3c two: add eax,[rdx+4]; mov rdx,[rdx+8]; mov rdx,[rdx+16]; test; jne two */
+		0x03, 0x42, 0x04, 0x48, 0x8b, 0x52, 0x08, 0x48, 0x8b, 0x52, 0x10, 0x48, 0x85,
+		0xd2, 0x75, 0xf0,
+		/* 0x4c stack: add eax,[rdx]; mov rdx,[rsp+8]; test rdx,rdx; jne stack */
+		0x03, 0x02, 0x48, 0x8b, 0x54, 0x24, 0x08, 0x48, 0x85, 0xd2, 0x75, 0xf4,
+	};
+	static const struct {
+		unsigned int off;
+		bool chained;
+		const char *what;
+	} cases[] = {
+		{ 0x00, true, "p = p->next after reading p->val" },
+		{ 0x04, true, "the p = p->next load itself" },
+		{ 0x0c, false, "an array walk: the pointer moves by a constant" },
+		{ 0x1d, false, "an array of pointers: loaded through another register" },
+		{ 0x2c, true, "a tree descent: the child chosen by a conditional move" },
+		{ 0x3c, true, "p = p->a->b: loaded through a loaded register" },
+		{ 0x4c, false, "the pointer reloaded from the stack" },
+	};
+	struct mem_operand op;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (!ASSERT_OK(addrsample__decode(code + cases[i].off, sizeof(code) - cases[i].off,
+						  0x401000 + cases[i].off, &op), cases[i].what))
+			continue;
+		ASSERT_EQ(addrsample__loop_chained(code, sizeof(code), 0x401000, &op),
+			  cases[i].chained, cases[i].what);
+	}
+}
+
 /* A sweep repeated faster than the samples: the deltas' phases over the span gather. */
 void test_addrsample__cyclic_sweep(void)
 {

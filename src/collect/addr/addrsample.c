@@ -288,8 +288,8 @@ static void ensure_sym(struct addrsample *as, struct aspace *sp, uint64_t ip,
 }
 
 /*
- * What the loop around a decoded access reaches through the same pointer:
- * the code up to AS_LOOP_SCAN bytes either side (within the instruction's
+ * What the loop around a decoded access reaches through the same pointer,
+ * and whether it moves that pointer along a chain of loads: the code up to AS_LOOP_SCAN bytes either side (within the instruction's
  * page if the neighbours are not readable).
  */
 static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
@@ -313,6 +313,7 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 	n = addrsample__loop_siblings(buf, (size_t)(to - from), from, &ia->out.op,
 				      ia->out.sib_disp, ia->out.sib_size, ADDR_SIBLINGS);
 	ia->out.nr_sib = n > 0 ? n : 0;
+	ia->out.op.chained = addrsample__loop_chained(buf, (size_t)(to - from), from, &ia->out.op);
 	free(buf);
 }
 
