@@ -346,7 +346,7 @@ def memadvise(a, args, d, report, stdin=None):
         log.write("$ %s\n" % " ".join(cmd))
         log.flush()
         t = time.monotonic()
-        p = subprocess.run(cmd, stdin=stdin or subprocess.DEVNULL, stdout=log, stderr=log, cwd=d)
+        p = subprocess.run(cmd, stdin=stdin or subprocess.DEVNULL, stdout=log, stderr=log)
         el = time.monotonic() - t
     if p.returncode == 2 or not os.path.isfile(report):
         raise RunFailed("memadvise exited %d (%s)" % (p.returncode, os.path.join(d, "memadvise.log")))
