@@ -328,15 +328,12 @@ class Procs:
         self.procs = []
 
 
-def need(path, what):
-    if not (path and os.path.isfile(path) and os.access(path, os.X_OK)):
-        raise Skip("%s not built (%s; sh scripts/real-programs.sh)" % (what, path or "no match"))
-    return path
-
-
-def one(pattern):
-    m = sorted(glob.glob(pattern))
-    return m[0] if m else None
+def need(pattern, what):
+    """The first executable file matching PATTERN, or Skip."""
+    for path in sorted(glob.glob(pattern)):
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    raise Skip("%s not built (no %s; sh scripts/real-programs.sh)" % (what, pattern))
 
 
 def memadvise(a, args, d, report, stdin=None):
@@ -355,8 +352,8 @@ def memadvise(a, args, d, report, stdin=None):
 
 def run_redis(a, d, procs):
     src = os.path.join(a.real, "redis-*", "src")
-    srv = need(one(os.path.join(src, "redis-server")), "redis-server")
-    bench = need(one(os.path.join(src, "redis-benchmark")), "redis-benchmark")
+    srv = need(os.path.join(src, "redis-server"), "redis-server")
+    bench = need(os.path.join(src, "redis-benchmark"), "redis-benchmark")
     port = free_port()
     s = procs.start([srv, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                      "--daemonize", "no"], os.path.join(d, "server.log"), cwd=d)
@@ -370,7 +367,7 @@ def run_redis(a, d, procs):
 
 
 def run_memcached(a, d, procs):
-    mc = need(one(os.path.join(a.real, "memcached-*", "memcached")), "memcached")
+    mc = need(os.path.join(a.real, "memcached-*", "memcached"), "memcached")
     port = free_port()
     argv = [mc, "-l", "127.0.0.1", "-p", str(port), "-t", "4", "-m", "256"]
     if os.geteuid() == 0:
@@ -391,7 +388,7 @@ def run_memcached(a, d, procs):
 
 
 def run_sqlite(a, d, procs):
-    sq = need(one(os.path.join(a.real, "sqlite3-*", "sqlite3-g")), "sqlite3-g")
+    sq = need(os.path.join(a.real, "sqlite3-*", "sqlite3-g"), "sqlite3-g")
     db = os.path.join(d, "work.db")
     for f in glob.glob(db + "*"):
         os.unlink(f)
@@ -428,7 +425,7 @@ def zstd_input(d):
 
 
 def run_zstd(a, d, procs):
-    z = need(one(os.path.join(a.real, "libzstd-*", "programs", "zstd")), "zstd")
+    z = need(os.path.join(a.real, "libzstd-*", "programs", "zstd"), "zstd")
     zin = zstd_input(d)
     el, cmd = memadvise(a, ["--", z, "-q", "-f", "-3", "-T1", zin, "-o", zin + ".zst"], d,
                         os.path.join(d, "report.json"))
