@@ -61,7 +61,7 @@ CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all examples check test test-asan deps demo bench eval install uninstall clean lint fuzz
+.PHONY: all examples check test test-asan deps demo bench eval eval-real install uninstall clean lint fuzz
 
 all: $(OUTPUT)/memadvise examples
 
@@ -148,6 +148,17 @@ EVAL_FILTER ?=
 eval: $(OUTPUT)/memadvise
 	$(Q)python3 tests/corpus/eval.py --memadvise $(OUTPUT)/memadvise --out $(OUTPUT)/corpus \
 		$(if $(EVAL_FILTER),-k '$(EVAL_FILTER)') --json $(OUTPUT)/corpus/eval.json
+
+# Real programs (docs/real-programs.md): redis-server under redis-benchmark,
+# memcached under scripts/memcached-load.py, sqlite3 and zstd, as built by
+# scripts/real-programs.sh, each run once under 'memadvise run' and scored
+# against the reviewed verdicts of tests/real/verdicts.yaml; about a minute.
+# A program that is not built is skipped.  Reports stay under $(OUTPUT)/real;
+# EVAL_FILTER=NAME runs the programs whose name contains NAME; EVAL_STRICT=1
+# also fails on a finding printed in full that is not reviewed actionable.
+eval-real: $(OUTPUT)/memadvise
+	$(Q)python3 tests/real/eval-real.py --memadvise $(OUTPUT)/memadvise --out $(OUTPUT)/real \
+		$(if $(EVAL_FILTER),-k '$(EVAL_FILTER)') $(if $(EVAL_STRICT),--strict) --json $(OUTPUT)/real/eval-real.json
 
 # Longer fuzzing of the rule parser and the condition evaluator; new
 # interesting inputs are merged into tests/fuzz/corpus.  FUZZ_TIME=seconds.
