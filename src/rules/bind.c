@@ -115,7 +115,13 @@ static void bind_machine_profile(struct factbase *fb, const char *path)
 		return;
 	o = json_object_from_file(path);
 	if (!o) {
-		factbase__mark(fb, EV_MACHINE, false, "the machine profile could not be read");
+		char why[600];
+		int err = access(path, R_OK) ? errno : EINVAL;
+
+		snprintf(why, sizeof(why), "the machine profile %.400s could not be read (%s)", path,
+			 err == EINVAL ? "not a JSON profile" : strerror(err));
+		pr_warn("%s", why);
+		factbase__mark(fb, EV_MACHINE, false, why);
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
@@ -152,9 +158,11 @@ int bind__machine_profile_path(char *buf, size_t len)
 	const char *env = getenv("MEMADVISE_PROFILE");
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 
-	if (env && *env)
+	if (env && *env) {
+		/* asked for by name: an unreadable file is said, not passed over */
 		snprintf(buf, len, "%s", env);
-	else if (xdg && *xdg)
+		return 0;
+	} else if (xdg && *xdg)
 		snprintf(buf, len, "%s/memadvise/machine.json", xdg);
 	else if (home && *home)
 		snprintf(buf, len, "%s/.cache/memadvise/machine.json", home);

@@ -130,12 +130,15 @@ static void region_label(const struct addr_report *a, const struct addr_ip *ip, 
 	/*
 	 * The .bss pages past a program's file-backed data are an anonymous
 	 * mapping right after its image; shared mappings sit far away (0x7f...),
-	 * the brk heap is labelled [heap].  An anonymous region starting within
-	 * 64 MiB above the accessing code is taken as the module's .bss.
+	 * the brk heap is labelled [heap].  The anonymous region the IP's
+	 * addresses mostly fell in, when it starts within 64 MiB above the
+	 * accessing code, is taken as the module's .bss (another region near
+	 * the code says nothing of this one).
 	 */
 	if (!n[0] || !strcmp(n, "anon")) {
 		for (int i = 0; i < a->nr_regions && !bss; i++)
 			bss = a->regions[i].kind == MAPK_ANON && a->regions[i].samples &&
+			      a->regions[i].start == ip->top_region_start &&
 			      a->regions[i].start > ip->op.insn &&
 			      a->regions[i].start - ip->op.insn < (64ULL << 20);
 	}
