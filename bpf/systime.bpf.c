@@ -19,13 +19,16 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile long futex_nr = -1;
 const volatile long futex_waitv_nr = -1;
 
-/* sampler.bpf.c's 'procs', reused by user space before load. */
+/*
+ * sampler.bpf.c's 'procs', reused by user space before load; weak: in the
+ * linked object (see the Makefile) it is tick.bpf.c's.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u32);
 	__type(value, __u64);
-} procs SEC(".maps");
+} procs SEC(".maps") __weak;
 
 /* Per thread: the call in flight and when it left the CPU (no entry to delete). */
 struct systime_task {

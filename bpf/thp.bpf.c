@@ -3,9 +3,11 @@
  * khugepaged and MADV_COLLAPSE activity on the target's address spaces, for
  * 'memadvise run'.  It runs in khugepaged's context, so the target is known
  * by its mm: the mm's owner task (CONFIG_MEMCG) gives the tgid, which must
- * be in sampler.bpf.c's process set (the map is shared).  This object
- * needs the kernel's BTF (typed tracepoints, CO-RE reads); user space loads
- * it while the target already runs, off the start-up path.
+ * be in sampler.bpf.c's process set (the map is shared).  The programs
+ * need the kernel's BTF (typed tracepoints, CO-RE reads): they are linked
+ * with tick.bpf.c's and systime.bpf.c's into one object, and user space
+ * loads them, without the others, while the target already runs, off the
+ * start-up path.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -16,13 +18,16 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/* sampler.bpf.c's 'procs', reused by user space before load. */
+/*
+ * sampler.bpf.c's 'procs', reused by user space before load; weak: in the
+ * linked object (see the Makefile) it is tick.bpf.c's.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u32);
 	__type(value, __u64);
-} procs SEC(".maps");
+} procs SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

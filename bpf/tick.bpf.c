@@ -36,15 +36,20 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/* Set by user space before load. */
-const volatile __u64 tick_ns = 4000000;	/* 1 / HZ */
-const volatile __u32 regs_out = 0;	/* write regs_ring records */
-const volatile __u64 since_ns = 0;	/* CLOCK_MONOTONIC of the attach, or 0 */
-
-/* bss, set by user space once the cpu-clock events are off: no tick counts before. */
+/*
+ * bss, set by user space once the cpu-clock events are off: no tick counts
+ * before.  First in the object's .bss (tests/bench/toggle.c flips it).
+ */
 __u32 live = 0;
 /* The tick's hrtimer function, which find_tick_fn looks up. */
 __u64 tick_fn = 0;
+/*
+ * Set by user space before 'live': the object is loaded ahead, before the
+ * run knows them (see src/collect/sampling/load.c).
+ */
+__u64 tick_ns = 0;		/* 1 / HZ */
+__u32 regs_out = 0;		/* write regs_ring records */
+__u64 since_ns = 0;		/* CLOCK_MONOTONIC of the attach, or 0 */
 
 /* sampler.bpf.c's maps, reused by user space before load. */
 #include "sample_maps.h"

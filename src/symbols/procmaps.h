@@ -49,6 +49,7 @@ struct procmaps {
 	int n;
 	struct procmaps_file { char *path; int fd; } *files;
 	int nr_files;
+	int *files_refs;	/* snapshots sharing files (procmaps__dup), NULL: none opened */
 	uint64_t taken_ns;
 };
 
@@ -61,7 +62,7 @@ struct procmaps *procmaps__parse(pid_t pid, const char *text);
  * path set; kind derived here) and their maps text: both are the map's now.
  */
 struct procmaps *procmaps__adopt(pid_t pid, char *text, size_t len, struct procmap *v, int n);
-/* A copy of M for process PID (its files' fds duplicated): a forked child's map. */
+/* A copy of M for process PID (its files' fds shared with M): a forked child's map. */
 struct procmaps *procmaps__dup(const struct procmaps *m, pid_t pid);
 void procmaps__free(struct procmaps *m);
 /* The mapping holding ADDR, or NULL. */

@@ -88,8 +88,9 @@ static void work(int faults)
 
 /*
  * memadvise's tick sampler (bpf/tick.bpf.c) is no perf event: it counts
- * while the u32 'live' at the start of its .bss map is 1.  TICK_FD is that
- * map, duplicated from the profiler, -1 when there is none.
+ * while the u32 'live' at the start of its object's .bss map is 1 (the
+ * tracing object's, see the Makefile).  TICK_FD is that map, duplicated
+ * from the profiler, -1 when there is none.
  */
 static int tick_fd = -1;
 static uint8_t tick_bss[64];
@@ -108,7 +109,7 @@ static bool is_tick_bss(int fd)
 	a.info.bpf_fd = fd;
 	a.info.info_len = sizeof(info);
 	a.info.info = (uint64_t)(uintptr_t)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) || strcmp(info.name, "tick_bpf.bss") ||
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) || strcmp(info.name, "tracing_.bss") ||
 	    info.value_size > sizeof(tick_bss) || info.value_size < 4)
 		return false;
 	memset(&a, 0, sizeof(a));

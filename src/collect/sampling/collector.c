@@ -33,8 +33,7 @@
 #include "model/report.h"
 
 #include "sampler.skel.h"
-#include "thp.skel.h"
-#include "tick.skel.h"
+#include "tracing.skel.h"
 
 /* --no-sample means counting only: no sampling and no tracing. */
 static bool sampler_wanted(const struct run_ctx *ctx)
@@ -70,6 +69,7 @@ static int sampler_open(void **state, const struct run_ctx *ctx, struct report *
 	prof_skel_take(&l);
 	t_c = now_ns();
 	st->skel = l.skel;
+	st->tr = l.tr;
 	if (!l.opened) {
 		report__add_provenance(r, "profile", "cannot open the BPF object: %s", strerror(-l.err));
 		return 0;
@@ -92,9 +92,8 @@ static int sampler_open(void **state, const struct run_ctx *ctx, struct report *
 
 	if (ctx->sample) {
 		prof_open_sampling(st, ctx, r);
-		prof_systime_open(st, &l, r);
+		prof_systime_open(st, r);
 	} else {
-		prof_systime_release(&l);
 		report__add_provenance(r, "sampling", "hot-spot sampling off (--no-sample)");
 	}
 	pr_debug("profile: BPF open %.1f ms, load %.1f ms (waited %.1f ms for them), attach %.1f ms",
@@ -394,6 +393,7 @@ static void sampler_destroy(void *state)
 	prof_systime_destroy(st);
 	ring_buffer__free(st->regs_rb);
 	prof_tick_destroy(&st->tick);
+	prof_tracing_destroy(&st->tr);
 	if (st->side)
 		evring__close(st->side);
 	sampler_bpf__destroy(st->skel);

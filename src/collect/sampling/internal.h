@@ -6,7 +6,8 @@
  *   collector.c  the collector's table and life cycle
  *   procs.c      processes followed, their memory maps, side-band records
  *   events.c     the sampling and page-fault events on the target
- *   load.c       the BPF object (preloaded on a thread), the tick sampler
+ *   load.c       the BPF objects (preloaded on a thread), the tick sampler
+ *   tracing.c    the programs that need the kernel's BTF, in one object
  *   thp.c        the khugepaged programs, huge-page state at finish
  *   systime.c    time in system calls and futex waits (bpf/systime.bpf.c)
  *   faults.c     fault windows in a fault storm
@@ -34,9 +35,7 @@
 #include "bpf/sampler.h" /* BPF-shared types */
 
 struct sampler_bpf;
-struct thp_bpf;
-struct systime_bpf;
-struct tick_bpf;
+struct tracing_bpf;
 struct evring;
 struct report;
 
@@ -64,8 +63,8 @@ struct report;
 #define TOP_STACKS 20
 #define MAX_CPUS 1024
 /*
- * When the tick sampler starts loading, into the run: loading it takes
- * 15-35 ms of CPU (the kernel's BTF), which a program that ends sooner
+ * When the tick sampler is attached, into the run: attaching a tracepoint
+ * patches kernel text (IPIs to every CPU), which a program that ends sooner
  * (the ones that run for milliseconds) is spared; cpu-clock samples it.
  */
 #define TICK_DELAY_NS 40000000ULL
@@ -100,15 +99,34 @@ struct ev_slot {
 };
 
 /*
- * The khugepaged programs (bpf/thp.bpf.c), loaded on a thread once the
- * target has run for a while (see prof_thp_delay_ns).  Collapses anywhere on the
+ * The tracing object (tracing.c): the tick and system-call programs, which
+ * need the kernel's BTF, in one object, or when that does not load, each
+ * group in an object of its own.  The khugepaged programs (TR_THP) come
+ * later, from the same object with the others left out (thp.c).
+ */
+enum tr_group { TR_TICK, TR_SYSTIME, TR_THP, TR__COUNT };
+
+struct tracing_load {
+	struct tracing_bpf *obj[TR__COUNT];	/* the object of each group's programs, NULL */
+	bool owned[TR__COUNT];		/* obj[g] is destroyed through g */
+	int err[TR__COUNT];		/* -errno; -EOPNOTSUPP: not loaded here */
+	const char *what[TR__COUNT];	/* what failed */
+	bool tried;
+	bool split;			/* loaded group by group */
+	uint64_t ns;
+};
+
+/*
+ * The khugepaged programs (bpf/thp.bpf.c), loaded from the tracing object
+ * with the others left out, on a thread once the target has run for a
+ * while (see prof_thp_delay_ns).  Collapses anywhere on the
  * system before they were attached are counted from /proc/vmstat.
  */
 struct thp_load {
 	pthread_t thread;
 	bool running, started;
-	int procs_fd;
-	struct thp_bpf *skel;
+	struct sampler_bpf *sampler;	/* whose process set it shares */
+	struct tracing_bpf *skel;
 	struct bpf_link *links[2];
 	int err;		/* -errno of the first failure */
 	const char *what;	/* what failed */
@@ -121,9 +139,10 @@ struct thp_load {
 };
 
 /*
- * The tick sampler (bpf/tick.bpf.c), loaded on a thread as the target
- * starts; until it is attached, the profile samples cpu-clock at the tick's
- * rate (see prof_open_sampling).
+ * The tick sampler (bpf/tick.bpf.c), loaded ahead with the other programs
+ * of the tracing object and attached on a thread as the target starts;
+ * until it is attached, the profile samples cpu-clock at the tick's rate
+ * (see prof_open_sampling).
  */
 struct tick_load {
 	pthread_t thread;
@@ -134,8 +153,7 @@ struct tick_load {
 	unsigned int hz;
 	bool regs_out;
 	uint64_t since_ns;	/* attached: CLOCK_MONOTONIC of the attach, else 0 */
-	int fds[6];		/* procs hot stacks stack_counts regs_ring stats */
-	struct tick_bpf *skel;
+	struct tracing_bpf *skel;	/* NULL: not loaded (err, what) */
 	struct bpf_link *link;
 	int err;		/* -errno of the first failure */
 	const char *what;	/* what failed */
@@ -246,7 +264,9 @@ struct prof_state {
 	unsigned int fault_hz;
 	struct fault_win fw;
 	struct thp_load thp;
-	struct systime_bpf *systime;	/* NULL: system calls not traced */
+	struct tracing_load tr;		/* the tracing object(s) */
+	struct tracing_bpf *systime;	/* NULL: system calls not traced */
+	struct bpf_link *systime_links[3];
 	int systime_err;		/* -errno of its load or attach */
 	bool tick_planned;	/* the tick samples (sampler__tick_plan) */
 	struct tick_load tick;
@@ -285,11 +305,8 @@ struct skel_load {
 	int err;		/* -errno */
 	bool opened;		/* failed in load (not open) when err */
 	uint64_t open_ns, load_ns;
-	/* the system-call programs, loaded after it (not attached) */
-	struct systime_bpf *sys;
-	int sys_err;		/* -errno */
-	const char *sys_what;	/* what failed */
-	uint64_t sys_ns;
+	/* the tracing object, loaded after it (not attached) */
+	struct tracing_load tr;
 };
 
 void prof_skel_take(struct skel_load *l);
@@ -305,10 +322,14 @@ void prof_thp_join(struct prof_state *st);
 void prof_thp_destroy(struct thp_load *t);
 void prof_finish_thp(struct prof_state *st, struct sampling *p, struct report *r);
 
+/* tracing.c */
+int prof_tracing_open(struct tracing_bpf **out, struct sampler_bpf *s, unsigned int groups,
+		      int first, const char **what);
+void prof_tracing_load(struct tracing_load *tl, struct sampler_bpf *s);
+void prof_tracing_destroy(struct tracing_load *tl);
+
 /* systime.c */
-void prof_systime_load(struct skel_load *l);
-void prof_systime_open(struct prof_state *st, struct skel_load *l, struct report *r);
-void prof_systime_release(struct skel_load *l);	/* loaded, not attached: unloaded */
+void prof_systime_open(struct prof_state *st, struct report *r);
 void prof_finish_systime(struct prof_state *st, struct sampling *p, struct report *r,
 			 struct symbolizer *sym);
 void prof_systime_destroy(struct prof_state *st);

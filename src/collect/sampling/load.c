@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The BPF objects: bpf/sampler.bpf.c opened and loaded ahead on a thread
- * (sampler__preload), and in a virtual machine the tick sampler
- * (bpf/tick.bpf.c, sampler__tick_plan) loaded on a thread as the target runs.
+ * The BPF objects: bpf/sampler.bpf.c and then the tracing object (tracing.c)
+ * opened and loaded ahead on a thread (sampler__preload), and in a virtual
+ * machine the tick sampler (bpf/tick.bpf.c, sampler__tick_plan), one of the
+ * tracing object's groups, attached on a thread as the target runs.
  */
 #include "collect/sampling/internal.h"
 #include "collect/sampling/sampler.h"
@@ -25,7 +26,7 @@
 #include "machine/sysinfo.h"
 
 #include "sampler.skel.h"
-#include "tick.skel.h"
+#include "tracing.skel.h"
 
 /* ---- the BPF object, loaded ahead on a thread ---------------------------- */
 
@@ -34,15 +35,15 @@ static struct {
 	bool running;
 	bool held;		/* joined, res not taken yet */
 	struct skel_load res;
-	/* the sampler object's part of res is final (the system-call programs follow) */
+	/* the sampler object's part of res is final (the tracing object follows) */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool sampler_done;
 } preload = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 
 /*
- * Waits for the sampler object of the preload only (not for the system-call
- * programs loaded after it): res.skel and res.err; NULL: none started.
+ * Waits for the sampler object of the preload only (not for the tracing
+ * object loaded after it): res.skel and res.err; NULL: none started.
  */
 static const struct skel_load *preload_wait_sampler(void)
 {
@@ -103,14 +104,11 @@ static void skel_load(struct skel_load *l)
 /*
  * libbpf reads the kernel's BTF (5-6 MB) into two fresh buffers: 2800 page
  * faults, a third of a load.  The profile object needs no BTF (see
- * sampler.bpf.c), but the tick and khugepaged objects, loaded later by
- * other threads, do.  This thread's malloc arena gets a region advised for
- * transparent huge pages first; once the thread ends, glibc hands its arena
- * to the next thread that needs one, whose buffers then reuse the region: a
- * few 2 MiB faults instead (the tick sampler was ready after a median of
- * 16 ms over 8 runs, against 20 ms without).  Big blocks come from the
- * arena, not from mmap, while the thresholds are raised; a no-op where THP
- * is off.
+ * sampler.bpf.c), but the tracing object, loaded after it on this thread,
+ * does.  This thread's malloc arena gets a region advised for transparent
+ * huge pages first, which the BTF's buffers then reuse: a few 2 MiB faults
+ * instead.  Big blocks come from the arena, not from mmap, while the
+ * thresholds are raised; a no-op where THP is off.
  */
 #define PRELOAD_ARENA (16 << 20)
 
@@ -142,7 +140,7 @@ static void *preload_main(void *arg)
 	pthread_mutex_unlock(&preload.lock);
 	/* only sampling runs preload (run.c), and they trace system calls too */
 	if (preload.res.skel)
-		prof_systime_load(&preload.res);
+		prof_tracing_load(&preload.res.tr, preload.res.skel);
 	return NULL;
 }
 
@@ -159,6 +157,8 @@ void prof_skel_take(struct skel_load *l)
 {
 	if (!preload.running && !preload.held) {
 		skel_load(l);
+		if (l->skel)
+			prof_tracing_load(&l->tr, l->skel);
 		return;
 	}
 	preload_wait();
@@ -174,7 +174,7 @@ void sampler__preload_discard(void)
 	if (!preload.running && !preload.held)
 		return;
 	prof_skel_take(&l);
-	prof_systime_release(&l);
+	prof_tracing_destroy(&l.tr);
 	if (l.skel)
 		sampler_bpf__destroy(l.skel);
 }
@@ -228,40 +228,13 @@ unsigned int sampler__tick_plan(const struct run_ctx *ctx, char *why, size_t len
 	return tick_plan.hz;
 }
 
+/* Looks up the tick's timer function, attaches the tick program: off the poll loop. */
 static void *tick_main(void *arg)
 {
 	struct tick_load *t = arg;
 	uint64_t t0 = now_ns();
-	struct bpf_map *maps[6];
 	LIBBPF_OPTS(bpf_test_run_opts, run);
 
-	t->skel = tick_bpf__open();
-	if (!t->skel) {
-		t->err = -errno;
-		t->what = "open its BPF object";
-		goto out;
-	}
-	maps[0] = t->skel->maps.procs;
-	maps[1] = t->skel->maps.hot;
-	maps[2] = t->skel->maps.stacks;
-	maps[3] = t->skel->maps.stack_counts;
-	maps[4] = t->skel->maps.regs_ring;
-	maps[5] = t->skel->maps.stats;
-	for (int i = 0; i < 6; i++) {
-		t->err = bpf_map__reuse_fd(maps[i], t->fds[i]);
-		if (t->err) {
-			t->what = "share the profile's maps";
-			goto out;
-		}
-	}
-	t->skel->rodata->tick_ns = 1000000000ULL / t->hz;
-	t->skel->rodata->regs_out = t->regs_out;
-	t->skel->rodata->since_ns = t->since_ns;
-	t->err = tick_bpf__load(t->skel);
-	if (t->err) {
-		t->what = "load its BPF object";
-		goto out;
-	}
 	t->err = bpf_prog_test_run_opts(bpf_program__fd(t->skel->progs.find_tick_fn), &run);
 	if (t->err) {
 		t->err = -errno;
@@ -289,16 +262,21 @@ void prof_tick_start(struct prof_state *st)
 	struct tick_load *t = &st->tick;
 
 	t->started = true;
-	t->fds[0] = bpf_map__fd(st->skel->maps.procs);
-	t->fds[1] = bpf_map__fd(st->skel->maps.hot);
-	t->fds[2] = bpf_map__fd(st->skel->maps.stacks);
-	t->fds[3] = bpf_map__fd(st->skel->maps.stack_counts);
-	t->fds[4] = bpf_map__fd(st->skel->maps.regs_ring);
-	t->fds[5] = bpf_map__fd(st->skel->maps.stats);
+	t->skel = st->tr.obj[TR_TICK];
+	if (!t->skel) {
+		t->err = st->tr.tried ? st->tr.err[TR_TICK] : -ENOENT;
+		t->what = st->tr.what[TR_TICK] ? st->tr.what[TR_TICK] : "load its BPF object";
+		t->done = true;
+		return;
+	}
+	/* the object was loaded before the run knew these */
+	t->skel->bss->tick_ns = 1000000000ULL / t->hz;
+	t->skel->bss->regs_out = t->regs_out;
+	t->skel->bss->since_ns = t->since_ns;
 	t->running = !pthread_create(&t->thread, NULL, tick_main, t);
 	if (!t->running) {
 		t->err = -EAGAIN;
-		t->what = "start its loading thread";
+		t->what = "start its attaching thread";
 		t->done = true;
 	}
 }
@@ -332,12 +310,13 @@ void prof_tick_switch(struct prof_state *st, bool target_runs)
 	}
 }
 
+/* The object is the tracing object's (prof_tracing_destroy). */
 void prof_tick_destroy(struct tick_load *t)
 {
-	if (t->running) {
+	if (t->running)
 		pthread_join(t->thread, NULL);
-		t->running = false;
-	}
+	t->running = false;
 	bpf_link__destroy(t->link);
-	tick_bpf__destroy(t->skel);
+	t->link = NULL;
+	t->skel = NULL;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Time in system calls: bpf/systime.bpf.c on the sys_enter and sys_exit
- * tracepoints, loaded while the target is still corked (its first call is
+ * tracepoints, attached while the target is still corked (its first call is
  * seen) and sharing the sampler's process set, read out at finish.  It
  * feeds the verdict: kernel time beside user time, futex waits (locks).
  */
@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 
 #include "base/log.h"
 #include "base/util.h"
@@ -21,85 +20,51 @@
 
 #include "bpf/systime.h"
 #include "sampler.skel.h"
-#include "systime.skel.h"
+#include "tracing.skel.h"
 
 _Static_assert(sizeof(struct systime_val) == 88, "systime_val has no padding");
 
 /*
- * Opens and loads the programs into L, sharing the process set of L's
- * sampler object: on the thread that loads that object ahead, where the
- * kernel BTF's parse (10-15 ms) overlaps the counters' and the target's
- * preparation instead of following them.
+ * Attaches the programs loaded ahead in the tracing object (prof_tracing_load,
+ * on the thread that loads the sampler object ahead, where the kernel BTF's
+ * parse overlaps the counters' and the target's preparation instead of
+ * following them).
  */
-void prof_systime_load(struct skel_load *l)
+void prof_systime_open(struct prof_state *st, struct report *r)
 {
-	struct systime_bpf *s;
+	struct tracing_bpf *o = st->tr.obj[TR_SYSTIME];
+	const char *what = st->tr.what[TR_SYSTIME];
+	int err = st->tr.err[TR_SYSTIME];
 	uint64_t t0 = now_ns();
-	int err;
+	struct bpf_program *progs[3];
 
-	l->sys_what = "open";
-	s = systime_bpf__open();
-	if (!s) {
-		err = -errno;
+	if (!o) {
+		if (!st->tr.tried || !what) {
+			err = st->tr.tried ? err : -ENOENT;
+			what = "load";
+		}
 		goto fail;
 	}
-	s->rodata->futex_nr = SYS_futex;
-#ifdef SYS_futex_waitv
-	s->rodata->futex_waitv_nr = SYS_futex_waitv;
-#endif
-	l->sys_what = "share the process set with";
-	err = bpf_map__reuse_fd(s->maps.procs, bpf_map__fd(l->skel->maps.procs));
-	if (err)
-		goto fail;
-	l->sys_what = "load";
-	err = systime_bpf__load(s);
-	if (err)
-		goto fail;
-	l->sys = s;
-	l->sys_ns = now_ns() - t0;
+	progs[0] = o->progs.on_switch;
+	progs[1] = o->progs.on_sys_enter;
+	progs[2] = o->progs.on_sys_exit;
+	what = "attach";
+	for (int i = 0; i < 3; i++) {
+		st->systime_links[i] = bpf_program__attach(progs[i]);
+		if (!st->systime_links[i]) {
+			err = -errno;
+			prof_systime_destroy(st);
+			goto fail;
+		}
+	}
+	st->systime = o;
+	pr_debug("profile: system-call programs ready after %.1f ms (tracing object loaded in %.1f ms%s)",
+		 (now_ns() - t0) / 1e6, st->tr.ns / 1e6, st->tr.split ? ", group by group" : "");
 	return;
 fail:
-	l->sys_err = err;
-	l->sys_ns = now_ns() - t0;
-	systime_bpf__destroy(s);
-}
-
-/* Attaches the programs L loaded (loading them now if it did not try). */
-void prof_systime_open(struct prof_state *st, struct skel_load *l, struct report *r)
-{
-	uint64_t t0 = now_ns();
-	int err;
-
-	if (!l->sys && !l->sys_err) {
-		l->skel = st->skel;
-		prof_systime_load(l);
-	}
-	if (l->sys_err) {
-		err = l->sys_err;
-		goto fail;
-	}
-	l->sys_what = "attach";
-	err = systime_bpf__attach(l->sys);
-	if (err) {
-		systime_bpf__destroy(l->sys);
-		goto fail;
-	}
-	st->systime = l->sys;
-	l->sys = NULL;
-	pr_debug("profile: system-call programs ready after %.1f ms (loaded in %.1f ms)",
-		 (now_ns() - t0) / 1e6, l->sys_ns / 1e6);
-	return;
-fail:
-	l->sys = NULL;
 	st->systime_err = err;
 	report__add_provenance(r, "syscalls", "time in system calls not measured: cannot %s the sys_enter/sys_exit/sched_switch programs: %s",
-			       l->sys_what, strerror(-err));
-}
-
-void prof_systime_release(struct skel_load *l)
-{
-	systime_bpf__destroy(l->sys);
-	l->sys = NULL;
+			       what, strerror(-err));
 }
 
 static int cmp_lock_wait(const void *a, const void *b)
@@ -205,8 +170,12 @@ void prof_finish_systime(struct prof_state *st, struct sampling *p, struct repor
 	read_locks(st, p, sym);
 }
 
+/* The object is the tracing object's (prof_tracing_destroy). */
 void prof_systime_destroy(struct prof_state *st)
 {
-	systime_bpf__destroy(st->systime);
+	for (int i = 0; i < 3; i++) {
+		bpf_link__destroy(st->systime_links[i]);
+		st->systime_links[i] = NULL;
+	}
 	st->systime = NULL;
 }

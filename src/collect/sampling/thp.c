@@ -21,7 +21,7 @@
 #include "model/report.h"
 
 #include "sampler.skel.h"
-#include "thp.skel.h"
+#include "tracing.skel.h"
 
 /* ---- khugepaged programs, loaded while the target runs ------------------- */
 
@@ -66,27 +66,16 @@ uint64_t prof_thp_delay_ns(uint64_t *sleep_ms)
 	return (ms < 2500 ? ms : 2500) * 1000000ULL;
 }
 
+/* Loads the tracing object's khugepaged programs and attaches them: off the poll loop. */
 static void *thp_main(void *arg)
 {
 	struct thp_load *t = arg;
 	uint64_t t0 = now_ns();
 
-	t->skel = thp_bpf__open();
-	if (!t->skel) {
-		t->err = -errno;
-		t->what = "open";
+	t->err = prof_tracing_open(&t->skel, t->sampler, 1u << TR_THP, TR_THP, &t->what);
+	if (t->err)
 		goto out;
-	}
-	t->err = bpf_map__reuse_fd(t->skel->maps.procs, t->procs_fd);
-	if (t->err) {
-		t->what = "share the process set with";
-		goto out;
-	}
-	t->err = thp_bpf__load(t->skel);
-	if (t->err) {
-		t->what = "load";
-		goto out;
-	}
+	t->what = NULL;
 	t->links[0] = bpf_program__attach(t->skel->progs.on_scan_pmd);
 	if (!t->links[0]) {
 		t->err = -errno;
@@ -108,12 +97,14 @@ out:
 
 void prof_thp_start(struct prof_state *st)
 {
-	st->thp.started = true;
-	st->thp.procs_fd = bpf_map__fd(st->skel->maps.procs);
-	st->thp.running = !pthread_create(&st->thp.thread, NULL, thp_main, &st->thp);
-	if (!st->thp.running) {
-		st->thp.err = -EAGAIN;
-		st->thp.what = "start a thread to load";
+	struct thp_load *t = &st->thp;
+
+	t->started = true;
+	t->sampler = st->skel;
+	t->running = !pthread_create(&t->thread, NULL, thp_main, t);
+	if (!t->running) {
+		t->err = -EAGAIN;
+		t->what = "start a thread to load";
 	}
 }
 
@@ -129,9 +120,12 @@ void prof_thp_join(struct prof_state *st)
 
 void prof_thp_destroy(struct thp_load *t)
 {
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		bpf_link__destroy(t->links[i]);
-	thp_bpf__destroy(t->skel);
+		t->links[i] = NULL;
+	}
+	tracing_bpf__destroy(t->skel);
+	t->skel = NULL;
 }
 
 void prof_finish_thp(struct prof_state *st, struct sampling *p, struct report *r)
