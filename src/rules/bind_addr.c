@@ -262,8 +262,17 @@ static int addr_bind_line(struct binder *b, const struct addr_report *a,
 
 		if (!factbase__get(fb, idx, "line.pages", &v, NULL) && v < ip->pages)
 			factbase__set(fb, idx, "line.pages", (double)ip->pages, t);
-		if (!factbase__get(fb, idx, "line.lines", &v, NULL) && v < ip->lines)
+		/*
+		 * the sets are those of the same access as the lines: the
+		 * lines of one instruction against the sets of another (a
+		 * filter's 9 input lines against its coefficients' one set)
+		 * would look like lines crowding into one set
+		 */
+		if (!factbase__get(fb, idx, "line.lines", &v, NULL) && v < ip->lines) {
 			factbase__set(fb, idx, "line.lines", (double)ip->lines, t);
+			if (ip->decoded > ip->approx)
+				factbase__set(fb, idx, "line.l1_sets", ip->l1_sets, t);
+		}
 	}
 	/*
 	 * The profile charges a sample to the line of the IP after the
@@ -274,6 +283,30 @@ static int addr_bind_line(struct binder *b, const struct addr_report *a,
 	if (factbase__get(fb, idx, "line.share", &ps, NULL) || ps < share) {
 		factbase__set(fb, idx, "line.share", share, t);
 		factbase__set(fb, idx, "line.samples", (prev + ip->decoded) * to_samples, t);
+	}
+	/*
+	 * The bytes a store's exact addresses covered over the whole run
+	 * (its most sampled store on the line): the buffer it writes, whole,
+	 * where a burst sees only a stretch of it.
+	 */
+	if (ip->op.write && !ip->op.read && ip->ea_max > ip->ea_min && ip->decoded > ip->approx) {
+		double n = (double)(ip->decoded - ip->approx), v;
+
+		if (factbase__get(fb, idx, "line.store_samples", &v, NULL) || v < n) {
+			double span = (double)(ip->ea_max - ip->ea_min) + ip->op.size;
+
+			factbase__set(fb, idx, "line.store_samples", n, t);
+			factbase__set(fb, idx, "line.store_span", span, t);
+			/*
+			 * N samples uniform over a buffer of B bytes all fall in
+			 * some stretch of S bytes with probability about
+			 * N (S/B)^(N-1): the largest B that leaves that at 1 in
+			 * 1000 bounds the buffer from above
+			 */
+			if (n >= 3)
+				factbase__set(fb, idx, "line.store_span_max",
+					      span / pow(0.001 / n, 1 / (n - 1)), t);
+		}
 	}
 	if (first) /* the IP with most samples describes the line */
 		addr_describe_line(b, a, ip, idx);

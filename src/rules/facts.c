@@ -269,6 +269,13 @@ const struct metric_def metric__registry[] = {
 	  "exact samples of that struct's objects it is computed from" },
 	{ "line.object_pad_growth", L, EV_ADDR, "ratio",
 	  "struct.placement_pad_growth of that struct" },
+	{ "line.store_span", L, EV_ADDR, "bytes",
+	  "lowest to highest exact address of the line's most sampled store, over the run: "
+	  "the buffer it writes" },
+	{ "line.store_samples", L, EV_ADDR, "count", "exact addresses line.store_span is from" },
+	{ "line.store_span_max", L, EV_ADDR, "bytes",
+	  "the largest buffer line.store_span's samples fit in, 999 times in 1000 (uniform "
+	  "samples over a bigger one spread wider)" },
 	{ "line.l1_sets", L, EV_ADDR, "count", "distinct L1d sets of the cache lines it touched" },
 	{ "line.region_bytes", L, EV_ADDR, "bytes", "size of the mapping its addresses fall in" },
 	{ "line.stream_accesses", L, EV_STREAMS, "count",
