@@ -54,6 +54,8 @@ struct mem_operand {
 	 * base + loaded value: no address at all.
 	 */
 	bool chase;
+	bool swept;	     /* its start found by a sweep from the function's start, not
+			      * by a vote over the bytes before the sampled IP: sure */
 	bool chained;	     /* its loop moves the base only to a pointer loaded through it
 			      * (addrsample__loop_chained): a dependent chain */
 	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */

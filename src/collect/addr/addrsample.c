@@ -365,6 +365,7 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 	uint64_t ip = ia->out.ip, fstart = 0, from, insn;
 	struct sym_site site;
 	uint8_t *buf;
+	bool swept;
 
 	ia->decoded_once = true;
 	ensure_sym(as, sp, ip, &site);
@@ -386,7 +387,13 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 			return;
 		}
 	}
-	if (addrsample__prev_insn(buf, from, ip, fstart, &insn) ||
+	/*
+	 * A sweep from the function's start places the instruction for sure;
+	 * the vote over the bytes before ip only most likely (swept: the
+	 * address streams put breakpoints only on sure instruction starts)
+	 */
+	swept = fstart && !symbolizer__prev_insn_in(buf, from, fstart, ip, &insn);
+	if ((!swept && addrsample__prev_insn(buf, from, ip, 0, &insn)) ||
 	    addrsample__decode(buf + (insn - from), ip - insn, insn, &ia->out.op))
 		ia->out.op.skip = AS_UNDECODABLE;
 	/*
@@ -396,6 +403,7 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 	 */
 	else if (fstart && (ia->out.op.skip == AS_NO_MEM || ia->out.op.skip == AS_LEA))
 		addrsample__decode_back(buf, from, fstart, ip, &ia->out.op);
+	ia->out.op.swept = swept && ia->out.op.skip != AS_UNDECODABLE;
 	free(buf);
 	/* a load stored back right after: its line is written (s->n += x as two moves) */
 	if (ia->out.op.skip == AS_OK && ia->out.op.read && !ia->out.op.write) {
@@ -1320,7 +1328,7 @@ static int cmp_hot(const void *a, const void *b)
 
 /*
  * The access instructions sampled so far (run_shared.hot_insns), most
- * sampled first.  Several sampled IPs can decode to one access (the
+ * sampled first (op.swept: whether a breakpoint may go on their start).  Several sampled IPs can decode to one access (the
  * instructions after it); their samples add up.  Those whose operand is
  * not computable from registers come too: the streams say why they are
  * not probed.

@@ -333,9 +333,14 @@ static bool locate(struct streams *st, struct sprobe *sp, const struct procmaps 
 	return sp->out.skip == STREAM_OK;
 }
 
-/* A probe for the instruction at INSN; NULL when the table is full or it is there. */
+/*
+ * A probe for the instruction at INSN; NULL when the table is full or it is
+ * there.  SURE: its start was found by a decode from its function's start;
+ * a breakpoint off an instruction's start would break the target, so one
+ * placed by a vote is listed, not probed.
+ */
 static struct sprobe *add_probe(struct streams *st, uint64_t insn, uint64_t samples,
-				const struct procmaps *m)
+				const struct procmaps *m, bool sure)
 {
 	struct sprobe *sp;
 
@@ -352,7 +357,11 @@ static struct sprobe *add_probe(struct streams *st, uint64_t insn, uint64_t samp
 	sp->out.addr_samples = samples;
 	sp->p.slot = (uint8_t)st->nr_ips;
 	st->nr_ips++;
-	if (locate(st, sp, m)) {
+	if (!sure) {
+		sp->out.skip = STREAM_SKIP_OPERAND;
+		snprintf(sp->out.why, sizeof(sp->out.why),
+			 "start not sure: no function start to decode from (no symbols)");
+	} else if (locate(st, sp, m)) {
 		uint64_t key = sp->out.insn;
 
 		sp->p.slot = (uint8_t)(sp - st->ips);
@@ -396,7 +405,7 @@ static void add_loop_stores(struct streams *st, const struct hot_insn *hot, cons
 	n = addrsample__loop_stores(code, (size_t)got, from, hot->op.insn, &lo, &hi, stores,
 				    STREAM_LOOP_STORES);
 	for (int i = 0; i < n; i++) {
-		struct sprobe *sp = add_probe(st, stores[i], 0, m);
+		struct sprobe *sp = add_probe(st, stores[i], 0, m, true);
 
 		if (sp) {
 			sp->out.loop_store = true;
@@ -436,13 +445,13 @@ static void refresh(struct streams *st)
 			continue;
 		if (!m && !(m = procmaps__capture(st->pid, false)))
 			break;
-		add_probe(st, hot[i].op.insn, hot[i].samples, m);
+		add_probe(st, hot[i].op.insn, hot[i].samples, m, hot[i].op.swept);
 	}
 	/* the hottest instruction's loop: its stores, probed though not sampled */
 	for (int i = 0; i < n; i++) {
 		if (hot[i].pid != st->pid || hot[i].samples < STREAM_MIN_SAMPLES)
 			continue;
-		if (st->loop_of != hot[i].op.insn &&
+		if (st->loop_of != hot[i].op.insn && hot[i].op.swept &&
 		    (m || (m = procmaps__capture(st->pid, false))))
 			add_loop_stores(st, &hot[i], m);
 		break;
