@@ -116,8 +116,9 @@ struct streams_report {
 	int bursts;
 	uint64_t burst_ns;	/* planned length of one burst */
 	uint64_t probed_ns;	/* sum of the bursts' lengths */
-	uint64_t hits;		/* uprobe hits (records + capped + dropped) */
+	uint64_t hits;		/* uprobe hits (records + capped + dropped + unarmed) */
 	uint64_t records, dropped, capped;
+	uint64_t unarmed;	/* hits while a burst's probes went in or came out */
 	uint64_t ip_at_probe, ip_after_int3; /* what regs->ip was in the handler */
 	bool multi;		/* attached as uprobe_multi links, else perf-event uprobes */
 	double cost_ns;		/* charged: uprobe_multi, a fixed part and the hits a burst;

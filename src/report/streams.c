@@ -100,6 +100,7 @@ struct json_object *streams_report__to_json(const struct streams_report *p)
 	json_add(o, "records", json_u64(p->records));
 	json_add(o, "dropped", json_u64(p->dropped));
 	json_add(o, "capped", json_u64(p->capped));
+	json_add(o, "unarmed", json_u64(p->unarmed));
 	json_add(o, "ip_at_probed_address", json_u64(p->ip_at_probe));
 	json_add(o, "ip_after_breakpoint", json_u64(p->ip_after_int3));
 	json_add(o, "attach", json_str(p->multi ? "uprobe_multi" : "perf_event"));
