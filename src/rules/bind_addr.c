@@ -18,6 +18,43 @@
 #include "symbols/codetypes.h"
 
 /*
+ * Where in the struct S the base register of IP points, for an access that
+ * steps over S one by one: a loop may keep its pointer at a member
+ * (&a[i].price, bumped by the size each pass), so that its displacements
+ * are not member offsets.  The one offset at which every access the loop
+ * makes through that pointer (addr_ip.sib_disp, modulo the size: a
+ * displacement past the bump is the next element's) starts a scalar member
+ * of its own size; -1 when none or several do (one access alone fits
+ * anywhere there is a member of its size).
+ */
+static int64_t interior_base(const struct ma_struct *s, const struct addr_ip *ip)
+{
+	int64_t size = (int64_t)s->size, found = -1;
+
+	if (ip->nr_sib < 2 || size <= 0)
+		return -1;
+	for (int64_t d = 0; d < size; d++) {
+		int k;
+
+		for (k = 0; k < ip->nr_sib; k++) {
+			int64_t off = ((d + ip->sib_disp[k]) % size + size) % size;
+			int mi = bind__member_at(s, off);
+			const struct ma_member *m = mi >= 0 ? &s->members[mi] : NULL;
+
+			if (!m || m->offset != (uint64_t)off || m->size != ip->sib_size[k] ||
+			    (m->flags & MA_M_ARRAY) || m->nested)
+				break;
+		}
+		if (k < ip->nr_sib)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = d;
+	}
+	return found;
+}
+
+/*
  * The struct an access at IP works on: among the types of its function
  * (parameters first), the one whose size is the access stride (an array of
  * it is walked), else the first one with a member at the displacement.
@@ -28,7 +65,7 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 {
 	struct func_types ft;
 	struct sbind *best = NULL;
-	int64_t disp = ip->op.disp;
+	int64_t disp = ip->op.disp, best_off = 0;
 	char fn[128];
 
 	*member = -1;
@@ -56,16 +93,22 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 	for (int pass = 0; pass < 5 && !best; pass++) {
 		for (int i = 0; i < ft.nr && !best; i++) {
 			struct sbind *sb = binder__find_struct(b, ft.t[i].name);
+			int64_t off = disp, base;
 
-			if (!sb || disp < 0 || disp >= (int64_t)sb->s->size ||
-			    ft.t[i].global != (pass == 4) || (pass < 4 && ft.t[i].member != (pass >= 2)))
+			if (!sb || ft.t[i].global != (pass == 4) ||
+			    (pass < 4 && ft.t[i].member != (pass >= 2)))
 				continue;
 			bool stepped = ip->stride && llabs(ip->stride) == (int64_t)sb->s->size;
 
 			/* a global's struct only when the access steps over it one by one */
 			if ((!(pass & 1) || pass == 4) && !stepped)
 				continue;
-			int mi = bind__member_at(sb->s, disp);
+			if (stepped && (base = interior_base(sb->s, ip)) >= 0)
+				off = ((base + disp) % (int64_t)sb->s->size + (int64_t)sb->s->size) %
+				      (int64_t)sb->s->size;
+			if (off < 0 || off >= (int64_t)sb->s->size)
+				continue;
+			int mi = bind__member_at(sb->s, off);
 			const struct ma_member *m;
 
 			if (mi < 0)
@@ -76,16 +119,17 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 			 * and cover it and the next ones (one load for r, g, b, a)
 			 */
 			m = &sb->s->members[mi];
-			bool wide = stepped && m->offset == (uint64_t)disp && m->size < ip->op.size &&
-				    (uint64_t)disp + ip->op.size <= sb->s->size;
+			bool wide = stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
+				    (uint64_t)off + ip->op.size <= sb->s->size;
 			if (ip->op.size && !wide && (m->size < ip->op.size ||
 					    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
 				continue;
 			best = sb;
+			best_off = off;
 		}
 	}
 	if (best)
-		*member = bind__member_at(best->s, disp);
+		*member = bind__member_at(best->s, best_off);
 	return best;
 }
 
