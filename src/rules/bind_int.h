@@ -36,6 +36,7 @@ struct sbind {
 	double addr_samples, samples;
 	int64_t stride;
 	double stride_samples;
+	double stride_frac;	/* ... its share of deltas that are multiples of it */
 	double order_sigma;	/* of the access that gave the stride: addr_ip__order_sigma */
 	bool in_order;		/* ... and addr_ip__in_order */
 	uint64_t hot_off[64];	/* member offsets the accesses hit */
