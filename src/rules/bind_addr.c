@@ -54,6 +54,45 @@ static int64_t interior_base(const struct ma_struct *s, const struct addr_ip *ip
 	return found;
 }
 
+/* Whether the C type T ("struct quote []", "quote [4]") is an array of struct NAME. */
+static bool array_of(const char *t, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!t)
+		return false;
+	if (!strncmp(t, "struct ", 7))
+		t += 7;
+	else if (!strncmp(t, "union ", 6))
+		t += 6;
+	return !strncmp(t, name, n) && !strncmp(t + n, " [", 2);
+}
+
+/*
+ * An access whose base register points AT bytes before the element it
+ * reaches (c->q[i].ask through c): where one of the function's variables'
+ * own structs has an array of SB as a member at that offset, the program
+ * put the array there, behind a header in the same block.
+ */
+static void array_in_block(struct binder *b, const struct func_types *ft, struct sbind *sb,
+			   int64_t at)
+{
+	if (at <= 0)
+		return;
+	for (int i = 0; i < ft->nr; i++) {
+		struct sbind *c = ft->t[i].member || ft->t[i].global ? NULL :
+				  binder__find_struct(b, ft->t[i].name);
+
+		for (int k = 0; c && k < c->s->nr_members; k++) {
+			const struct ma_member *m = &c->s->members[k];
+
+			if ((m->flags & MA_M_ARRAY) && m->offset == (uint64_t)at &&
+			    array_of(m->type_name, sb->s->name))
+				sb->block_off = at;
+		}
+	}
+}
+
 /*
  * The struct an access at IP works on: among the types of its function
  * (parameters first), the one whose size is the access stride (an array of
@@ -128,8 +167,10 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 			best_off = off;
 		}
 	}
-	if (best)
+	if (best) {
 		*member = bind__member_at(best->s, best_off);
+		array_in_block(b, &ft, best, disp - best_off);
+	}
 	return best;
 }
 
@@ -905,6 +946,9 @@ static bool addr_hot_lines_apart(const struct binder *b, const struct sbind *sb,
  * header, and step by that), and the offsets they take follow from the
  * size whatever the block's alignment (48-byte items behind a 16-byte
  * header begin at 16, 0, 48 and 32 of their lines: half of them straddle).
+ * And so does any offset of an array the program puts behind a header of
+ * a size that is not a multiple of the line (sbind.block_off: 32-byte
+ * quotes 16 bytes into a line-aligned cache begin at 16 and 48).
  * Set on the struct and on the lines that accessed it.
  */
 #define ADDR_MALLOC_ALIGN 16	/* what malloc guarantees on x86-64 (max_align_t) */
@@ -918,8 +962,8 @@ static void addr_bind_placement(struct binder *b, const struct sbind *sb, enum t
 
 	if (!line || line > ADDR_LINE_OFF_MAX || !sb->s->size || sb->s->size > line)
 		return;
-	carved = line % sb->s->size && sb->stride == (int64_t)sb->s->size &&
-		 sb->stride_frac >= ADDR_CARVED_FRAC;
+	carved = (line % sb->s->size && sb->stride == (int64_t)sb->s->size &&
+		  sb->stride_frac >= ADDR_CARVED_FRAC) || sb->block_off % line;
 	for (uint32_t o = 0; o < line; o++) {
 		all += sb->base_off[o];
 		if (o + sb->s->size > line && (carved || o % ADDR_MALLOC_ALIGN))
