@@ -538,7 +538,6 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 	}
 	if (ip->stride && (double)ip->decoded > sb->stride_samples) {
 		sb->stride = llabs(ip->stride);
-		sb->stride_frac = ip->stride_frac;
 		sb->stride_samples = (double)ip->decoded;
 		sb->order_sigma = addr_ip__order_sigma(ip);
 		sb->in_order = in_order(b, ip);
@@ -939,20 +938,16 @@ static bool addr_hot_lines_apart(const struct binder *b, const struct sbind *sb,
  * times in four), and aligning those is a trade of memory this does not
  * judge; an offset that is not a multiple of 16 comes from where the
  * program put them inside a block (a header before them, a packed layout).
- * So does any offset of the elements of an array the program carves at a
- * size that does not divide the line: the sampled accesses step over them
- * by multiples of their size (ADDR_CARVED_FRAC of the deltas or more;
- * malloc'd objects lie a chunk apart, their size rounded up to 16 with a
- * header, and step by that), and the offsets they take follow from the
- * size whatever the block's alignment (48-byte items behind a 16-byte
- * header begin at 16, 0, 48 and 32 of their lines: half of them straddle).
- * And so does any offset of an array the program puts behind a header of
- * a size that is not a multiple of the line (sbind.block_off: 32-byte
- * quotes 16 bytes into a line-aligned cache begin at 16 and 48).
+ * So does any offset of an array the program puts behind a header of a
+ * size that is not a multiple of the line, in a struct of its own
+ * (sbind.block_off: 32-byte quotes 16 bytes into a line-aligned cache
+ * begin at 16 and 48).  An array of objects whose size does not divide the
+ * line straddles at multiples of 16 too (48-byte items at 16, 0, 48, 32),
+ * but so does such an array calloc'd, and the addresses cannot tell the
+ * program's placement from the allocator's: left to the allocator.
  * Set on the struct and on the lines that accessed it.
  */
 #define ADDR_MALLOC_ALIGN 16	/* what malloc guarantees on x86-64 (max_align_t) */
-#define ADDR_CARVED_FRAC 0.9	/* nine deltas in ten: one array, as line.in_order's walk */
 
 static void addr_bind_placement(struct binder *b, const struct sbind *sb, enum tier t)
 {
@@ -962,8 +957,7 @@ static void addr_bind_placement(struct binder *b, const struct sbind *sb, enum t
 
 	if (!line || line > ADDR_LINE_OFF_MAX || !sb->s->size || sb->s->size > line)
 		return;
-	carved = (line % sb->s->size && sb->stride == (int64_t)sb->s->size &&
-		  sb->stride_frac >= ADDR_CARVED_FRAC) || sb->block_off % line;
+	carved = sb->block_off % line;
 	for (uint32_t o = 0; o < line; o++) {
 		all += sb->base_off[o];
 		if (o + sb->s->size > line && (carved || o % ADDR_MALLOC_ALIGN))

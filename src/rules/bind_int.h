@@ -36,7 +36,6 @@ struct sbind {
 	double addr_samples, samples;
 	int64_t stride;
 	double stride_samples;
-	double stride_frac;	/* ... its share of deltas that are multiples of it */
 	/*
 	 * Bytes into a struct of the function's variables where an array of
 	 * these begins (a header before it in one block: c->q[i]); 0: none seen.
