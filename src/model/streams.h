@@ -93,7 +93,7 @@ struct stream_ip {
 	uint64_t sampled_reads_in_span;
 	int loads_over_span;	/* sampled loads whose address range covers part of it */
 	bool write_only;
-	/* reuse: accesses to a line this thread's stream touched before */
+	/* reuse: accesses to a line this thread's stream touched before, in this burst or an earlier one */
 	uint64_t reuses;
 	double reuse_median;	/* distinct lines between (LRU stack distance), NAN: none */
 	/* the cache and TLB model (per thread, state cleared at each burst) */

@@ -106,7 +106,11 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Indexes of the accesses ordered by (instruction,) burst, thread, then time. */
+/*
+ * Indexes of the accesses ordered by burst, thread, then time; or by
+ * instruction, thread, burst, then time (an instruction's bursts of one
+ * thread one after the other).
+ */
 static const struct stream_access *sort_base;
 static bool sort_by_ip;
 
@@ -117,6 +121,8 @@ static int cmp_order(const void *x, const void *y)
 
 	if (sort_by_ip && a->ipi != b->ipi)
 		return a->ipi < b->ipi ? -1 : 1;
+	if (sort_by_ip && a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
 	if (a->burst != b->burst)
 		return a->burst < b->burst ? -1 : 1;
 	if (a->tid != b->tid)
@@ -207,12 +213,21 @@ static void push_double(double **v, size_t *n, size_t *cap, double x)
 	(*v)[(*n)++] = x;
 }
 
-/* One stream: the accesses ix[0..n) of one instruction, thread and burst. */
+/*
+ * One stream: the accesses ix[0..n) of one instruction, thread and burst.
+ * The LRU stack of lines (STACK, *DEPTH deep) carries on from the same
+ * instruction's and thread's earlier bursts: a line touched again in a
+ * later burst is a reuse at no more distinct lines than the bursts saw in
+ * between (the walk went over those at least), so that bursts shorter than
+ * a pass of a loop still show whether it returns to its lines.  A walk
+ * over more lines than the stack holds seldom meets a line of an earlier
+ * burst again.
+ */
 static void one_stream(const struct stream_access *a, const uint32_t *ix, size_t n,
 		       const struct stream_geom *g, struct stream_ip *o, struct ip_acc *acc,
-		       uint64_t *wbuf, uint64_t *stack)
+		       uint64_t *wbuf, uint64_t *stack, size_t *depth_io)
 {
-	size_t depth = 0;
+	size_t depth = *depth_io;
 	struct u64map cl = { 0 }, cp = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
@@ -259,6 +274,7 @@ static void one_stream(const struct stream_access *a, const uint32_t *ix, size_t
 		}
 		stack[0] = line;
 	}
+	*depth_io = depth;
 	set_clear(&cl);
 	set_clear(&cp);
 
@@ -466,6 +482,7 @@ void streams__analyze(const struct stream_access *a, size_t n, const struct stre
 			       g->l2_sets * g->l2_ways : g->l1_sets * g->l1_ways);
 	uint64_t *wbuf = xcalloc(wmax + 1, sizeof(*wbuf));
 	uint64_t *stack = xcalloc(STREAM_REUSE_MAX + 1, sizeof(*stack));
+	size_t depth = 0;
 	uint32_t *ix = order(a, n, true);
 
 	for (int i = 0; i < nr_ips; i++)
@@ -483,7 +500,10 @@ void streams__analyze(const struct stream_access *a, size_t n, const struct stre
 		out[x->ipi].accesses += e - s;
 		if (set_add(&acc[x->ipi].tids, x->tid))
 			out[x->ipi].threads++;
-		one_stream(a, ix + s, e - s, g, &out[x->ipi], &acc[x->ipi], wbuf, stack);
+		/* a new instruction or thread starts a new stack */
+		if (!s || a[ix[s - 1]].ipi != x->ipi || a[ix[s - 1]].tid != x->tid)
+			depth = 0;
+		one_stream(a, ix + s, e - s, g, &out[x->ipi], &acc[x->ipi], wbuf, stack, &depth);
 	}
 	for (int i = 0; i < nr_ips; i++) {
 		struct stream_ip *o = &out[i];

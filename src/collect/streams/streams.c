@@ -83,7 +83,7 @@
  * A burst long enough for a walk to pass the L1d's lines (512 here) at 9-13
  * us a hit; it ends early once each probe has twice that many records.
  */
-#define STREAM_MIN_BURST_NS 10000000ULL
+#define STREAM_MIN_BURST_NS 3000000ULL
 /*
  * The first burst may be shorter: 3 ms is about 330 hits of a probe hit all
  * the time, enough for a stride, a set histogram over as many lines and a
