@@ -24,8 +24,9 @@
  * are not member offsets.  The one offset at which every access the loop
  * makes through that pointer (addr_ip.sib_disp, modulo the size: a
  * displacement past the bump is the next element's) starts a scalar member
- * of its own size; -1 when none or several do (one access alone fits
- * anywhere there is a member of its size).
+ * at least its size (a narrower access reads the member's low bytes:
+ * testb $1 on a flags word); -1 when none or several do (one access alone
+ * fits anywhere there is a member of its size).
  */
 static int64_t interior_base(const struct ma_struct *s, const struct addr_ip *ip)
 {
@@ -41,7 +42,7 @@ static int64_t interior_base(const struct ma_struct *s, const struct addr_ip *ip
 			int mi = bind__member_at(s, off);
 			const struct ma_member *m = mi >= 0 ? &s->members[mi] : NULL;
 
-			if (!m || m->offset != (uint64_t)off || m->size != ip->sib_size[k] ||
+			if (!m || m->offset != (uint64_t)off || m->size < ip->sib_size[k] ||
 			    (m->flags & MA_M_ARRAY) || m->nested)
 				break;
 		}
