@@ -67,6 +67,13 @@ struct stream_ip {
 	int64_t stride;
 	double stride_frac;	/* share of the deltas equal to it (regularity) */
 	uint64_t deltas;
+	/*
+	 * The walk's period: CYCLE_DELTAS consecutive deltas that repeat (nine
+	 * in ten) and the bytes they add up to (p[k], k < 3, over 128-byte
+	 * elements: 3 and 128); 0: no period.
+	 */
+	int64_t cycle;
+	int cycle_deltas;
 	uint64_t forward, backward; /* deltas going up, down (not 0) */
 	/* footprint */
 	double lines_per_k, pages_per_k; /* distinct per 1000 consecutive accesses */

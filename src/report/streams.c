@@ -26,6 +26,10 @@ static void ip_metrics_json(struct json_object *e, const struct stream_ip *s)
 	json_add(e, "bursts", json_object_new_int(s->bursts));
 	json_add(e, "stride_bytes", json_object_new_int64(s->stride));
 	json_add(e, "stride_fraction", json_object_new_double(s->stride_frac));
+	if (s->cycle_deltas) {
+		json_add(e, "cycle_bytes", json_object_new_int64(s->cycle));
+		json_add(e, "cycle_deltas", json_object_new_int(s->cycle_deltas));
+	}
 	json_add(e, "stride_deltas", json_u64(s->deltas));
 	json_add(e, "forward_deltas", json_u64(s->forward));
 	json_add(e, "backward_deltas", json_u64(s->backward));

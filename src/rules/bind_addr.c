@@ -55,6 +55,26 @@ static int64_t interior_base(const struct ma_struct *s, const struct addr_ip *ip
 	return found;
 }
 
+/*
+ * The distance IP's walk advances an element by: its address stream's
+ * period where it has one of several deltas (p[0], p[1], p[2] of
+ * consecutive 128-byte elements step 4, 4, 120: 128), else the sampled
+ * stride (which for that walk is 4, a common divisor of the steps).
+ */
+static int64_t walk_stride(const struct binder *b, const struct addr_ip *ip)
+{
+	const struct streams_report *s = b->r->streams;
+
+	for (int i = 0; s && i < s->nr_ips; i++) {
+		const struct stream_ip *x = &s->ips[i];
+
+		if (x->insn == ip->op.insn && x->pid == ip->pid && x->skip == STREAM_OK &&
+		    x->cycle_deltas > 1 && x->cycle)
+			return x->cycle;
+	}
+	return ip->stride;
+}
+
 /* Whether the C type T ("struct quote []", "quote [4]") is an array of struct NAME. */
 static bool array_of(const char *t, const char *name)
 {
@@ -105,7 +125,7 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 {
 	struct func_types ft;
 	struct sbind *best = NULL;
-	int64_t disp = ip->op.disp, best_off = 0;
+	int64_t disp = ip->op.disp, best_off = 0, stride = walk_stride(b, ip);
 	char fn[128];
 
 	*member = -1;
@@ -138,7 +158,7 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 			if (!sb || ft.t[i].global != (pass == 4) ||
 			    (pass < 4 && ft.t[i].member != (pass >= 2)))
 				continue;
-			bool stepped = ip->stride && llabs(ip->stride) == (int64_t)sb->s->size;
+			bool stepped = stride && llabs(stride) == (int64_t)sb->s->size;
 
 			/* a global's struct only when the access steps over it one by one */
 			if ((!(pass & 1) || pass == 4) && !stepped)
@@ -490,10 +510,11 @@ static void addr_mark_hot(struct sbind *sb, uint64_t off)
  * (stride = size), a displacement past it is the same member of the next
  * object.
  */
-static void addr_mark_siblings(const struct addr_ip *ip, struct sbind *sb, int mi)
+static void addr_mark_siblings(const struct addr_ip *ip, int64_t stride, struct sbind *sb,
+			       int mi)
 {
 	int64_t size = (int64_t)sb->s->size;
-	bool stepped = ip->stride && llabs(ip->stride) == size;
+	bool stepped = stride && llabs(stride) == size;
 
 	for (int i = 0; i < ip->nr_sib && size > 0; i++) {
 		int64_t off = (int64_t)sb->s->members[mi].offset + (ip->sib_disp[i] - ip->op.disp);
@@ -521,6 +542,7 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 	struct factbase *fb = b->fb;
 	struct sbind *sb;
 	double stride;
+	int64_t walk = walk_stride(b, ip);
 	int mi;
 
 	sb = attribute(b, ip, &mi);
@@ -531,14 +553,14 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 		sb->top = ip;
 	/* the extent of the objects walked: accesses that step over them one by one */
 	if (ip->ea_max && !ip->op.clobbers && sb->s->size &&
-	    (uint64_t)llabs(ip->stride) == sb->s->size) {
+	    (uint64_t)llabs(walk) == sb->s->size) {
 		if (!sb->ea_max || ip->ea_min < sb->ea_min)
 			sb->ea_min = ip->ea_min;
 		if (ip->ea_max > sb->ea_max)
 			sb->ea_max = ip->ea_max;
 	}
-	if (ip->stride && (double)ip->decoded > sb->stride_samples) {
-		sb->stride = llabs(ip->stride);
+	if (walk && (double)ip->decoded > sb->stride_samples) {
+		sb->stride = llabs(walk);
 		sb->stride_samples = (double)ip->decoded;
 		sb->order_sigma = addr_ip__order_sigma(ip);
 		sb->in_order = in_order(b, ip);
@@ -840,7 +862,7 @@ static double addr_keep_hot_members(struct binder *b, const struct addr_report *
 				if (sb->hot_off[k] == sb->s->members[mi].offset)
 					in_fn[k] += (double)ip->decoded;
 			if (mi >= 0)
-				addr_mark_siblings(ip, sb, mi);
+				addr_mark_siblings(ip, walk_stride(b, ip), sb, mi);
 		}
 		if (fn_total > 0) {
 			memcpy(sb->hot_samples, in_fn, sizeof(in_fn));

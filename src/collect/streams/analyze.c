@@ -330,6 +330,48 @@ static void stride_of(struct ip_acc *acc, struct stream_ip *o)
 	o->stride_frac = (double)best / (double)acc->nr_deltas;
 }
 
+/*
+ * The walk's period: the fewest consecutive deltas (up to STREAM_CYCLE_MAX)
+ * after which nine in ten of the deltas repeat, and the distance those add
+ * up to, the most common over the stream: p[0], p[1], p[2] of consecutive
+ * 128-byte elements step 4, 4 and 120, a cycle of 3 deltas and 128 bytes.
+ * Called before stride_of() sorts the deltas.
+ */
+#define STREAM_CYCLE_MAX 8
+
+static void cycle_of(struct ip_acc *acc, struct stream_ip *o)
+{
+	size_t n = acc->nr_deltas;
+	const int64_t *d = acc->deltas;
+
+	o->cycle = 0;
+	o->cycle_deltas = 0;
+	for (int k = 1; k <= STREAM_CYCLE_MAX && n >= 4 * (size_t)k; k++) {
+		size_t same = 0, nr = 0, best = 0, run = 0;
+		int64_t *sums;
+
+		for (size_t i = (size_t)k; i < n; i++)
+			same += d[i] == d[i - (size_t)k];
+		if (same * 10 < (n - (size_t)k) * 9)
+			continue;
+		sums = xcalloc(n / (size_t)k + 1, sizeof(*sums));
+		for (size_t i = 0; i + (size_t)k <= n; i += (size_t)k, nr++)
+			for (int j = 0; j < k; j++)
+				sums[nr] += d[i + (size_t)j];
+		qsort(sums, nr, sizeof(*sums), cmp_i64);
+		for (size_t i = 0; i < nr; i++) {
+			run = i && sums[i] == sums[i - 1] ? run + 1 : 1;
+			if (run > best) {
+				best = run;
+				o->cycle = sums[i];
+			}
+		}
+		o->cycle_deltas = k;
+		free(sums);
+		return;
+	}
+}
+
 /* --- the cache and TLB model --------------------------------------------------- */
 
 struct cache {
@@ -447,6 +489,8 @@ static void reset_metrics(struct stream_ip *o)
 	o->threads = 0;
 	o->stride = 0;
 	o->stride_frac = 0;
+	o->cycle = 0;
+	o->cycle_deltas = 0;
 	o->deltas = 0;
 	o->forward = o->backward = 0;
 	o->lines_per_k = o->pages_per_k = 0;
@@ -509,6 +553,7 @@ void streams__analyze(const struct stream_access *a, size_t n, const struct stre
 		struct stream_ip *o = &out[i];
 		struct ip_acc *c = &acc[i];
 
+		cycle_of(c, o);
 		stride_of(c, o);
 		if (c->chunk_acc) {
 			o->lines_per_k = 1000.0 * (double)c->chunk_lines / (double)c->chunk_acc;
