@@ -34,8 +34,8 @@
  * One starts only when the budget saved (--stream-budget, 1 % of the time
  * the target has run by default) covers the next burst's charge with a
  * burst of STREAM_MIN_BURST_NS (the first: STREAM_FIRST_BURST_NS): with
- * uprobe_multi the first after about 0.55 s, the next after about 2.3 s
- * and then one every 1.7 s or so; with perf-event uprobes after about 15 s.
+ * uprobe_multi the first after about 0.55 s and then about one every half
+ * second; with perf-event uprobes after about 15 s.
  * The BPF object is loaded when the first burst is paid for.
  *
  * The uprobes are per process (the target's pid): children the target
@@ -80,17 +80,16 @@
 /* BPF_TRACE_UPROBE_MULTI (Linux 6.6): the uapi headers of older systems lack it */
 #define STREAM_UPROBE_MULTI 48
 /*
- * A burst long enough for a walk to pass the L1d's lines (512 here) at 9-13
- * us a hit; it ends early once each probe has twice that many records.
+ * 3 ms is about 330 hits of a probe hit all the time (shared among the
+ * probes of one loop), enough for a stride, a set histogram over as many
+ * lines and a write-only test (20 lines) over an instruction's bursts,
+ * though seldom for the cache model to decide first touches: a burst long
+ * enough for a walk to pass the L1d's lines (512 here) at 9-13 us a hit
+ * would come 1.7 s apart at the default budget, and runs of a few seconds
+ * would get one.  A burst ends early once each probe has twice that many
+ * records.  The first comes after about 0.55 s of a run.
  */
 #define STREAM_MIN_BURST_NS 3000000ULL
-/*
- * The first burst may be shorter: 3 ms is about 330 hits of a probe hit all
- * the time, enough for a stride, a set histogram over as many lines and a
- * write-only test (20 lines), though not for the cache model to decide first
- * touches.  It comes after about 0.55 s of a run at the default budget, where
- * a 10 ms one waits 1.7 s: runs of a few seconds get one.
- */
 #define STREAM_FIRST_BURST_NS 3000000ULL
 /*
  * A thread that hits all the time pays a hit every 9 us of the burst (5500
