@@ -86,7 +86,7 @@ static __attribute__((noinline)) float sensors__tick(float k)
 
 int main(int argc, char **argv)
 {
-	int ticks = argc > 1 ? atoi(argv[1]) : 400;
+	int ticks = argc > 1 ? atoi(argv[1]) : 800;
 	double check = 0;
 
 	if (sensors__init())

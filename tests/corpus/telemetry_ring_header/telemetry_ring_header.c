@@ -74,7 +74,7 @@ static __attribute__((noinline)) double run_queries(const struct metric_table *t
 
 int main(int argc, char **argv)
 {
-	long queries = argc > 1 ? atol(argv[1]) : 60000000;
+	long queries = argc > 1 ? atol(argv[1]) : 150000000;
 	struct metric_table *t;
 	double r;
 
