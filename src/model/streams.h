@@ -114,6 +114,13 @@ struct stream_ip {
 	bool tlb_modelled;
 };
 
+/*
+ * Lines a store stream must write before it can say whether they are read
+ * back (write-only: under one in 20 read back; fewer lines could not show
+ * one).
+ */
+#define STREAM_WRITE_ONLY_LINES 20
+
 /* Deltas a stream needs before its order (forward against backward) is taken. */
 #define STREAM_ORDER_MIN_DELTAS 64
 

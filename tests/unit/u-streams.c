@@ -271,6 +271,29 @@ void test_streams__cycle(void)
 	ASSERT_EQ(o.cycle_deltas, 0, "no period");
 }
 
+void test_streams__decided_over_bursts(void)
+{
+	/* a 128-byte walk, 200 accesses a burst: no burst alone passes 512 lines */
+	struct stream_access a[800];
+	struct stream_ip o = { 0 };
+
+	memset(a, 0, sizeof(a));
+	for (int i = 0; i < 800; i++) {
+		a[i].addr = 0x100000 + (uint64_t)i * 128;
+		a[i].size = 4;
+		a[i].tid = 1;
+		a[i].burst = (uint16_t)(i / 200);
+	}
+	streams__analyze(a, 800, &geom, &o, 1);
+	ASSERT_EQ(o.l1_decided, 800 - 512, "first touches decided once the walk passed 512 lines");
+	ASSERT_EQ(o.l1_decided_misses, o.l1_decided, "all of them misses");
+	/* the same 200 lines walked again in every burst: never decided */
+	for (int i = 0; i < 800; i++)
+		a[i].addr = 0x100000 + (uint64_t)(i % 200) * 128;
+	streams__analyze(a, 800, &geom, &o, 1);
+	ASSERT_EQ(o.l1_decided, 0, "a walk the L1d holds: first touches undecided");
+}
+
 void test_streams__cache_tlb_model(void)
 {
 	/* 8 lines of one set (= ways), 10 times: only the first pass misses */

@@ -409,6 +409,55 @@ static bool cache_access(struct cache *c, uint64_t b)
 	return hit;
 }
 
+/*
+ * A thread's walk over its bursts, the accesses of all its probed
+ * instructions: an LRU stack of the last CAP distinct lines it touched
+ * (walk_far()).  Up to STREAM_WALKS threads.
+ */
+#define STREAM_WALKS 16
+
+struct walk {
+	uint32_t tid;
+	size_t depth;
+	uint64_t *stack;
+};
+
+static struct walk *walk_of(struct walk *w, int nr, uint32_t tid)
+{
+	for (int k = 0; k < nr; k++)
+		if (w[k].tid == tid || !w[k].depth) {
+			w[k].tid = tid;
+			return &w[k];
+		}
+	return NULL;
+}
+
+/*
+ * Whether LINE is not among the last CAP distinct lines the thread's walk
+ * touched, over its earlier bursts too, once the walk has touched that
+ * many: the walk went over more lines than the cache holds since it last
+ * met this one (or never did).  The stack moves LINE to the top.
+ */
+static bool walk_far(struct walk *w, uint64_t line, size_t cap)
+{
+	size_t d;
+	bool far;
+
+	if (!w || !w->stack)
+		return false;
+	for (d = 0; d < w->depth && w->stack[d] != line; d++)
+		;
+	far = d == w->depth && w->depth >= cap;
+	if (d == w->depth) {
+		if (w->depth < cap)
+			w->depth++;
+		d = w->depth - 1;
+	}
+	memmove(w->stack + 1, w->stack, d * sizeof(*w->stack));
+	w->stack[0] = line;
+	return far;
+}
+
 static void model(const struct stream_access *a, size_t n, const struct stream_geom *g,
 		  struct stream_ip *out, int nr_ips)
 {
@@ -417,7 +466,10 @@ static void model(const struct stream_access *a, size_t n, const struct stream_g
 	uint32_t *ix = order(a, n, false);
 	/* distinct lines and pages of the window so far */
 	uint64_t wl = 0, wp = 0, l1_cap = (uint64_t)g->l1_sets * (uint64_t)g->l1_ways;
+	struct walk walks[STREAM_WALKS] = { 0 };
 
+	for (int k = 0; k < STREAM_WALKS && l1_cap; k++)
+		walks[k].stack = xcalloc(l1_cap + 1, sizeof(uint64_t));
 	cache_init(&l1, g->l1_sets, g->l1_ways);
 	cache_init(&l2, g->l2_sets, g->l2_ways);
 	cache_init(&tlb, 1, g->tlb_entries);
@@ -443,11 +495,17 @@ static void model(const struct stream_access *a, size_t n, const struct stream_g
 		 * A first touch in the window may have found its line cached
 		 * before the burst: it decides nothing, unless the window has
 		 * already touched more lines than the cache holds (then the
-		 * walk does not fit, and it would miss on any pass).
+		 * walk does not fit, and it would miss on any pass), or the
+		 * thread's walk, over its bursts, went over more lines than the
+		 * cache holds since it last met the line (a walk in steps wider
+		 * than a line, 3 ms at a time).  Code no probe is on could have
+		 * touched the line between bursts: a limit.
 		 */
 		if (l1.tag) {
 			bool miss = !cache_access(&l1, line);
-			bool decided = !cold_l || wl >= l1_cap;
+			bool far = walk_far(walk_of(walks, STREAM_WALKS, x->tid), line,
+					    (size_t)l1_cap);
+			bool decided = !cold_l || wl >= l1_cap || far;
 
 			o->l1_decided += decided;
 			if (miss) {
@@ -473,6 +531,8 @@ static void model(const struct stream_access *a, size_t n, const struct stream_g
 		wl += cold_l;
 		wp += cold_p;
 	}
+	for (int k = 0; k < STREAM_WALKS; k++)
+		free(walks[k].stack);
 	free(l1.tag);
 	free(l2.tag);
 	free(tlb.tag);
@@ -572,7 +632,7 @@ void streams__analyze(const struct stream_access *a, size_t n, const struct stre
 		 * write-only: under 5 % of the written lines read back, over 20
 		 * lines or more (fewer could not show one line in 20 read back)
 		 */
-		o->write_only = o->write && !o->read && o->written_lines >= 20 &&
+		o->write_only = o->write && !o->read && o->written_lines >= STREAM_WRITE_ONLY_LINES &&
 				o->written_lines_read * 20 <= o->written_lines;
 		o->conflict = crowded(o->l1_sets_used, o->l1_max_set_lines, g->l1_ways,
 				      o->window_lines, g->l1_sets) ||
