@@ -64,8 +64,15 @@ static void bind_loop_store(struct binder *b, const struct streams_report *s,
 
 	if (ip->region_bytes && factbase__get(fb, idx, "line.region_bytes", &v, NULL))
 		factbase__set(fb, idx, "line.region_bytes", (double)ip->region_bytes, s->tier);
-	if (factbase__get(fb, idx, "line.nt_store", &v, NULL))
-		factbase__set(fb, idx, "line.nt_store", strstr(ip->text, "movnt") != NULL, s->tier);
+	/*
+	 * the store's own instruction says whether it is non-temporal, over a
+	 * line whose samples held no store (a movntdq the decoder once took
+	 * for a load, a loop store never sampled)
+	 */
+	if (strstr(ip->text, "movnt"))
+		factbase__set(fb, idx, "line.nt_store", 1, s->tier);
+	else if (factbase__get(fb, idx, "line.nt_store", &v, NULL))
+		factbase__set(fb, idx, "line.nt_store", 0, s->tier);
 	if (!ip->loop_store || !p || b->total_samples <= 0)
 		return;
 	for (int i = 0; i < p->nr_hot; i++)
