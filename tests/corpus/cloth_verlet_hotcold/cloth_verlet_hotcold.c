@@ -75,7 +75,7 @@ static __attribute__((noinline)) float cloth__step(float damp)
 
 int main(int argc, char **argv)
 {
-	int steps = argc > 1 ? atoi(argv[1]) : 600;
+	int steps = argc > 1 ? atoi(argv[1]) : 1200;
 	double check = 0;
 
 	verts = calloc(NVERTS, sizeof(*verts));
