@@ -10,7 +10,11 @@
  * Records go to 'stream_ring' without a wakeup (a wakeup per record costs
  * microseconds here); user space consumes the ring after each burst.  At
  * most 'cap' records per probe and burst ('burst_count', reset by user
- * space), so that a burst's records fit the ring.
+ * space), so that a burst's records fit the ring.  Only while 'armed':
+ * user space sets it once every probe of a burst is in and clears it
+ * before it takes them out, so that all of them record the same stretch
+ * of the run (a load that fetches a line and the store after it that
+ * finds it cached are seen together, or not at all).
  *
  * This object needs no kernel BTF: a uprobe's context is the registers as
  * the kernel saved them, whose x86-64 layout is the UAPI struct pt_regs
@@ -29,6 +33,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 const volatile __u32 target_tgid = 0;
 const volatile __u32 cap = 4096;
+__u32 armed = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -75,6 +80,10 @@ int stream_hit(struct pt_regs *ctx)
 	stat_inc(STREAM_ST_HITS);
 	if (target_tgid && (__u32)(id >> 32) != target_tgid) {
 		stat_inc(STREAM_ST_OTHER);
+		return 0;
+	}
+	if (!armed) {
+		stat_inc(STREAM_ST_UNARMED);
 		return 0;
 	}
 	p = bpf_map_lookup_elem(&probes, &ip);

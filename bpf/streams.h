@@ -54,6 +54,7 @@ enum stream_stat {
 	STREAM_ST_FULL,		/* records dropped: ring full */
 	STREAM_ST_CAPPED,	/* records left out: the burst's cap reached */
 	STREAM_ST_OTHER,	/* hits in another process (pid filter) */
+	STREAM_ST_UNARMED,	/* hits while a burst's probes went in or came out */
 	STREAM_ST__COUNT,
 };
 

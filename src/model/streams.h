@@ -67,6 +67,13 @@ struct stream_ip {
 	int64_t stride;
 	double stride_frac;	/* share of the deltas equal to it (regularity) */
 	uint64_t deltas;
+	/*
+	 * The walk's period: CYCLE_DELTAS consecutive deltas that repeat (nine
+	 * in ten) and the bytes they add up to (p[k], k < 3, over 128-byte
+	 * elements: 3 and 128); 0: no period.
+	 */
+	int64_t cycle;
+	int cycle_deltas;
 	uint64_t forward, backward; /* deltas going up, down (not 0) */
 	/* footprint */
 	double lines_per_k, pages_per_k; /* distinct per 1000 consecutive accesses */
@@ -93,7 +100,7 @@ struct stream_ip {
 	uint64_t sampled_reads_in_span;
 	int loads_over_span;	/* sampled loads whose address range covers part of it */
 	bool write_only;
-	/* reuse: accesses to a line this thread's stream touched before */
+	/* reuse: accesses to a line this thread's stream touched before, in this burst or an earlier one */
 	uint64_t reuses;
 	double reuse_median;	/* distinct lines between (LRU stack distance), NAN: none */
 	/* the cache and TLB model (per thread, state cleared at each burst) */
@@ -107,6 +114,13 @@ struct stream_ip {
 	bool tlb_modelled;
 };
 
+/*
+ * Lines a store stream must write before it can say whether they are read
+ * back (write-only: under one in 20 read back; fewer lines could not show
+ * one).
+ */
+#define STREAM_WRITE_ONLY_LINES 20
+
 /* Deltas a stream needs before its order (forward against backward) is taken. */
 #define STREAM_ORDER_MIN_DELTAS 64
 
@@ -116,8 +130,9 @@ struct streams_report {
 	int bursts;
 	uint64_t burst_ns;	/* planned length of one burst */
 	uint64_t probed_ns;	/* sum of the bursts' lengths */
-	uint64_t hits;		/* uprobe hits (records + capped + dropped) */
+	uint64_t hits;		/* uprobe hits (records + capped + dropped + unarmed) */
 	uint64_t records, dropped, capped;
+	uint64_t unarmed;	/* hits while a burst's probes went in or came out */
 	uint64_t ip_at_probe, ip_after_int3; /* what regs->ip was in the handler */
 	bool multi;		/* attached as uprobe_multi links, else perf-event uprobes */
 	double cost_ns;		/* charged: uprobe_multi, a fixed part and the hits a burst;

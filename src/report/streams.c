@@ -26,6 +26,10 @@ static void ip_metrics_json(struct json_object *e, const struct stream_ip *s)
 	json_add(e, "bursts", json_object_new_int(s->bursts));
 	json_add(e, "stride_bytes", json_object_new_int64(s->stride));
 	json_add(e, "stride_fraction", json_object_new_double(s->stride_frac));
+	if (s->cycle_deltas) {
+		json_add(e, "cycle_bytes", json_object_new_int64(s->cycle));
+		json_add(e, "cycle_deltas", json_object_new_int(s->cycle_deltas));
+	}
 	json_add(e, "stride_deltas", json_u64(s->deltas));
 	json_add(e, "forward_deltas", json_u64(s->forward));
 	json_add(e, "backward_deltas", json_u64(s->backward));
@@ -100,6 +104,7 @@ struct json_object *streams_report__to_json(const struct streams_report *p)
 	json_add(o, "records", json_u64(p->records));
 	json_add(o, "dropped", json_u64(p->dropped));
 	json_add(o, "capped", json_u64(p->capped));
+	json_add(o, "unarmed", json_u64(p->unarmed));
 	json_add(o, "ip_at_probed_address", json_u64(p->ip_at_probe));
 	json_add(o, "ip_after_breakpoint", json_u64(p->ip_after_int3));
 	json_add(o, "attach", json_str(p->multi ? "uprobe_multi" : "perf_event"));

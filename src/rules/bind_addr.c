@@ -18,6 +18,103 @@
 #include "symbols/codetypes.h"
 
 /*
+ * Where in the struct S the base register of IP points, for an access that
+ * steps over S one by one: a loop may keep its pointer at a member
+ * (&a[i].price, bumped by the size each pass), so that its displacements
+ * are not member offsets.  The one offset at which every access the loop
+ * makes through that pointer (addr_ip.sib_disp, modulo the size: a
+ * displacement past the bump is the next element's) starts a scalar member
+ * at least its size (a narrower access reads the member's low bytes:
+ * testb $1 on a flags word); -1 when none or several do (one access alone
+ * fits anywhere there is a member of its size).
+ */
+static int64_t interior_base(const struct ma_struct *s, const struct addr_ip *ip)
+{
+	int64_t size = (int64_t)s->size, found = -1;
+
+	if (ip->nr_sib < 2 || size <= 0)
+		return -1;
+	for (int64_t d = 0; d < size; d++) {
+		int k;
+
+		for (k = 0; k < ip->nr_sib; k++) {
+			int64_t off = ((d + ip->sib_disp[k]) % size + size) % size;
+			int mi = bind__member_at(s, off);
+			const struct ma_member *m = mi >= 0 ? &s->members[mi] : NULL;
+
+			if (!m || m->offset != (uint64_t)off || m->size < ip->sib_size[k] ||
+			    (m->flags & MA_M_ARRAY) || m->nested)
+				break;
+		}
+		if (k < ip->nr_sib)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = d;
+	}
+	return found;
+}
+
+/*
+ * The distance IP's walk advances an element by: its address stream's
+ * period where it has one of several deltas (p[0], p[1], p[2] of
+ * consecutive 128-byte elements step 4, 4, 120: 128), else the sampled
+ * stride (which for that walk is 4, a common divisor of the steps).
+ */
+static int64_t walk_stride(const struct binder *b, const struct addr_ip *ip)
+{
+	const struct streams_report *s = b->r->streams;
+
+	for (int i = 0; s && i < s->nr_ips; i++) {
+		const struct stream_ip *x = &s->ips[i];
+
+		if (x->insn == ip->op.insn && x->pid == ip->pid && x->skip == STREAM_OK &&
+		    x->cycle_deltas > 1 && x->cycle)
+			return x->cycle;
+	}
+	return ip->stride;
+}
+
+/* Whether the C type T ("struct quote []", "quote [4]") is an array of struct NAME. */
+static bool array_of(const char *t, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!t)
+		return false;
+	if (!strncmp(t, "struct ", 7))
+		t += 7;
+	else if (!strncmp(t, "union ", 6))
+		t += 6;
+	return !strncmp(t, name, n) && !strncmp(t + n, " [", 2);
+}
+
+/*
+ * An access whose base register points AT bytes before the element it
+ * reaches (c->q[i].ask through c): where one of the function's variables'
+ * own structs has an array of SB as a member at that offset, the program
+ * put the array there, behind a header in the same block.
+ */
+static void array_in_block(struct binder *b, const struct func_types *ft, struct sbind *sb,
+			   int64_t at)
+{
+	if (at <= 0)
+		return;
+	for (int i = 0; i < ft->nr; i++) {
+		struct sbind *c = ft->t[i].member || ft->t[i].global ? NULL :
+				  binder__find_struct(b, ft->t[i].name);
+
+		for (int k = 0; c && k < c->s->nr_members; k++) {
+			const struct ma_member *m = &c->s->members[k];
+
+			if ((m->flags & MA_M_ARRAY) && m->offset == (uint64_t)at &&
+			    array_of(m->type_name, sb->s->name))
+				sb->block_off = at;
+		}
+	}
+}
+
+/*
  * The struct an access at IP works on: among the types of its function
  * (parameters first), the one whose size is the access stride (an array of
  * it is walked), else the first one with a member at the displacement.
@@ -28,7 +125,7 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 {
 	struct func_types ft;
 	struct sbind *best = NULL;
-	int64_t disp = ip->op.disp;
+	int64_t disp = ip->op.disp, best_off = 0, stride = walk_stride(b, ip);
 	char fn[128];
 
 	*member = -1;
@@ -56,16 +153,22 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 	for (int pass = 0; pass < 5 && !best; pass++) {
 		for (int i = 0; i < ft.nr && !best; i++) {
 			struct sbind *sb = binder__find_struct(b, ft.t[i].name);
+			int64_t off = disp, base;
 
-			if (!sb || disp < 0 || disp >= (int64_t)sb->s->size ||
-			    ft.t[i].global != (pass == 4) || (pass < 4 && ft.t[i].member != (pass >= 2)))
+			if (!sb || ft.t[i].global != (pass == 4) ||
+			    (pass < 4 && ft.t[i].member != (pass >= 2)))
 				continue;
-			bool stepped = ip->stride && llabs(ip->stride) == (int64_t)sb->s->size;
+			bool stepped = stride && llabs(stride) == (int64_t)sb->s->size;
 
 			/* a global's struct only when the access steps over it one by one */
 			if ((!(pass & 1) || pass == 4) && !stepped)
 				continue;
-			int mi = bind__member_at(sb->s, disp);
+			if (stepped && (base = interior_base(sb->s, ip)) >= 0)
+				off = ((base + disp) % (int64_t)sb->s->size + (int64_t)sb->s->size) %
+				      (int64_t)sb->s->size;
+			if (off < 0 || off >= (int64_t)sb->s->size)
+				continue;
+			int mi = bind__member_at(sb->s, off);
 			const struct ma_member *m;
 
 			if (mi < 0)
@@ -76,16 +179,19 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 			 * and cover it and the next ones (one load for r, g, b, a)
 			 */
 			m = &sb->s->members[mi];
-			bool wide = stepped && m->offset == (uint64_t)disp && m->size < ip->op.size &&
-				    (uint64_t)disp + ip->op.size <= sb->s->size;
+			bool wide = stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
+				    (uint64_t)off + ip->op.size <= sb->s->size;
 			if (ip->op.size && !wide && (m->size < ip->op.size ||
 					    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
 				continue;
 			best = sb;
+			best_off = off;
 		}
 	}
-	if (best)
-		*member = bind__member_at(best->s, disp);
+	if (best) {
+		*member = bind__member_at(best->s, best_off);
+		array_in_block(b, &ft, best, disp - best_off);
+	}
 	return best;
 }
 
@@ -441,10 +547,11 @@ static void addr_mark_hot(struct sbind *sb, uint64_t off)
  * (stride = size), a displacement past it is the same member of the next
  * object.
  */
-static void addr_mark_siblings(const struct addr_ip *ip, struct sbind *sb, int mi)
+static void addr_mark_siblings(const struct addr_ip *ip, int64_t stride, struct sbind *sb,
+			       int mi)
 {
 	int64_t size = (int64_t)sb->s->size;
-	bool stepped = ip->stride && llabs(ip->stride) == size;
+	bool stepped = stride && llabs(stride) == size;
 
 	for (int i = 0; i < ip->nr_sib && size > 0; i++) {
 		int64_t off = (int64_t)sb->s->members[mi].offset + (ip->sib_disp[i] - ip->op.disp);
@@ -472,6 +579,7 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 	struct factbase *fb = b->fb;
 	struct sbind *sb;
 	double stride;
+	int64_t walk = walk_stride(b, ip);
 	int mi;
 
 	sb = attribute(b, ip, &mi);
@@ -482,14 +590,14 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 		sb->top = ip;
 	/* the extent of the objects walked: accesses that step over them one by one */
 	if (ip->ea_max && !ip->op.clobbers && sb->s->size &&
-	    (uint64_t)llabs(ip->stride) == sb->s->size) {
+	    (uint64_t)llabs(walk) == sb->s->size) {
 		if (!sb->ea_max || ip->ea_min < sb->ea_min)
 			sb->ea_min = ip->ea_min;
 		if (ip->ea_max > sb->ea_max)
 			sb->ea_max = ip->ea_max;
 	}
-	if (ip->stride && (double)ip->decoded > sb->stride_samples) {
-		sb->stride = llabs(ip->stride);
+	if (walk && (double)ip->decoded > sb->stride_samples) {
+		sb->stride = llabs(walk);
 		sb->stride_samples = (double)ip->decoded;
 		sb->order_sigma = addr_ip__order_sigma(ip);
 		sb->in_order = in_order(b, ip);
@@ -791,7 +899,7 @@ static double addr_keep_hot_members(struct binder *b, const struct addr_report *
 				if (sb->hot_off[k] == sb->s->members[mi].offset)
 					in_fn[k] += (double)ip->decoded;
 			if (mi >= 0)
-				addr_mark_siblings(ip, sb, mi);
+				addr_mark_siblings(ip, walk_stride(b, ip), sb, mi);
 		}
 		if (fn_total > 0) {
 			memcpy(sb->hot_samples, in_fn, sizeof(in_fn));
@@ -890,6 +998,13 @@ static bool addr_hot_lines_apart(const struct binder *b, const struct sbind *sb,
  * times in four), and aligning those is a trade of memory this does not
  * judge; an offset that is not a multiple of 16 comes from where the
  * program put them inside a block (a header before them, a packed layout).
+ * So does any offset of an array the program puts behind a header of a
+ * size that is not a multiple of the line, in a struct of its own
+ * (sbind.block_off: 32-byte quotes 16 bytes into a line-aligned cache
+ * begin at 16 and 48).  An array of objects whose size does not divide the
+ * line straddles at multiples of 16 too (48-byte items at 16, 0, 48, 32),
+ * but so does such an array calloc'd, and the addresses cannot tell the
+ * program's placement from the allocator's: left to the allocator.
  * Set on the struct and on the lines that accessed it.
  */
 #define ADDR_MALLOC_ALIGN 16	/* what malloc guarantees on x86-64 (max_align_t) */
@@ -898,12 +1013,14 @@ static void addr_bind_placement(struct binder *b, const struct sbind *sb, enum t
 {
 	double all = 0, split = 0, growth;
 	uint32_t line = b->line, fit = (uint32_t)sb->s->size;
+	bool carved;
 
 	if (!line || line > ADDR_LINE_OFF_MAX || !sb->s->size || sb->s->size > line)
 		return;
+	carved = sb->block_off % line;
 	for (uint32_t o = 0; o < line; o++) {
 		all += sb->base_off[o];
-		if (o + sb->s->size > line && o % ADDR_MALLOC_ALIGN)
+		if (o + sb->s->size > line && (carved || o % ADDR_MALLOC_ALIGN))
 			split += sb->base_off[o];
 	}
 	if (all <= 0)

@@ -36,6 +36,11 @@ struct sbind {
 	double addr_samples, samples;
 	int64_t stride;
 	double stride_samples;
+	/*
+	 * Bytes into a struct of the function's variables where an array of
+	 * these begins (a header before it in one block: c->q[i]); 0: none seen.
+	 */
+	int64_t block_off;
 	double order_sigma;	/* of the access that gave the stride: addr_ip__order_sigma */
 	bool in_order;		/* ... and addr_ip__in_order */
 	uint64_t hot_off[64];	/* member offsets the accesses hit */

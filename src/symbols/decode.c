@@ -73,6 +73,37 @@ static bool is_branch(csh h, const cs_insn *in)
 	       cs_insn_group(h, in, CS_GRP_IRET);
 }
 
+/*
+ * How instruction IN accesses its memory operand M.  Capstone 4 marks the
+ * memory destination of several vector moves as read (movups, movdqa,
+ * movntdq [mem], xmm: a store of a ring record read as a load): a plain
+ * move of two operands writes its first and reads its second.
+ */
+static uint8_t mem_access(const cs_insn *in, const cs_x86_op *m)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	switch (in->id) {
+	case X86_INS_MOVUPS: case X86_INS_MOVUPD: case X86_INS_MOVAPS: case X86_INS_MOVAPD:
+	case X86_INS_MOVDQA: case X86_INS_MOVDQU: case X86_INS_MOVNTPS: case X86_INS_MOVNTPD:
+	case X86_INS_MOVNTDQ: case X86_INS_MOVNTI: case X86_INS_MOVSS: case X86_INS_MOVSD:
+	case X86_INS_MOVQ: case X86_INS_MOVD: case X86_INS_MOVLPS: case X86_INS_MOVHPS:
+	case X86_INS_MOVLPD: case X86_INS_MOVHPD: case X86_INS_VMOVUPS: case X86_INS_VMOVUPD:
+	case X86_INS_VMOVAPS: case X86_INS_VMOVAPD: case X86_INS_VMOVDQA: case X86_INS_VMOVDQU:
+	case X86_INS_VMOVNTPS: case X86_INS_VMOVNTPD: case X86_INS_VMOVNTDQ: case X86_INS_VMOVSS:
+	case X86_INS_VMOVSD: case X86_INS_VMOVQ: case X86_INS_VMOVD: case X86_INS_VMOVDQU8:
+	case X86_INS_VMOVDQU16: case X86_INS_VMOVDQU32: case X86_INS_VMOVDQU64:
+	case X86_INS_VMOVDQA32: case X86_INS_VMOVDQA64:
+		/* the string movsd has two memory operands: capstone's word stands */
+		if (x->op_count == 2 && x->operands[0].type != x->operands[1].type)
+			return m == &x->operands[0] ? CS_AC_WRITE : CS_AC_READ;
+		break;
+	default:
+		break;
+	}
+	return m->access;
+}
+
 static bool is_no_access(unsigned int id)
 {
 	switch (id) {
@@ -127,8 +158,8 @@ int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct me
 		op->disp = mem->mem.disp;
 		op->scale = mem->mem.scale ? mem->mem.scale : 1;
 		op->size = mem->size;
-		op->read = mem->access & CS_AC_READ;
-		op->write = mem->access & CS_AC_WRITE;
+		op->read = mem_access(in, mem) & CS_AC_READ;
+		op->write = mem_access(in, mem) & CS_AC_WRITE;
 		if (!op->read && !op->write)
 			op->read = true;
 		if (mem->mem.base == X86_REG_RIP) {
@@ -414,7 +445,7 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
 			if (m->type != X86_OP_MEM)
 				continue;
 			/* not a spill, not a global scalar (RIP-relative takes no index) */
-			if ((m->access & CS_AC_WRITE) && !(m->access & CS_AC_READ) &&
+			if ((mem_access(in, m) & CS_AC_WRITE) && !(mem_access(in, m) & CS_AC_READ) &&
 			    reg_family(m->mem.base) != AS_SP && m->mem.base != X86_REG_RIP &&
 			    m->mem.segment == X86_REG_INVALID)
 				stores[n++] = in->address;
@@ -662,7 +693,7 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
 			int base = m->mem.base == X86_REG_INVALID ? -1 : reg_family(m->mem.base);
 			int index = m->mem.index == X86_REG_INVALID ? -1 : reg_family(m->mem.index);
 
-			if (m->type != X86_OP_MEM || !(m->access & CS_AC_WRITE))
+			if (m->type != X86_OP_MEM || !(mem_access(in, m) & CS_AC_WRITE))
 				continue;
 			if (base == op->base && index == op->index && m->mem.disp == op->disp &&
 			    (index < 0 || (m->mem.scale ? m->mem.scale : 1) == op->scale) &&

@@ -78,6 +78,30 @@ void test_addrsample__read_modify_write(void)
 	ASSERT_EQ(op.base, AS_AX, "base");
 }
 
+void test_addrsample__vector_move_kinds(void)
+{
+	static const struct {
+		uint8_t code[5];
+		size_t len;
+		bool write;
+		const char *what;
+	} t[] = {
+		{ { 0x0f, 0x11, 0x2f }, 3, true, "movups [rdi], xmm5: a store" },
+		{ { 0x66, 0x0f, 0x7f, 0x2f }, 4, true, "movdqa [rdi], xmm5: a store" },
+		{ { 0x66, 0x0f, 0xe7, 0x2f }, 4, true, "movntdq [rdi], xmm5: a store" },
+		{ { 0x0f, 0x10, 0x2f }, 3, false, "movups xmm5, [rdi]: a load" },
+		{ { 0x66, 0x0f, 0x6f, 0x2f }, 4, false, "movdqa xmm5, [rdi]: a load" },
+	};
+	struct mem_operand op;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (!ASSERT_OK(addrsample__decode(t[i].code, t[i].len, 0x1000, &op), t[i].what))
+			return;
+		ASSERT_EQ(op.write, t[i].write, t[i].what);
+		ASSERT_EQ(op.read, !t[i].write, t[i].what);
+	}
+}
+
 void test_addrsample__skipped(void)
 {
 	static const uint8_t lea[] = { 0x48, 0x8d, 0x43, 0x08 };	      /* lea rax, [rbx+8] */

@@ -218,6 +218,82 @@ void test_streams__reuse_distance(void)
 	ASSERT_EQ((long long)o.reuse_median, 2, "distance 2");
 }
 
+void test_streams__reuse_over_bursts(void)
+{
+	/* lines 1 2 in burst 0, 3 1 in burst 1: line 1 comes back across them */
+	static const uint64_t lines[] = { 1, 2, 3, 1 };
+	struct stream_access a[4];
+	struct stream_ip o = { 0 };
+
+	memset(a, 0, sizeof(a));
+	for (int i = 0; i < 4; i++) {
+		a[i].addr = lines[i] * 64;
+		a[i].size = 4;
+		a[i].tid = 1;
+		a[i].burst = i >= 2;
+	}
+	streams__analyze(a, 4, &geom, &o, 1);
+	ASSERT_EQ(o.reuses, 1, "the line of burst 0 met again in burst 1");
+	ASSERT_EQ((long long)o.reuse_median, 2, "two lines seen between");
+	/* another thread's burst starts a stack of its own */
+	for (int i = 2; i < 4; i++)
+		a[i].tid = 2;
+	streams__analyze(a, 4, &geom, &o, 1);
+	ASSERT_EQ(o.reuses, 0, "no reuse across threads");
+}
+
+void test_streams__cycle(void)
+{
+	/* p[0..2] of 128-byte elements: 4, 4, 120 */
+	struct stream_access a[300];
+	struct stream_ip o = { 0 };
+
+	memset(a, 0, sizeof(a));
+	for (int i = 0; i < 300; i++) {
+		a[i].addr = 0x10000 + (uint64_t)(i / 3) * 128 + (uint64_t)(i % 3) * 4;
+		a[i].size = 4;
+		a[i].tid = 1;
+	}
+	streams__analyze(a, 300, &geom, &o, 1);
+	ASSERT_EQ(o.stride, 4, "most deltas are 4");
+	ASSERT_EQ(o.cycle_deltas, 3, "a period of three deltas");
+	ASSERT_EQ(o.cycle, 128, "an element a period");
+	/* a plain walk: a period of one delta, the stride */
+	for (int i = 0; i < 300; i++)
+		a[i].addr = 0x10000 + (uint64_t)i * 64;
+	streams__analyze(a, 300, &geom, &o, 1);
+	ASSERT_EQ(o.cycle_deltas, 1, "one delta");
+	ASSERT_EQ(o.cycle, 64, "the stride");
+	/* at random: no period */
+	for (int i = 0; i < 300; i++)
+		a[i].addr = 0x10000 + ((uint64_t)i * 2654435761u % 4099) * 64;
+	streams__analyze(a, 300, &geom, &o, 1);
+	ASSERT_EQ(o.cycle_deltas, 0, "no period");
+}
+
+void test_streams__decided_over_bursts(void)
+{
+	/* a 128-byte walk, 200 accesses a burst: no burst alone passes 512 lines */
+	struct stream_access a[800];
+	struct stream_ip o = { 0 };
+
+	memset(a, 0, sizeof(a));
+	for (int i = 0; i < 800; i++) {
+		a[i].addr = 0x100000 + (uint64_t)i * 128;
+		a[i].size = 4;
+		a[i].tid = 1;
+		a[i].burst = (uint16_t)(i / 200);
+	}
+	streams__analyze(a, 800, &geom, &o, 1);
+	ASSERT_EQ(o.l1_decided, 800 - 512, "first touches decided once the walk passed 512 lines");
+	ASSERT_EQ(o.l1_decided_misses, o.l1_decided, "all of them misses");
+	/* the same 200 lines walked again in every burst: never decided */
+	for (int i = 0; i < 800; i++)
+		a[i].addr = 0x100000 + (uint64_t)(i % 200) * 128;
+	streams__analyze(a, 800, &geom, &o, 1);
+	ASSERT_EQ(o.l1_decided, 0, "a walk the L1d holds: first touches undecided");
+}
+
 void test_streams__cache_tlb_model(void)
 {
 	/* 8 lines of one set (= ways), 10 times: only the first pass misses */

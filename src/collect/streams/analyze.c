@@ -106,7 +106,11 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Indexes of the accesses ordered by (instruction,) burst, thread, then time. */
+/*
+ * Indexes of the accesses ordered by burst, thread, then time; or by
+ * instruction, thread, burst, then time (an instruction's bursts of one
+ * thread one after the other).
+ */
 static const struct stream_access *sort_base;
 static bool sort_by_ip;
 
@@ -117,6 +121,8 @@ static int cmp_order(const void *x, const void *y)
 
 	if (sort_by_ip && a->ipi != b->ipi)
 		return a->ipi < b->ipi ? -1 : 1;
+	if (sort_by_ip && a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
 	if (a->burst != b->burst)
 		return a->burst < b->burst ? -1 : 1;
 	if (a->tid != b->tid)
@@ -207,12 +213,21 @@ static void push_double(double **v, size_t *n, size_t *cap, double x)
 	(*v)[(*n)++] = x;
 }
 
-/* One stream: the accesses ix[0..n) of one instruction, thread and burst. */
+/*
+ * One stream: the accesses ix[0..n) of one instruction, thread and burst.
+ * The LRU stack of lines (STACK, *DEPTH deep) carries on from the same
+ * instruction's and thread's earlier bursts: a line touched again in a
+ * later burst is a reuse at no more distinct lines than the bursts saw in
+ * between (the walk went over those at least), so that bursts shorter than
+ * a pass of a loop still show whether it returns to its lines.  A walk
+ * over more lines than the stack holds seldom meets a line of an earlier
+ * burst again.
+ */
 static void one_stream(const struct stream_access *a, const uint32_t *ix, size_t n,
 		       const struct stream_geom *g, struct stream_ip *o, struct ip_acc *acc,
-		       uint64_t *wbuf, uint64_t *stack)
+		       uint64_t *wbuf, uint64_t *stack, size_t *depth_io)
 {
-	size_t depth = 0;
+	size_t depth = *depth_io;
 	struct u64map cl = { 0 }, cp = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
@@ -259,6 +274,7 @@ static void one_stream(const struct stream_access *a, const uint32_t *ix, size_t
 		}
 		stack[0] = line;
 	}
+	*depth_io = depth;
 	set_clear(&cl);
 	set_clear(&cp);
 
@@ -314,6 +330,48 @@ static void stride_of(struct ip_acc *acc, struct stream_ip *o)
 	o->stride_frac = (double)best / (double)acc->nr_deltas;
 }
 
+/*
+ * The walk's period: the fewest consecutive deltas (up to STREAM_CYCLE_MAX)
+ * after which nine in ten of the deltas repeat, and the distance those add
+ * up to, the most common over the stream: p[0], p[1], p[2] of consecutive
+ * 128-byte elements step 4, 4 and 120, a cycle of 3 deltas and 128 bytes.
+ * Called before stride_of() sorts the deltas.
+ */
+#define STREAM_CYCLE_MAX 8
+
+static void cycle_of(struct ip_acc *acc, struct stream_ip *o)
+{
+	size_t n = acc->nr_deltas;
+	const int64_t *d = acc->deltas;
+
+	o->cycle = 0;
+	o->cycle_deltas = 0;
+	for (int k = 1; k <= STREAM_CYCLE_MAX && n >= 4 * (size_t)k; k++) {
+		size_t same = 0, nr = 0, best = 0, run = 0;
+		int64_t *sums;
+
+		for (size_t i = (size_t)k; i < n; i++)
+			same += d[i] == d[i - (size_t)k];
+		if (same * 10 < (n - (size_t)k) * 9)
+			continue;
+		sums = xcalloc(n / (size_t)k + 1, sizeof(*sums));
+		for (size_t i = 0; i + (size_t)k <= n; i += (size_t)k, nr++)
+			for (int j = 0; j < k; j++)
+				sums[nr] += d[i + (size_t)j];
+		qsort(sums, nr, sizeof(*sums), cmp_i64);
+		for (size_t i = 0; i < nr; i++) {
+			run = i && sums[i] == sums[i - 1] ? run + 1 : 1;
+			if (run > best) {
+				best = run;
+				o->cycle = sums[i];
+			}
+		}
+		o->cycle_deltas = k;
+		free(sums);
+		return;
+	}
+}
+
 /* --- the cache and TLB model --------------------------------------------------- */
 
 struct cache {
@@ -351,6 +409,55 @@ static bool cache_access(struct cache *c, uint64_t b)
 	return hit;
 }
 
+/*
+ * A thread's walk over its bursts, the accesses of all its probed
+ * instructions: an LRU stack of the last CAP distinct lines it touched
+ * (walk_far()).  Up to STREAM_WALKS threads.
+ */
+#define STREAM_WALKS 16
+
+struct walk {
+	uint32_t tid;
+	size_t depth;
+	uint64_t *stack;
+};
+
+static struct walk *walk_of(struct walk *w, int nr, uint32_t tid)
+{
+	for (int k = 0; k < nr; k++)
+		if (w[k].tid == tid || !w[k].depth) {
+			w[k].tid = tid;
+			return &w[k];
+		}
+	return NULL;
+}
+
+/*
+ * Whether LINE is not among the last CAP distinct lines the thread's walk
+ * touched, over its earlier bursts too, once the walk has touched that
+ * many: the walk went over more lines than the cache holds since it last
+ * met this one (or never did).  The stack moves LINE to the top.
+ */
+static bool walk_far(struct walk *w, uint64_t line, size_t cap)
+{
+	size_t d;
+	bool far;
+
+	if (!w || !w->stack)
+		return false;
+	for (d = 0; d < w->depth && w->stack[d] != line; d++)
+		;
+	far = d == w->depth && w->depth >= cap;
+	if (d == w->depth) {
+		if (w->depth < cap)
+			w->depth++;
+		d = w->depth - 1;
+	}
+	memmove(w->stack + 1, w->stack, d * sizeof(*w->stack));
+	w->stack[0] = line;
+	return far;
+}
+
 static void model(const struct stream_access *a, size_t n, const struct stream_geom *g,
 		  struct stream_ip *out, int nr_ips)
 {
@@ -359,7 +466,10 @@ static void model(const struct stream_access *a, size_t n, const struct stream_g
 	uint32_t *ix = order(a, n, false);
 	/* distinct lines and pages of the window so far */
 	uint64_t wl = 0, wp = 0, l1_cap = (uint64_t)g->l1_sets * (uint64_t)g->l1_ways;
+	struct walk walks[STREAM_WALKS] = { 0 };
 
+	for (int k = 0; k < STREAM_WALKS && l1_cap; k++)
+		walks[k].stack = xcalloc(l1_cap + 1, sizeof(uint64_t));
 	cache_init(&l1, g->l1_sets, g->l1_ways);
 	cache_init(&l2, g->l2_sets, g->l2_ways);
 	cache_init(&tlb, 1, g->tlb_entries);
@@ -385,11 +495,17 @@ static void model(const struct stream_access *a, size_t n, const struct stream_g
 		 * A first touch in the window may have found its line cached
 		 * before the burst: it decides nothing, unless the window has
 		 * already touched more lines than the cache holds (then the
-		 * walk does not fit, and it would miss on any pass).
+		 * walk does not fit, and it would miss on any pass), or the
+		 * thread's walk, over its bursts, went over more lines than the
+		 * cache holds since it last met the line (a walk in steps wider
+		 * than a line, 3 ms at a time).  Code no probe is on could have
+		 * touched the line between bursts: a limit.
 		 */
 		if (l1.tag) {
 			bool miss = !cache_access(&l1, line);
-			bool decided = !cold_l || wl >= l1_cap;
+			bool far = walk_far(walk_of(walks, STREAM_WALKS, x->tid), line,
+					    (size_t)l1_cap);
+			bool decided = !cold_l || wl >= l1_cap || far;
 
 			o->l1_decided += decided;
 			if (miss) {
@@ -415,6 +531,8 @@ static void model(const struct stream_access *a, size_t n, const struct stream_g
 		wl += cold_l;
 		wp += cold_p;
 	}
+	for (int k = 0; k < STREAM_WALKS; k++)
+		free(walks[k].stack);
 	free(l1.tag);
 	free(l2.tag);
 	free(tlb.tag);
@@ -431,6 +549,8 @@ static void reset_metrics(struct stream_ip *o)
 	o->threads = 0;
 	o->stride = 0;
 	o->stride_frac = 0;
+	o->cycle = 0;
+	o->cycle_deltas = 0;
 	o->deltas = 0;
 	o->forward = o->backward = 0;
 	o->lines_per_k = o->pages_per_k = 0;
@@ -466,6 +586,7 @@ void streams__analyze(const struct stream_access *a, size_t n, const struct stre
 			       g->l2_sets * g->l2_ways : g->l1_sets * g->l1_ways);
 	uint64_t *wbuf = xcalloc(wmax + 1, sizeof(*wbuf));
 	uint64_t *stack = xcalloc(STREAM_REUSE_MAX + 1, sizeof(*stack));
+	size_t depth = 0;
 	uint32_t *ix = order(a, n, true);
 
 	for (int i = 0; i < nr_ips; i++)
@@ -483,12 +604,16 @@ void streams__analyze(const struct stream_access *a, size_t n, const struct stre
 		out[x->ipi].accesses += e - s;
 		if (set_add(&acc[x->ipi].tids, x->tid))
 			out[x->ipi].threads++;
-		one_stream(a, ix + s, e - s, g, &out[x->ipi], &acc[x->ipi], wbuf, stack);
+		/* a new instruction or thread starts a new stack */
+		if (!s || a[ix[s - 1]].ipi != x->ipi || a[ix[s - 1]].tid != x->tid)
+			depth = 0;
+		one_stream(a, ix + s, e - s, g, &out[x->ipi], &acc[x->ipi], wbuf, stack, &depth);
 	}
 	for (int i = 0; i < nr_ips; i++) {
 		struct stream_ip *o = &out[i];
 		struct ip_acc *c = &acc[i];
 
+		cycle_of(c, o);
 		stride_of(c, o);
 		if (c->chunk_acc) {
 			o->lines_per_k = 1000.0 * (double)c->chunk_lines / (double)c->chunk_acc;
@@ -507,7 +632,7 @@ void streams__analyze(const struct stream_access *a, size_t n, const struct stre
 		 * write-only: under 5 % of the written lines read back, over 20
 		 * lines or more (fewer could not show one line in 20 read back)
 		 */
-		o->write_only = o->write && !o->read && o->written_lines >= 20 &&
+		o->write_only = o->write && !o->read && o->written_lines >= STREAM_WRITE_ONLY_LINES &&
 				o->written_lines_read * 20 <= o->written_lines;
 		o->conflict = crowded(o->l1_sets_used, o->l1_max_set_lines, g->l1_ways,
 				      o->window_lines, g->l1_sets) ||

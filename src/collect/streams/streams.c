@@ -34,8 +34,8 @@
  * One starts only when the budget saved (--stream-budget, 1 % of the time
  * the target has run by default) covers the next burst's charge with a
  * burst of STREAM_MIN_BURST_NS (the first: STREAM_FIRST_BURST_NS): with
- * uprobe_multi the first after about 0.55 s, the next after about 2.3 s
- * and then one every 1.7 s or so; with perf-event uprobes after about 15 s.
+ * uprobe_multi the first after about 0.55 s and then about one every half
+ * second; with perf-event uprobes after about 15 s.
  * The BPF object is loaded when the first burst is paid for.
  *
  * The uprobes are per process (the target's pid): children the target
@@ -80,17 +80,16 @@
 /* BPF_TRACE_UPROBE_MULTI (Linux 6.6): the uapi headers of older systems lack it */
 #define STREAM_UPROBE_MULTI 48
 /*
- * A burst long enough for a walk to pass the L1d's lines (512 here) at 9-13
- * us a hit; it ends early once each probe has twice that many records.
+ * 3 ms is about 330 hits of a probe hit all the time (shared among the
+ * probes of one loop), enough for a stride, a set histogram over as many
+ * lines and a write-only test (20 lines) over an instruction's bursts,
+ * though seldom for the cache model to decide first touches: a burst long
+ * enough for a walk to pass the L1d's lines (512 here) at 9-13 us a hit
+ * would come 1.7 s apart at the default budget, and runs of a few seconds
+ * would get one.  A burst ends early once each probe has twice that many
+ * records.  The first comes after about 0.55 s of a run.
  */
-#define STREAM_MIN_BURST_NS 10000000ULL
-/*
- * The first burst may be shorter: 3 ms is about 330 hits of a probe hit all
- * the time, enough for a stride, a set histogram over as many lines and a
- * write-only test (20 lines), though not for the cache model to decide first
- * touches.  It comes after about 0.55 s of a run at the default budget, where
- * a 10 ms one waits 1.7 s: runs of a few seconds get one.
- */
+#define STREAM_MIN_BURST_NS 3000000ULL
 #define STREAM_FIRST_BURST_NS 3000000ULL
 /*
  * A thread that hits all the time pays a hit every 9 us of the burst (5500
@@ -552,11 +551,96 @@ static bool probe_before(const struct stream_ip *a, const struct stream_ip *b)
 	return a->addr_samples > b->addr_samples;
 }
 
+/*
+ * Take the probes order[0..nr) out: each link once (a uprobe_multi link
+ * holds every probe of its file); COUNT: a burst they were recorded in.
+ */
+static void links_close(struct streams *st, const int *order, int nr, bool count)
+{
+	for (int i = 0; i < nr; i++) {
+		struct sprobe *sp = &st->ips[order[i]];
+		int fd = sp->link_fd;
+
+		if (fd >= 0) {
+			for (int j = i; j < nr; j++)
+				if (st->ips[order[j]].link_fd == fd) {
+					st->ips[order[j]].link_fd = -1;
+					st->ips[order[j]].out.bursts += count;
+				}
+			close(fd);
+		}
+		if (sp->link) {
+			bpf_link__destroy(sp->link);
+			sp->link = NULL;
+			sp->out.bursts += count;
+		}
+	}
+}
+
+/*
+ * Put the probes order[0..nr) in; the number attached (st->stop when the
+ * target is gone).  As uprobe_multi, one link per file: closing a link
+ * takes its breakpoints out before it waits for a grace period (30-40 ms
+ * here), so links closed one after the other would leave the later ones
+ * trapping through the earlier ones' waits, at a hit's cost each (the
+ * last of four probes on one loop recorded 8192 accesses where the first
+ * recorded 88 in a burst of 3 ms).  A link a probe's file refuses is
+ * tried again one probe at a time, to name the probe the kernel refuses.
+ */
+static int attach_all(struct streams *st, const int *order, int nr)
+{
+	int attached = 0;
+
+	for (int i = 0; i < nr && !st->stop; i++) {
+		struct sprobe *sp = &st->ips[order[i]];
+		int err = 0;
+
+		if (sp->link_fd >= 0)
+			continue;	/* in the link of its file */
+		if (st->multi) {
+			uint64_t offs[STREAM_MAX_IPS];
+			int in[STREAM_MAX_IPS], cnt = 0, fd;
+
+			for (int j = i; j < nr; j++)
+				if (st->ips[order[j]].link_fd < 0 &&
+				    !strcmp(st->ips[order[j]].path, sp->path)) {
+					in[cnt] = order[j];
+					offs[cnt++] = st->ips[order[j]].off;
+				}
+			fd = multi_attach(st, sp->path, offs, (uint32_t)cnt);
+			if (fd < 0 && fd != -ESRCH && cnt > 1) {
+				cnt = 1;
+				fd = multi_attach(st, sp->path, &sp->off, 1);
+			}
+			err = fd < 0 ? -fd : 0;
+			for (int k = 0; !err && k < cnt; k++)
+				st->ips[in[k]].link_fd = fd;
+			if (!err)
+				attached += cnt;
+		} else {
+			sp->link = bpf_program__attach_uprobe(st->skel->progs.stream_hit, false,
+							      st->pid, sp->path, sp->off);
+			err = sp->link ? 0 : errno;
+			attached += !err;
+		}
+		if (err == ESRCH) {
+			st->stop = true;	/* the process is gone */
+			break;
+		}
+		if (err) {
+			sp->out.skip = STREAM_SKIP_ATTACH;
+			snprintf(sp->out.why, sizeof(sp->out.why), "the kernel refused the uprobe: %s",
+				 strerror(err));
+		}
+	}
+	return attached;
+}
+
 /* One burst: attach the hottest probes, sleep, detach, read the records. */
 static void burst(struct streams *st, uint64_t len_ns)
 {
 	int order[STREAM_MAX_IPS], nr = 0, attached = 0;
-	uint64_t hits0 = stat(st, STREAM_ST_HITS), t0;
+	uint64_t hits0 = stat(st, STREAM_ST_HITS), t0, t1;
 	uint32_t want = st->geom.l1_sets > 0 && st->geom.l1_ways > 0 ?
 			2u * (uint32_t)(st->geom.l1_sets * st->geom.l1_ways) : 1024;
 	double hits_ns;
@@ -615,31 +699,10 @@ static void burst(struct streams *st, uint64_t len_ns)
 		st->stop = true;	/* gone: no attach to fail (and warn) */
 		return;
 	}
-	for (int i = 0; i < nr; i++) {
-		struct sprobe *sp = &st->ips[order[i]];
-
-		int err = 0;
-
-		if (st->multi) {
-			sp->link_fd = multi_attach(st, sp->path, &sp->off, 1);
-			err = sp->link_fd < 0 ? -sp->link_fd : 0;
-		} else {
-			sp->link = bpf_program__attach_uprobe(st->skel->progs.stream_hit, false,
-							      st->pid, sp->path, sp->off);
-			err = sp->link ? 0 : errno;
-		}
-		if (err == ESRCH) {
-			st->stop = true;	/* the process is gone */
-			break;
-		}
-		if (err) {
-			sp->out.skip = STREAM_SKIP_ATTACH;
-			snprintf(sp->out.why, sizeof(sp->out.why), "the kernel refused the uprobe: %s",
-				 strerror(err));
-			continue;
-		}
-		attached++;
-	}
+	attached = attach_all(st, order, nr);
+	if (attached)
+		st->skel->bss->armed = 1;
+	t1 = now_ns();
 	/*
 	 * Until len_ns, or until every attached probe has recorded twice as
 	 * many accesses as the L1d has lines (enough for the cache model to
@@ -669,20 +732,11 @@ static void burst(struct streams *st, uint64_t len_ns)
 		if (enough)
 			break;
 	}
-	for (int i = 0; i < nr; i++) {
-		struct sprobe *sp = &st->ips[order[i]];
-
-		if (sp->link_fd >= 0) {
-			close(sp->link_fd);
-			sp->link_fd = -1;
-			sp->out.bursts++;
-		}
-		if (sp->link) {
-			bpf_link__destroy(sp->link);
-			sp->link = NULL;
-			sp->out.bursts++;
-		}
-	}
+	st->skel->bss->armed = 0;
+	if (attached)
+		pr_debug("streams: burst %d: %d probes attached in %.1f ms, armed %.1f ms\n",
+			 st->bursts, attached, (double)(t1 - t0) / 1e6, (double)(now_ns() - t1) / 1e6);
+	links_close(st, order, nr, true);
 	st->probed_ns += now_ns() - t0;
 	hits_ns = (double)(stat(st, STREAM_ST_HITS) - hits0) * STREAM_HIT_NS;
 	st->hits_cost_ns += hits_ns;
@@ -863,6 +917,7 @@ static int streams_finish(void *state, struct report *r)
 	s->records = st->nr_recs;
 	s->dropped = stat(st, STREAM_ST_FULL) + st->dropped_recs;
 	s->capped = stat(st, STREAM_ST_CAPPED);
+	s->unarmed = stat(st, STREAM_ST_UNARMED);
 	s->ip_at_probe = stat(st, STREAM_ST_AT_IP);
 	s->ip_after_int3 = stat(st, STREAM_ST_AT_IP1);
 	s->cost_ns = st->cost_ns;
@@ -909,16 +964,15 @@ static int streams_finish(void *state, struct report *r)
 static void streams_destroy(void *state)
 {
 	struct streams *st = state;
+	int order[STREAM_MAX_IPS];
 
 	if (!st)
 		return;
 	stop_thread(st);
 	pthread_mutex_destroy(&st->lock);
-	for (int i = 0; i < st->nr_ips; i++) {
-		bpf_link__destroy(st->ips[i].link);
-		if (st->ips[i].link_fd >= 0)
-			close(st->ips[i].link_fd);
-	}
+	for (int i = 0; i < st->nr_ips; i++)
+		order[i] = i;
+	links_close(st, order, st->nr_ips, false);
 	ring_buffer__free(st->rb);
 	streams_bpf__destroy(st->skel);
 	free(st->recs);
