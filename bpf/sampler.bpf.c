@@ -218,10 +218,18 @@ int on_fault(struct bpf_perf_event_data *ctx)
 	if (fv) {
 		__sync_fetch_and_add(&fv->count, period);
 		__sync_fetch_and_add(&fv->samples, 1);
-		/* an instruction fetch faults on the instruction's own bytes */
-		if (!kernel && addr - ip < 16)
+		/*
+		 * an instruction fetch faults on the instruction's own bytes;
+		 * the site's region is where its data faults are, so a fetch
+		 * (its code page read in again) does not replace one's address
+		 */
+		if (!kernel && addr - ip < 16) {
 			__sync_fetch_and_add(&fv->instr, period);
-		fv->last_addr = addr;
+			if (!fv->last_addr)
+				fv->last_addr = addr;
+		} else {
+			fv->last_addr = addr;
+		}
 	} else {
 		stat_add(kernel ? PROF_ST_SITE_FULL_KERNEL : PROF_ST_SITE_FULL, period);
 	}

@@ -135,6 +135,8 @@ int BPF_PROG(top_fault, unsigned long address, struct pt_regs *regs, unsigned lo
 		__sync_fetch_and_add(&v->writes, 1);
 	else if (error_code & 0x10)
 		__sync_fetch_and_add(&v->instr, 1);
-	v->last_addr = address;
+	/* a fetch of the code's own page does not replace a data fault's address */
+	if (!(error_code & 0x10) || !v->last_addr)
+		v->last_addr = address;
 	return 0;
 }
