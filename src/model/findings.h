@@ -72,6 +72,9 @@ struct finding {
 	bool folded;			/* under the gain threshold: one line in text */
 	bool demoted;			/* cannot move the verdict's bound */
 	char demoted_why[160];
+	int entity;			/* the rule's entity it fired on (-1: the run) */
+	unsigned int cause_mask;	/* rule->caused_by entries whose condition held there */
+	char caused_by[64];		/* the finding that causes this one, "" none */
 	int count;			/* entities it fired on (first one shown) */
 };
 

@@ -110,7 +110,7 @@ static void print_folded(const struct findings *fs, FILE *f, int width)
 	if (!fs->nr_folded)
 		return;
 	off = snprintf(line, sizeof(line), "Folded (%d: estimated gain under %.3g%% of the run, or "
-		       "cannot move the bound; -j lists them in full):", fs->nr_folded,
+		       "cannot move the bound, or caused by another; -j lists them in full):", fs->nr_folded,
 		       100 * fs->min_gain);
 	for (int i = 0; i < fs->nr && off < sizeof(line); i++) {
 		const struct finding *x = &fs->f[i];
@@ -336,6 +336,8 @@ struct json_object *findings__to_json(const struct findings *fs)
 			json_object_object_add(o, "folded", json_object_new_boolean(x->folded));
 		if (x->demoted)
 			add_str(o, "demoted", x->demoted_why);
+		if (x->caused_by[0])
+			add_str(o, "caused_by", x->caused_by);
 		json_object_object_add(o, "count", json_object_new_int(x->count));
 		if (fs->replay)
 			json_object_object_add(o, "replay", json_object_new_boolean(true));

@@ -297,6 +297,7 @@ static struct finding *new_finding(struct findings *fs, const struct rule *r,
 	f = &fs->f[fs->nr++];
 	memset(f, 0, sizeof(*f));
 	f->rule = r;
+	f->entity = idx;
 	f->rule_advice = r->advice;
 	snprintf(f->id, sizeof(f->id), "%s", r->id);
 	snprintf(f->title, sizeof(f->title), "%s", r->title);
@@ -454,16 +455,58 @@ static enum severity severity_of(const struct finding *f, double min_gain)
 	return f->gain_share >= min_gain ? SEV_WARNING : SEV_INFO;
 }
 
-/* Severity, folding under MIN_GAIN, demotion of advice that cannot move V's bound. */
+/*
+ * The finding of a rule F's caused_by names that fired on F's entity where
+ * the condition held: F is a consequence of it, and its fix removes F too.
+ */
+static const struct finding *cause_of(const struct findings *fs, const struct finding *f)
+{
+	const struct rule *r = f->rule;
+
+	if (!r || !f->cause_mask)
+		return NULL;
+	for (int c = 0; c < r->nr_caused_by && c < 32; c++) {
+		if (!(f->cause_mask & (1u << c)))
+			continue;
+		for (int j = 0; j < fs->nr; j++) {
+			const struct finding *g = &fs->f[j];
+
+			if (g != f && g->status == FINDING_FIRED && g->scope == f->scope &&
+			    g->entity == f->entity && !strcmp(g->id, r->caused_by[c].id))
+				return g;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Severity, folding under MIN_GAIN, demotion of advice that cannot move V's
+ * bound or whose cause is another finding.
+ */
 static void findings__grade(struct findings *fs, const struct verdict *v, double min_gain)
 {
 	fs->min_gain = min_gain;
 	fs->nr_folded = 0;
 	for (int i = 0; i < fs->nr; i++) {
 		struct finding *f = &fs->f[i];
+		const struct finding *cause;
 
 		if (f->status != FINDING_FIRED)
 			continue;
+		cause = cause_of(fs, f);
+		if (cause && !f->caused_by[0]) {
+			snprintf(f->caused_by, sizeof(f->caused_by), "%s", cause->id);
+			f->demoted = true;
+			snprintf(f->demoted_why, sizeof(f->demoted_why),
+				 "caused by the %s finding at the same place, whose fix removes it too",
+				 cause->id);
+		}
+		if (f->caused_by[0]) {
+			f->folded = true;
+			f->severity = SEV_INFO;
+			fs->nr_folded++;
+			continue;
+		}
 		f->severity = severity_of(f, min_gain);
 		if (f->gain_known && f->gain_share < min_gain)
 			f->folded = true;
@@ -600,6 +643,12 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 			f->fix = expand(for_alloc(r->fix_for, r->fix, fb, idx), fb, idx);
 			fill_evidence(f, r, fb, idx, thin);
 			set_gain(f, r, fb, idx);
+			for (int i = 0; i < r->nr_caused_by && i < 32; i++) {
+				struct ectx c3 = { .fb = fb, .idx = idx };
+
+				if (expr_value__true(expr__eval(r->caused_by[i].when.e, lookup, &c3)))
+					f->cause_mask |= 1u << i;
+			}
 		}
 next:;
 	}

@@ -260,7 +260,7 @@ static bool valid_id(const char *id)
 enum key {
 	K_ID, K_TITLE, K_PAPER, K_SEVERITY, K_REQUIRES, K_FOR_EACH, K_WHEN, K_INCONCLUSIVE_WHEN,
 	K_MIN_SAMPLES, K_EVIDENCE, K_MESSAGE, K_ADVICE, K_FIX, K_GAIN, K_EXAMPLE, K_EXPLAIN,
-	K_INCONCLUSIVE_WHY, K_ADVICE_FOR, K_FIX_FOR, K_GAIN_OF, K__COUNT,
+	K_INCONCLUSIVE_WHY, K_ADVICE_FOR, K_FIX_FOR, K_GAIN_OF, K_CAUSED_BY, K__COUNT,
 };
 
 static const struct {
@@ -287,6 +287,7 @@ static const struct {
 	[K_ADVICE_FOR] = { "advice_for", false },
 	[K_FIX_FOR] = { "fix_for", false },
 	[K_GAIN_OF] = { "gain_of", false },
+	[K_CAUSED_BY] = { "caused_by", false },
 };
 
 const char *const rule_alloc_names[RULE_ALLOC__COUNT] = {
@@ -321,6 +322,41 @@ static int parse_for_alloc(struct pctx *p, const char *key, yaml_node_t *n, stru
 				    rule_alloc_names[a]);
 		if ((err = nonempty_scalar(p, key, v, &out[a])) ||
 		    (err = check_template(p, key, out[a], node_line(v), r->scope)))
+			return err;
+	}
+	return 0;
+}
+
+/* caused_by: rule id -> the condition, at this rule's entity, under which that rule's finding is the cause. */
+static int parse_caused_by(struct pctx *p, yaml_node_t *n, struct rule *r)
+{
+	yaml_node_pair_t *pair;
+	int nr = 0;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return perr(p, node_line(n), "'caused_by' must be a mapping of rule ids to "
+			    "conditions, not %s", node_type_name(n));
+	for (pair = n->data.mapping.pairs.start; pair < n->data.mapping.pairs.top; pair++)
+		nr++;
+	r->caused_by = xcalloc(nr ? nr : 1, sizeof(*r->caused_by));
+	for (pair = n->data.mapping.pairs.start; pair < n->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(p->doc, pair->key);
+		yaml_node_t *v = yaml_document_get_node(p->doc, pair->value);
+		int err;
+
+		if (!k || !v || k->type != YAML_SCALAR_NODE)
+			return perr(p, node_line(n), "'caused_by' must map rule ids to conditions");
+		if (!valid_id((char *)k->data.scalar.value))
+			return perr(p, node_line(k), "'caused_by': '%s' is not a rule id",
+				    (char *)k->data.scalar.value);
+		for (int i = 0; i < r->nr_caused_by; i++)
+			if (!strcmp(r->caused_by[i].id, (char *)k->data.scalar.value))
+				return perr(p, node_line(k), "'caused_by': '%s' is given twice",
+					    (char *)k->data.scalar.value);
+		r->caused_by[r->nr_caused_by].id = xstrdup((char *)k->data.scalar.value);
+		err = compile(p, "caused_by", v, r->scope, &r->caused_by[r->nr_caused_by].when);
+		r->nr_caused_by++;
+		if (err)
 			return err;
 	}
 	return 0;
@@ -490,6 +526,8 @@ static int parse_rule(struct pctx *p, yaml_node_t *root, struct rule *r)
 		s = NULL;
 	}
 	if (val[K_MIN_SAMPLES] && (err = parse_min_samples(p, val[K_MIN_SAMPLES], r)))
+		goto out;
+	if (val[K_CAUSED_BY] && (err = parse_caused_by(p, val[K_CAUSED_BY], r)))
 		goto out;
 	if ((err = scalar_list(p, "evidence", val[K_EVIDENCE], &r->evidence, &r->nr_evidence,
 			       &lines)))
@@ -738,6 +776,11 @@ void rule__release(struct rule *r)
 	free_rule_expr(&r->when);
 	free_rule_expr(&r->inconclusive_when);
 	free_rule_expr(&r->gain);
+	for (int i = 0; i < r->nr_caused_by; i++) {
+		free(r->caused_by[i].id);
+		free_rule_expr(&r->caused_by[i].when);
+	}
+	free(r->caused_by);
 	for (int i = 0; i < r->nr_min_samples; i++)
 		free(r->min_samples[i].name);
 	free(r->min_samples);
@@ -1126,6 +1169,27 @@ int ruleset__lint(const char *dir, const char *examples_dir)
 			}
 		}
 		seen[nr_seen++] = r;
+	}
+	/* a cause is a rule of the same set, at the same kind of entity, not the rule itself */
+	for (int i = 0; i < nr_seen && nr > 1; i++) {
+		for (int c = 0; c < seen[i].nr_caused_by; c++) {
+			const char *cid = seen[i].caused_by[c].id;
+			int j;
+
+			for (j = 0; j < nr_seen; j++)
+				if (!strcmp(seen[j].id, cid))
+					break;
+			if (j == nr_seen) {
+				pr_err("%s:%d: caused_by names '%s', which is no rule here", seen[i].path,
+				       seen[i].caused_by[c].when.line, cid);
+				problems++;
+			} else if (j == i || seen[j].scope != seen[i].scope) {
+				pr_err("%s:%d: caused_by names '%s', %s", seen[i].path,
+				       seen[i].caused_by[c].when.line, cid,
+				       j == i ? "the rule itself" : "which is for-each another entity");
+				problems++;
+			}
+		}
 	}
 	for (int i = 0; i < nr_seen; i++)
 		rule__release(&seen[i]);

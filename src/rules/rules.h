@@ -71,6 +71,16 @@ struct rule {
 	/* the advice and fix for a region of this kind (NULL: advice, fix) */
 	char *advice_for[RULE_ALLOC__COUNT], *fix_for[RULE_ALLOC__COUNT];
 	char *example;
+	/*
+	 * caused_by: rules whose finding at the same entity, when the
+	 * condition holds there, is the cause of this one: it is folded
+	 * and names that finding (its fix removes this one too).
+	 */
+	struct {
+		char *id;
+		struct rule_expr when;
+	} *caused_by;
+	int nr_caused_by;
 	bool builtin;
 };
 

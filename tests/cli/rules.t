@@ -41,6 +41,7 @@ rules lint $MA_TOP/tests/rules-bad/inconclusive-unknown.yaml | exit 2 |  | error
 rules lint $MA_TOP/tests/rules-bad/tab-indent.yaml | exit 2 |  | error: .*/tab-indent.yaml:12: YAML syntax: found a tab character
 rules lint --examples $MA_TOP/examples $MA_TOP/tests/rules-bad/missing-example.yaml | exit 2 |  | example 'no_such_workload' is neither
 rules lint $MA_TOP/tests/rules-bad/dup | exit 2 |  | error: .*/dup/b/dup-id.yaml:1: id 'dup-id' is also used by .*/dup/a/dup-id.yaml
+rules lint $MA_TOP/tests/rules-bad/cause | exit 2 |  | error: .*/cause/effect.yaml:12: caused_by names .no-such-rule., which is no rule here
 --rules $MA_TOP/tests/rules-bad/dup run -- /bin/true | exit 2 |  | dup-id.yaml:1: id 'dup-id' is also used by
 --rules $MA_TOP/tests/rules-bad/when-syntax.yaml run -- /bin/true | exit 2 |  | when-syntax.yaml:7: .when.: unexpected
 --rules $MA_TOP/tests/rules-bad/nope run -- /bin/true | exit 2 |  | cannot read the rules directory

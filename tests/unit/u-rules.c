@@ -313,3 +313,95 @@ void test_rules__replay_roundtrip(void)
 	factbase__free(back);
 	factbase__free(fb);
 }
+
+/* caused_by: a finding whose cause fired at the same entity is folded and names it. */
+void test_rules__caused_by(void)
+{
+	static const char cause[] =
+		"id: cause\ntitle: C\npaper: \"1\"\nseverity: warning\nfor-each: struct\n"
+		"when: struct.hot\nevidence: [struct.size]\nmessage: m\nadvice: a\nfix: f\n"
+		"example: x\n";
+	static const char effect[] =
+		"id: effect\ntitle: E\npaper: \"1\"\nseverity: warning\nfor-each: struct\n"
+		"when: struct.size > 64\nevidence: [struct.size]\nmessage: m\nadvice: a\nfix: f\n"
+		"caused_by:\n  cause: struct.size < 1000\nexample: x\n";
+	struct ruleset rs = { 0 };
+	struct factbase *fb = factbase__new();
+	struct entity e = { .scope = SCOPE_STRUCT, .parent = -1 };
+	struct findings *fs = NULL;
+	struct json_object *j;
+	char err[256];
+	int a, b, c, folded = 0, named = 0;
+
+	rs.rules = calloc(2, sizeof(*rs.rules));
+	if (!ASSERT_OK(rule__parse_buffer("cause.yaml", cause, strlen(cause), &rs.rules[0], err,
+					  sizeof(err)), "parse cause") ||
+	    !ASSERT_OK(rule__parse_buffer("effect.yaml", effect, strlen(effect), &rs.rules[1], err,
+					  sizeof(err)), "parse effect"))
+		return;
+	rs.nr_rules = 2;
+	ASSERT_EQ(rs.rules[1].nr_caused_by, 1, "one cause");
+	/* a: both fire and the condition holds; b: both fire, condition false; c: effect alone */
+	snprintf(e.struct_name, sizeof(e.struct_name), "a");
+	a = factbase__add(fb, &e);
+	snprintf(e.struct_name, sizeof(e.struct_name), "b");
+	b = factbase__add(fb, &e);
+	snprintf(e.struct_name, sizeof(e.struct_name), "c");
+	c = factbase__add(fb, &e);
+	factbase__set(fb, a, "struct.size", 100, TIER_STATIC);
+	factbase__set(fb, a, "struct.hot", 1, TIER_SW_ADDR);
+	factbase__set(fb, b, "struct.size", 5000, TIER_STATIC);
+	factbase__set(fb, b, "struct.hot", 1, TIER_SW_ADDR);
+	factbase__set(fb, c, "struct.size", 100, TIER_STATIC);
+	factbase__set(fb, c, "struct.hot", 0, TIER_SW_ADDR);
+	ruleset__eval_facts(&rs, fb, &fs);
+	if (!ASSERT_NOT_NULL(fs, "findings") || !ASSERT_EQ(fs->nr, 5, "2 causes + 3 effects"))
+		goto out;
+	for (int i = 0; i < fs->nr; i++) {
+		const struct finding *f = &fs->f[i];
+
+		if (strcmp(f->id, "effect"))
+			continue;
+		if (!strcmp(f->struct_name, "a")) {
+			ASSERT_TRUE(f->folded, "caused: folded");
+			ASSERT_STREQ(f->caused_by, "cause", "names its cause");
+			ASSERT_EQ(f->severity, SEV_INFO, "caused: info");
+		} else {
+			ASSERT_FALSE(f->folded, "not caused: printed");
+			ASSERT_STREQ(f->caused_by, "", "no cause");
+		}
+		folded += f->folded;
+	}
+	ASSERT_EQ(folded, 1, "one effect folded");
+	ASSERT_EQ(fs->nr_folded, 1, "counted as folded");
+	j = findings__to_json(fs);
+	for (size_t i = 0; i < json_object_array_length(j); i++) {
+		struct json_object *v;
+
+		if (json_object_object_get_ex(json_object_array_get_idx(j, i), "caused_by", &v))
+			named += !strcmp(json_object_get_string(v), "cause");
+	}
+	ASSERT_EQ(named, 1, "JSON names the cause once");
+	json_object_put(j);
+out:
+	findings__free(fs);
+	factbase__free(fb);
+	for (int i = 0; i < rs.nr_rules; i++)
+		rule__release(&rs.rules[i]);
+	free(rs.rules);
+}
+
+/* caused_by must map ids to conditions. */
+void test_rules__caused_by_malformed(void)
+{
+	static const char bad[] =
+		"id: effect\ntitle: E\npaper: \"1\"\nseverity: warning\nfor-each: struct\n"
+		"when: struct.size > 64\nevidence: [struct.size]\nmessage: m\nadvice: a\nfix: f\n"
+		"caused_by: [cause]\nexample: x\n";
+	struct rule r;
+	char err[256] = "";
+
+	ASSERT_TRUE(rule__parse_buffer("effect.yaml", bad, strlen(bad), &r, err, sizeof(err)) != 0,
+		    "a list is refused");
+	ASSERT_TRUE(strstr(err, "caused_by") != NULL, "the error names the key");
+}
