@@ -110,6 +110,12 @@ struct addr_ip {
 	int64_t sib_disp[ADDR_SIBLINGS];
 	uint8_t sib_size[ADDR_SIBLINGS];
 	int nr_sib;
+	/*
+	 * What the loop added to the base from its top to the access (a
+	 * pointer bumped within the element: x = v->pos; x[k]): on the loop's
+	 * first pass the access is this far past where the base pointed.
+	 */
+	int64_t sib_bump;
 	uint64_t region[MAPK__COUNT];
 	uint64_t top_region_samples; /* samples in the most hit mapping */
 	char top_region[200];	     /* its name ("[heap]", "anon", path) */

@@ -56,6 +56,26 @@ static int64_t interior_base(const struct ma_struct *s, const struct addr_ip *ip
 }
 
 /*
+ * The offset in an element of S at which IP's access lands: its
+ * displacement from a pointer to the element's start; stepping over S one
+ * by one (STEPPED), from a pointer kept at a member (interior_base) or
+ * bumped by a constant within the element before the access (where the
+ * loop's first pass lands), modulo the size.  May be outside S.
+ */
+static int64_t elem_offset(const struct ma_struct *s, const struct addr_ip *ip, bool stepped)
+{
+	int64_t size = (int64_t)s->size, base;
+
+	if (!stepped || size <= 0)
+		return ip->op.disp;
+	if ((base = interior_base(s, ip)) >= 0)
+		return ((base + ip->op.disp) % size + size) % size;
+	if (ip->sib_bump)
+		return ((ip->op.disp + ip->sib_bump) % size + size) % size;
+	return ip->op.disp;
+}
+
+/*
  * The distance IP's walk advances an element by: its address stream's
  * period where it has one of several deltas (p[0], p[1], p[2] of
  * consecutive 128-byte elements step 4, 4, 120: 128), else the sampled
@@ -128,6 +148,12 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 	int64_t disp = ip->op.disp, best_off = 0, stride = walk_stride(b, ip);
 	char fn[128];
 
+	uint64_t placed = 0;
+
+	for (int k = 0; k < MAPK__COUNT; k++)
+		placed += ip->region[k];
+	bool on_stack = placed && 2 * ip->region[MAPK_STACK] > placed;
+
 	*member = -1;
 	bind__base_function(ip->loc.function, fn, sizeof(fn));
 	/* RIP-relative: a global variable; find it at its link-time address */
@@ -153,7 +179,7 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 	for (int pass = 0; pass < 5 && !best; pass++) {
 		for (int i = 0; i < ft.nr && !best; i++) {
 			struct sbind *sb = binder__find_struct(b, ft.t[i].name);
-			int64_t off = disp, base;
+			int64_t off;
 
 			if (!sb || ft.t[i].global != (pass == 4) ||
 			    (pass < 4 && ft.t[i].member != (pass >= 2)))
@@ -163,9 +189,14 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 			/* a global's struct only when the access steps over it one by one */
 			if ((!(pass & 1) || pass == 4) && !stepped)
 				continue;
-			if (stepped && (base = interior_base(sb->s, ip)) >= 0)
-				off = ((base + disp) % (int64_t)sb->s->size + (int64_t)sb->s->size) %
-				      (int64_t)sb->s->size;
+			/*
+			 * and not for an access to the stack: what a file-scope
+			 * pointer leads to is not a local (float acc[3] walked by
+			 * the same index as the global array's member)
+			 */
+			if (pass == 4 && on_stack)
+				continue;
+			off = elem_offset(sb->s, ip, stepped);
 			if (off < 0 || off >= (int64_t)sb->s->size)
 				continue;
 			int mi = bind__member_at(sb->s, off);
@@ -552,9 +583,14 @@ static void addr_mark_siblings(const struct addr_ip *ip, int64_t stride, struct 
 {
 	int64_t size = (int64_t)sb->s->size;
 	bool stepped = stride && llabs(stride) == size;
+	int64_t at = elem_offset(sb->s, ip, stepped);
 
+	/* where the access lands when it lands in its member, else the member's start */
+	if (at < (int64_t)sb->s->members[mi].offset ||
+	    at >= (int64_t)(sb->s->members[mi].offset + sb->s->members[mi].size))
+		at = (int64_t)sb->s->members[mi].offset;
 	for (int i = 0; i < ip->nr_sib && size > 0; i++) {
-		int64_t off = (int64_t)sb->s->members[mi].offset + (ip->sib_disp[i] - ip->op.disp);
+		int64_t off = at + (ip->sib_disp[i] - ip->op.disp);
 		int64_t end;
 
 		if (stepped)
@@ -601,6 +637,8 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 		sb->stride_samples = (double)ip->decoded;
 		sb->order_sigma = addr_ip__order_sigma(ip);
 		sb->in_order = in_order(b, ip);
+		sb->order_insn = ip->op.insn;
+		sb->order_pid = ip->pid;
 	}
 	if (mi >= 0) {
 		uint64_t from = sb->s->members[mi].offset, to = from + ip->op.size;
@@ -859,6 +897,27 @@ static void addr_bind_regions(struct binder *b, const struct addr_report *a)
 }
 
 /*
+ * Whether IP's instruction reads or writes the stack: most of the addresses
+ * decoded at it (at any of its rows) fell in a stack mapping.  Its samples
+ * that gave no address are then not a struct's members either.
+ */
+static bool insn_on_stack(const struct addr_report *a, const struct addr_ip *ip)
+{
+	uint64_t placed = 0, stack = 0;
+
+	for (int i = 0; i < a->nr_ips; i++) {
+		const struct addr_ip *x = &a->ips[i];
+
+		if (x->op.insn != ip->op.insn || x->pid != ip->pid)
+			continue;
+		for (int k = 0; k < MAPK__COUNT; k++)
+			placed += x->region[k];
+		stack += x->region[MAPK_STACK];
+	}
+	return placed && 2 * stack > placed;
+}
+
+/*
  * Hot members: those the hot loop touches with a real share of its
  * accesses. The hot loop is the function of the struct's busiest
  * access; set-up code elsewhere that writes every member once per
@@ -891,7 +950,8 @@ static double addr_keep_hot_members(struct binder *b, const struct addr_report *
 			 * member; not those at a join, whose access is one the
 			 * loop's code reaches anyway (addr_mark_siblings)
 			 */
-			no_addr += (double)(ip->no_addr - ip->joined);
+			if (!insn_on_stack(a, ip))
+				no_addr += (double)(ip->no_addr - ip->joined);
 			if (!ip->decoded || attribute(b, ip, &mi) != sb)
 				continue;
 			fn_total += (double)ip->decoded;

@@ -43,6 +43,8 @@ struct sbind {
 	int64_t block_off;
 	double order_sigma;	/* of the access that gave the stride: addr_ip__order_sigma */
 	bool in_order;		/* ... and addr_ip__in_order */
+	uint64_t order_insn;	/* that access's instruction, and its process */
+	int order_pid;
 	uint64_t hot_off[64];	/* member offsets the accesses hit */
 	double hot_samples[64];	/* ... and the samples on each */
 	bool code_hot[64];	/* ... reached by the hot loop's code (sampled or not) */

@@ -44,8 +44,13 @@ static void bind_order(struct binder *b, const struct streams_report *s,
 	in_order = (double)most >= 0.9 * (double)moves;
 	factbase__set(fb, idx, "line.stream_order", ratio(most, moves), s->tier);
 	factbase__set(fb, idx, "line.in_order", in_order, s->tier);
+	/*
+	 * the struct's walk is that of the access that gave its stride: the
+	 * line may hold other accesses (a local accumulator indexed alike)
+	 */
 	if (fb->ents[idx].struct_name[0] &&
-	    (sb = binder__find_struct(b, fb->ents[idx].struct_name)) && sb->ent >= 0)
+	    (sb = binder__find_struct(b, fb->ents[idx].struct_name)) && sb->ent >= 0 &&
+	    sb->order_insn == ip->insn && sb->order_pid == ip->pid)
 		factbase__set(fb, sb->ent, "struct.in_order", in_order, s->tier);
 }
 

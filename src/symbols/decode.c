@@ -456,15 +456,75 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
 	return n;
 }
 
-int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
-			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max)
+/*
+ * What instruction IN does to register family REG: 0 when it leaves it
+ * alone, 1 when it adds a constant (*delta: add/sub of an immediate, inc,
+ * dec, lea reg,[reg+disp]), -1 when it writes it otherwise.
+ */
+static int reg_step(csh h, const cs_insn *in, int reg, int64_t *delta)
 {
+	const cs_x86 *x = &in->detail->x86;
+	cs_regs rr, rw;
+	uint8_t nr = 0, nw = 0;
+	bool written = false;
+
+	if (cs_regs_access(h, in, rr, &nr, rw, &nw))
+		return -1;
+	for (int i = 0; i < nw; i++)
+		written |= reg_family(rw[i]) == reg;
+	if (!written)
+		return 0;
+	if (x->op_count < 1 || x->operands[0].type != X86_OP_REG ||
+	    reg_family(x->operands[0].reg) != reg || x->operands[0].size != 8)
+		return -1;
+	switch (in->id) {
+	case X86_INS_ADD:
+	case X86_INS_SUB:
+		if (x->op_count != 2 || x->operands[1].type != X86_OP_IMM)
+			return -1;
+		*delta = in->id == X86_INS_ADD ? x->operands[1].imm : -x->operands[1].imm;
+		return 1;
+	case X86_INS_INC:
+	case X86_INS_DEC:
+		*delta = in->id == X86_INS_INC ? 1 : -1;
+		return 1;
+	case X86_INS_LEA:
+		if (x->op_count != 2 || x->operands[1].type != X86_OP_MEM ||
+		    x->operands[1].mem.index != X86_REG_INVALID ||
+		    x->operands[1].mem.base == X86_REG_INVALID ||
+		    reg_family(x->operands[1].mem.base) != reg)
+			return -1;
+		*delta = x->operands[1].mem.disp;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * The loop's accesses through OP's base (and index), their displacements
+ * taken relative to the base's value at OP: a loop that bumps its pointer
+ * by a constant between two accesses (add $4 after the first load of
+ * three) reaches base+8 after the bump at OP's base+12.  Where the base is
+ * written otherwise, what comes after is relative to another value: only
+ * the accesses between the same two such writes as OP count.
+ */
+int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
+			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max,
+			      int64_t *bump)
+{
+	struct {
+		int64_t disp;
+		uint8_t size;
+		int gen;
+	} seen[64];
 	csh h = decoder();
 	cs_insn *in;
 	const uint8_t *c;
 	uint64_t a, lo, hi;
 	size_t sz;
-	int n = 0;
+	int n = 0, nr_seen = 0, gen = 0, op_gen = -1;
+	int64_t adj = 0, op_adj = 0;
 
 	if (!h || op->skip != AS_OK || op->base < 0 || op->rip || op->insn < code_addr ||
 	    op->insn >= code_addr + len)
@@ -479,14 +539,18 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
-	while (n < max && cs_disasm_iter(h, &c, &sz, &a, in)) {
+	while (nr_seen < (int)ARRAY_SIZE(seen) && cs_disasm_iter(h, &c, &sz, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
+		int64_t d = 0;
+		int step;
 
-		if (is_no_access(in->id))
-			continue;
-		for (int i = 0; i < x->op_count && n < max; i++) {
+		if (in->address == op->insn) {
+			op_gen = gen;
+			op_adj = adj;
+		}
+		for (int i = 0; i < x->op_count && !is_no_access(in->id); i++) {
 			const cs_x86_op *m = &x->operands[i];
-			int base, index, k;
+			int base, index;
 
 			if (m->type != X86_OP_MEM || m->mem.segment != X86_REG_INVALID)
 				continue;
@@ -500,15 +564,41 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 			if (base != op->base || (op->index >= 0 && (index != op->index ||
 			    (m->mem.scale ? m->mem.scale : 1) != op->scale)))
 				continue;
-			for (k = 0; k < n && !(disp[k] == m->mem.disp && size[k] == m->size); k++)
-				;
-			if (k == n) {
-				disp[n] = m->mem.disp;
-				size[n++] = m->size;
+			if (nr_seen < (int)ARRAY_SIZE(seen)) {
+				seen[nr_seen].disp = m->mem.disp + adj;
+				seen[nr_seen].size = m->size;
+				seen[nr_seen++].gen = gen;
 			}
+		}
+		step = reg_step(h, in, op->base, &d);
+		if (step > 0) {
+			adj += d;
+		} else if (step < 0) {
+			gen++;
+			adj = 0;
+		}
+		if (op->index >= 0 && reg_step(h, in, op->index, &d)) {
+			/* the element moved: what follows is another one */
+			gen++;
+			adj = 0;
 		}
 	}
 	cs_free(in, 1);
+	if (bump)
+		*bump = op_gen >= 0 ? op_adj : 0;
+	for (int i = 0; i < nr_seen && n < max; i++) {
+		int64_t rel = seen[i].disp - op_adj;
+		int k;
+
+		if (seen[i].gen != op_gen)
+			continue;
+		for (k = 0; k < n && !(disp[k] == rel && size[k] == seen[i].size); k++)
+			;
+		if (k == n) {
+			disp[n] = rel;
+			size[n++] = seen[i].size;
+		}
+	}
 	return n;
 }
 

@@ -71,10 +71,16 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
  * an access indexed from the same base reaches an array member at its
  * displacement): their displacements and sizes, distinct,
  * OP's own among them; the count, or -ENOENT.  What the loop reaches through
- * the same pointer: the other members of the object the samples hit.
+ * the same pointer: the other members of the object the samples hit.  The
+ * displacements are relative to the base's value at OP: a constant added to
+ * the base between two accesses (add $4 after the first of three loads) is
+ * taken into account.  *BUMP (when not NULL) is what the loop added to the
+ * base from its top (or from the base's last other write) to OP: the offset
+ * of OP's access from where the base pointed on the loop's first pass.
  */
 int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
-			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max);
+			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max,
+			      int64_t *bump);
 /*
  * Whether the loop around OP (found as addrsample__loop_stores finds it)
  * moves OP's base register only to a pointer loaded through it: p = p->next,
