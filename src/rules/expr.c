@@ -18,7 +18,7 @@ enum node_kind { N_NUM, N_NAME, N_NEG, N_NOT, N_BIN, N_CALL };
 
 enum binop { B_OR, B_AND, B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_ADD, B_SUB, B_MUL, B_DIV, B_MOD };
 
-enum func { F_MIN, F_MAX, F_ABS, F_LOG2, F_ISPOW2, F_KNOWN, F_FIRST };
+enum func { F_MIN, F_MAX, F_ABS, F_LOG2, F_ISPOW2, F_KNOWN, F_FIRST, F_LOWER90 };
 
 #define MAX_ARGS 8
 
@@ -44,6 +44,7 @@ static const struct {
 	{ "ispow2", F_ISPOW2, 1, 1 },
 	{ "known", F_KNOWN, 1, 1 },
 	{ "first_known", F_FIRST, 1, MAX_ARGS },
+	{ "lower90", F_LOWER90, 2, 2 },
 };
 
 struct parser {
@@ -160,7 +161,8 @@ static struct expr *parse_call(struct parser *ps, const char *start, size_t len)
 		if (strlen(funcs[i].name) == len && !strncmp(funcs[i].name, start, len))
 			break;
 	if (i == sizeof(funcs) / sizeof(funcs[0])) {
-		fail(ps, start, "unknown function '%.*s' (known: min max abs log2 ispow2 known)",
+		fail(ps, start, "unknown function '%.*s' (known: min max abs log2 ispow2 known "
+		     "first_known lower90)",
 		     (int)len, start);
 		return NULL;
 	}
@@ -509,6 +511,26 @@ struct expr_value expr__eval(const struct expr *e, expr_lookup_fn lookup, void *
 		case F_ABS:
 			a = expr__eval(e->kid[0], lookup, ctx);
 			return a.known ? known(fabs(a.v)) : unknown;
+		case F_LOWER90: {
+			/*
+			 * The share P seen in N trials is at least this, 9 times
+			 * in 10: Wilson's score bound, one-sided (z = 1.2816)
+			 */
+			const double z = 1.2816;
+			double p, n, c;
+
+			a = expr__eval(e->kid[0], lookup, ctx);
+			b = expr__eval(e->kid[1], lookup, ctx);
+			if (!a.known || !b.known)
+				return unknown;
+			if (b.v < 1)
+				return known(0);
+			p = a.v < 0 ? 0 : a.v > 1 ? 1 : a.v;
+			n = b.v;
+			c = p + z * z / (2 * n) -
+			    z * sqrt(p * (1 - p) / n + z * z / (4 * n * n));
+			return known(c / (1 + z * z / n) > 0 ? c / (1 + z * z / n) : 0);
+		}
 		case F_LOG2:
 			a = expr__eval(e->kid[0], lookup, ctx);
 			return a.known && a.v > 0 ? known(log2(a.v)) : unknown;

@@ -94,6 +94,14 @@ void test_expr__functions(void)
 	CHECK("known(nothing.here)", 0);
 	CHECK("first_known(missing, b, a)", 3);
 	CHECK("first_known(zero, a)", 0);
+	/* Wilson's one-sided 90 % bound: 8 of 20 clears a quarter, 7 of 20 does not */
+	ASSERT_NEAR(ev("lower90(0.4, 20)").v, 0.2724, 1e-3, "lower90 8/20");
+	ASSERT_NEAR(ev("lower90(0.35, 20)").v, 0.2289, 1e-3, "lower90 7/20");
+	ASSERT_TRUE(ev("lower90(0.4, 20000)").v > 0.395, "many samples: near the share");
+	CHECK("lower90(0, 20)", 0);
+	CHECK("lower90(0.5, 0)", 0);
+	CHECK_UNKNOWN("lower90(missing, 20)");
+	CHECK_UNKNOWN("lower90(0.5, missing)");
 }
 
 void test_expr__unknown_propagates(void)
