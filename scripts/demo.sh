@@ -24,9 +24,11 @@ echo "(two threads increment their own counters, which share one cache line)"
 run_ma run -- "$ex/false_sharing" --threads 2 --layout shared --iters 5000000
 banner "memadvise layout examples/bin/false_sharing counters"
 "$ma" layout "$ex/false_sharing" counters
-banner "memadvise run -- examples/bin/hot_cold --layout mixed"
-echo "(a loop sums two fields of a 64-byte struct: most of every line is unused)"
-run_ma run -- "$ex/hot_cold" --layout mixed
+banner "memadvise run -- examples/bin/hot_cold --layout mixed --reps 64"
+echo "(a loop sums two fields of a 64-byte struct: most of every line is unused;
+      64 passes, about a second: the address streams that show the walk
+      start after half a second)"
+run_ma run -- "$ex/hot_cold" --layout mixed --reps 64
 echo
 echo "More: 'memadvise probe' (what this machine can measure), 'memadvise calibrate',"
 echo "'man $top/man/memadvise-run.1'."

@@ -18,6 +18,28 @@
 #include "symbols/codetypes.h"
 
 /*
+ * Whether a scalar member of S (or of a struct member of it: w = &ino->wb,
+ * w->i_state) at least SIZE bytes wide starts at OFF: 2 when exactly SIZE
+ * bytes, 1 when wider (a narrower access reads its low bytes), else 0.
+ */
+static int scalar_starts(const struct ma_struct *s, int64_t off, unsigned int size)
+{
+	for (int depth = 0; s && depth < 4; depth++) {
+		int mi = bind__member_at(s, off);
+		const struct ma_member *m = mi >= 0 ? &s->members[mi] : NULL;
+
+		if (!m || (m->flags & MA_M_ARRAY))
+			return 0;
+		if (!m->nested)
+			return m->offset != (uint64_t)off || m->size < size ? 0 :
+			       m->size == size ? 2 : 1;
+		off -= (int64_t)m->offset;
+		s = m->nested;
+	}
+	return 0;
+}
+
+/*
  * Where in the struct S the base register of IP points, for an access that
  * steps over S one by one: a loop may keep its pointer at a member
  * (&a[i].price, bumped by the size each pass), so that its displacements
@@ -28,31 +50,71 @@
  * testb $1 on a flags word); -1 when none or several do (one access alone
  * fits anywhere there is a member of its size).
  */
+/*
+ * Whether the objects IP's access lands in, were its base D bytes into
+ * them, would all begin where an array of S in an allocated block begins
+ * its elements: at a multiple of the 16 bytes allocators align blocks to,
+ * or of what of it the size keeps (gcd).  From the access's exact
+ * addresses (their offsets in the line); false when there are none.
+ */
+static bool starts_aligned(const struct ma_struct *s, const struct addr_ip *ip, int64_t d)
+{
+	int64_t g = 16, seen = 0;
+
+	while (g > 1 && s->size % (uint64_t)g)
+		g /= 2;
+	for (int k = 0; k < ADDR_LINE_OFF_MAX; k++) {
+		if (!ip->line_off[k])
+			continue;
+		if ((((k - d - ip->op.disp) % g) + g) % g)
+			return false;
+		seen++;
+	}
+	return seen > 0;
+}
+
 static int64_t interior_base(const struct ma_struct *s, const struct addr_ip *ip)
 {
-	int64_t size = (int64_t)s->size, found = -1;
+	int64_t size = (int64_t)s->size, found = -1, aligned = -1;
+	int best = -1, ties = 0, nr_aligned = 0;
 
 	if (ip->nr_sib < 2 || size <= 0)
 		return -1;
 	for (int64_t d = 0; d < size; d++) {
-		int k;
+		int k, exact = 0, r;
 
 		for (k = 0; k < ip->nr_sib; k++) {
 			int64_t off = ((d + ip->sib_disp[k]) % size + size) % size;
-			int mi = bind__member_at(s, off);
-			const struct ma_member *m = mi >= 0 ? &s->members[mi] : NULL;
 
-			if (!m || m->offset != (uint64_t)off || m->size < ip->sib_size[k] ||
-			    (m->flags & MA_M_ARRAY) || m->nested)
+			if (!(r = scalar_starts(s, off, ip->sib_size[k])))
 				break;
+			exact += r == 2;
 		}
 		if (k < ip->nr_sib)
 			continue;
-		if (found >= 0)
-			return -1;
-		found = d;
+		/*
+		 * where several fit, the one whose members the accesses' sizes
+		 * match; among those, the one whose objects begin where an
+		 * allocated array's do
+		 */
+		if (exact > best) {
+			best = exact;
+			found = d;
+			ties = 0;
+			nr_aligned = 0;
+		} else if (exact == best) {
+			ties++;
+		} else {
+			continue;
+		}
+		if (starts_aligned(s, ip, d)) {
+			aligned = d;
+			nr_aligned++;
+		}
 	}
-	return found;
+	if (!ties)
+		return found;
+	return nr_aligned == 1 ? aligned : -1;
 }
 
 /*
@@ -134,6 +196,94 @@ static void array_in_block(struct binder *b, const struct func_types *ft, struct
 	}
 }
 
+/* The DWARF register number of a sampled register (x86-64 psABI), -1 for none. */
+static int dwarf_reg(int family)
+{
+	static const int map[AS_NR_REGS] = {
+		[AS_AX] = 0, [AS_DX] = 1, [AS_CX] = 2, [AS_BX] = 3, [AS_SI] = 4, [AS_DI] = 5,
+		[AS_BP] = 6, [AS_SP] = 7, [AS_IP] = -1, [AS_R8] = 8, [AS_R9] = 9, [AS_R10] = 10,
+		[AS_R11] = 11, [AS_R12] = 12, [AS_R13] = 13, [AS_R14] = 14, [AS_R15] = 15,
+	};
+
+	return family >= 0 && family < AS_NR_REGS ? map[family] : -1;
+}
+
+/*
+ * The struct of the pointer variable that the debug info says the access's
+ * base register holds at its instruction (s->last_tile through s, whatever
+ * other structs the function works on have a member at that displacement),
+ * and the member there; NULL when no variable is known to be there, or its
+ * struct has no member the access fits.
+ */
+static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip *ip,
+					 const char *fn, int64_t stride, int *member)
+{
+	char type[128];
+	struct sbind *sb, *elem;
+	const struct ma_member *m;
+	int64_t off;
+	int mi;
+	bool stepped;
+
+	if (!b->ct || ip->op.base < 0 || ip->op.base == AS_SP || ip->op.base == AS_IP ||
+	    !ip->loc.rel || !ip->loc.function[0] ||
+	    codetypes__reg_struct(b->ct, fn, ip->loc.rel, dwarf_reg(ip->op.base), type,
+				  sizeof(type)) ||
+	    !(sb = binder__find_struct(b, type)) || !sb->s->size)
+		return NULL;
+	stepped = stride && llabs(stride) % (int64_t)sb->s->size == 0;	/* size > 0: above */
+	off = elem_offset(sb->s, ip, stepped);
+	if (off < 0 || off >= (int64_t)sb->s->size || (mi = bind__member_at(sb->s, off)) < 0)
+		return NULL;
+	m = &sb->s->members[mi];
+	/*
+	 * an array of structs inside it (c->q[i].ask through c): the element's
+	 * struct, the array behind a header in the same block (array_in_block)
+	 */
+	if ((m->flags & MA_M_ARRAY) && m->nested && m->nested->size && m->nested->name &&
+	    (elem = binder__find_struct(b, m->nested->name)) && elem->s->size) {
+		int64_t in = ((off - (int64_t)m->offset) % (int64_t)elem->s->size);
+
+		if ((mi = bind__member_at(elem->s, in)) < 0)
+			return NULL;
+		if (m->offset)
+			elem->block_off = (int64_t)m->offset;
+		sb = elem;
+		off = in;
+		m = &sb->s->members[mi];
+	} else if (ip->op.index >= 0 && !stepped && !(m->flags & MA_M_ARRAY) && ip->op.scale) {
+		/*
+		 * an index into an array member from a counter that starts at 1
+		 * (p->gain[t] as [p + t'*4 + 140], t' = t + 1): a scalar at the
+		 * displacement, the array a step or a few after it
+		 */
+		int k;
+
+		for (k = 1; k <= 4; k++) {
+			int64_t o = off + k * ip->op.scale;
+			int mk = o < (int64_t)sb->s->size ? bind__member_at(sb->s, o) : -1;
+
+			if (mk >= 0 && (sb->s->members[mk].flags & MA_M_ARRAY) &&
+			    sb->s->members[mk].offset == (uint64_t)o) {
+				mi = mk;
+				m = &sb->s->members[mi];
+				break;
+			}
+		}
+		if (k > 4)
+			return NULL;
+	}
+	/* the access fits the member, as attribute() asks */
+	if (ip->op.size &&
+	    !(stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
+	      (uint64_t)off + ip->op.size <= sb->s->size) &&
+	    (m->size < ip->op.size ||
+	     (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
+		return NULL;
+	*member = mi;
+	return sb;
+}
+
 /*
  * The struct an access at IP works on: among the types of its function
  * (parameters first), the one whose size is the access stride (an array of
@@ -169,6 +319,9 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 			*member = bind__member_at(best->s, (int64_t)off);
 		return best;
 	}
+	/* the pointer variable the debug info puts in the base register there */
+	if ((best = reg_variable_struct(b, ip, fn, stride, member)))
+		return best;
 	if (!b->ct || codetypes__lookup(b->ct, fn, &ft))
 		return NULL;
 	/*
@@ -184,10 +337,11 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 			if (!sb || ft.t[i].global != (pass == 4) ||
 			    (pass < 4 && ft.t[i].member != (pass >= 2)))
 				continue;
-			bool stepped = stride && llabs(stride) == (int64_t)sb->s->size;
+			/* over whole objects (some may be skipped: the offset in one is the same) */
+			bool stepped = stride && sb->s->size && llabs(stride) % (int64_t)sb->s->size == 0;
 
 			/* a global's struct only when the access steps over it one by one */
-			if ((!(pass & 1) || pass == 4) && !stepped)
+			if ((!(pass & 1) || pass == 4) && llabs(stride) != (int64_t)sb->s->size)
 				continue;
 			/*
 			 * and not for an access to the stack: what a file-scope
@@ -582,7 +736,7 @@ static void addr_mark_siblings(const struct addr_ip *ip, int64_t stride, struct 
 			       int mi)
 {
 	int64_t size = (int64_t)sb->s->size;
-	bool stepped = stride && llabs(stride) == size;
+	bool stepped = stride && size > 0 && llabs(stride) % size == 0;
 	int64_t at = elem_offset(sb->s, ip, stepped);
 
 	/* where the access lands when it lands in its member, else the member's start */

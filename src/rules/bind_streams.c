@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rules/bind_int.h"
+#include "layout/layout.h"
 #include "model/sampling.h"
 #include "model/streams.h"
 #include "base/util.h"
@@ -50,8 +51,20 @@ static void bind_order(struct binder *b, const struct streams_report *s,
 	 */
 	if (fb->ents[idx].struct_name[0] &&
 	    (sb = binder__find_struct(b, fb->ents[idx].struct_name)) && sb->ent >= 0 &&
-	    sb->order_insn == ip->insn && sb->order_pid == ip->pid)
+	    sb->order_insn == ip->insn && sb->order_pid == ip->pid) {
+		int64_t size = (int64_t)sb->s->size;
+
 		factbase__set(fb, sb->ent, "struct.in_order", in_order, s->tier);
+		/*
+		 * one object after the other: its most common delta is the size
+		 * (half the deltas or more), or its period is (x[0..2] then the
+		 * next element); a walk over a sparse subset has neither
+		 */
+		factbase__set(fb, sb->ent, "struct.walk_dense",
+			      size > 0 && ((llabs(ip->stride) == size && ip->stride_frac >= 0.5) ||
+					   (ip->cycle_deltas > 1 && llabs(ip->cycle) == size)),
+			      s->tier);
+	}
 }
 
 /*
@@ -164,6 +177,42 @@ static bool describes_before(const struct stream_ip *a, int ai, const struct str
 	return ai < bi;
 }
 
+/*
+ * A struct whose walk's access ran in the bursts far less often than the
+ * busiest probed access of the same function (the loop that scans): it
+ * visits a sparse subset of the objects (the few dirty entries), however
+ * few of its own deltas the stream holds to tell.  One visit in 8
+ * iterations or fewer: most objects are never fetched by that access.
+ */
+static void bind_walk_density(struct binder *b, const struct streams_report *s)
+{
+	for (int i = 0; i < b->nr_sb; i++) {
+		const struct sbind *sb = &b->sb[i];
+		const struct stream_ip *own = NULL;
+		uint64_t most = 0;
+		double have;
+
+		if (sb->ent < 0 || !sb->order_insn ||
+		    !factbase__get(b->fb, sb->ent, "struct.walk_dense", &have, NULL))
+			continue;	/* decided from its own deltas */
+		for (int k = 0; k < s->nr_ips; k++)
+			if (s->ips[k].insn == sb->order_insn && s->ips[k].pid == sb->order_pid &&
+			    s->ips[k].skip == STREAM_OK && s->ips[k].bursts)
+				own = &s->ips[k];
+		if (!own)
+			continue;
+		for (int k = 0; k < s->nr_ips; k++) {
+			const struct stream_ip *x = &s->ips[k];
+
+			if (x->pid == own->pid && x->skip == STREAM_OK && x->bursts &&
+			    !strcmp(x->loc.function, own->loc.function) && x->accesses > most)
+				most = x->accesses;
+		}
+		if (most >= STREAM_ORDER_MIN_DELTAS && own->accesses * 8 <= most)
+			factbase__set(b->fb, sb->ent, "struct.walk_dense", 0, s->tier);
+	}
+}
+
 void bind__streams(struct binder *b)
 {
 	const struct streams_report *s = b->r->streams;
@@ -198,6 +247,7 @@ void bind__streams(struct binder *b)
 		used++;
 	}
 	free(idx);
+	bind_walk_density(b, s);
 	if (s->geom.tlb_entries)
 		factbase__set(fb, -1, "machine.dtlb_entries", s->geom.tlb_entries, TIER_SOFTWARE);
 	if (s->geom.l2_ways)

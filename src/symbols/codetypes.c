@@ -668,3 +668,107 @@ int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type,
 		return -ENOENT;
 	return each_top_die(ct, global_type_fn, &q);
 }
+
+/* Whether variable DIE is in DWARF register REG at PC (a location list entry or a plain one). */
+static bool var_in_reg(Dwarf_Die *die, Dwarf_Addr pc, int reg)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *exprs[4];
+	size_t lens[4];
+	int n;
+
+	if (!dwarf_attr(die, DW_AT_location, &at))
+		return false;
+	n = dwarf_getlocation_addr(&at, pc, exprs, lens, 4);
+	for (int i = 0; i < n; i++) {
+		if (lens[i] != 1)
+			continue;
+		if (exprs[i][0].atom >= DW_OP_reg0 && exprs[i][0].atom <= DW_OP_reg31 &&
+		    (int)(exprs[i][0].atom - DW_OP_reg0) == reg)
+			return true;
+		if (exprs[i][0].atom == DW_OP_regx && exprs[i][0].number == (Dwarf_Word)reg)
+			return true;
+	}
+	return false;
+}
+
+/* The struct a pointer variable points to (one pointer, through typedefs and qualifiers). */
+static bool pointee_struct(struct codetypes *ct, Dwarf_Die *var, char *type, size_t len)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t, s;
+	unsigned int via;
+
+	if (!dwarf_attr_integrate(var, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+		return false;
+	for (int depth = 0; depth < 8; depth++) {
+		int tag = dwarf_tag(&t);
+
+		if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+		    tag == DW_TAG_rvalue_reference_type)
+			return strip_to_struct(ct, &t, false, &s, type, len, &via) &&
+			       !(via & VIA_POINTER);
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type)
+			return false;
+		if (!dwarf_attr_integrate(&t, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+			return false;
+	}
+	return false;
+}
+
+/* The innermost scope's variable in REG at PC under SCOPE (blocks and inlined calls first). */
+static int reg_in_scope(struct codetypes *ct, Dwarf_Die *scope, Dwarf_Addr pc, int reg,
+			char *type, size_t len, int depth)
+{
+	Dwarf_Die child;
+	int found = -ENOENT;
+
+	if (depth > 12 || dwarf_child(scope, &child) != 0)
+		return -ENOENT;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+		    dwarf_haspc(&child, pc) == 1) {
+			if (!reg_in_scope(ct, &child, pc, reg, type, len, depth + 1))
+				return 0;
+		} else if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+			   found && var_in_reg(&child, pc, reg) &&
+			   pointee_struct(ct, &child, type, len)) {
+			found = 0;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return found;
+}
+
+int codetypes__reg_struct(struct codetypes *ct, const char *function, unsigned long long pc,
+			  int reg, char *type, size_t len)
+{
+	const char *tail, *p;
+	size_t lo = 0, hi;
+
+	if (!ct || !function || !*function || reg < 0)
+		return -ENOENT;
+	if (!ct->funcs_built)
+		funcs_build(ct);
+	for (tail = p = function; (p = strstr(p, "::")); p += 2)
+		tail = p + 2;
+	hi = ct->nr_funcs;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(ct->funcs[mid].name, tail) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ct->nr_funcs && !strcmp(ct->funcs[lo].name, tail); lo++) {
+		Dwarf_Die die;
+
+		if (dwarf_offdie(ct->dw, ct->funcs[lo].off, &die) && dwarf_haspc(&die, pc) == 1)
+			return reg_in_scope(ct, &die, pc, reg, type, len, 0);
+	}
+	return -ENOENT;
+}

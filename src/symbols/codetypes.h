@@ -50,4 +50,13 @@ int codetypes__global_at(struct codetypes *ct, unsigned long long addr, char *ty
 /* The struct type (through arrays and typedefs) of the global variable SYMBOL; 0 or -ENOENT. */
 int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type, size_t len);
 
+/*
+ * The struct a pointer variable of FUNCTION points to when DWARF register
+ * REG holds it at link-time address PC (its location there, in the
+ * innermost block or inlined call around PC): what an access through that
+ * register works on.  0 or -ENOENT.
+ */
+int codetypes__reg_struct(struct codetypes *ct, const char *function, unsigned long long pc,
+			  int reg, char *type, size_t len);
+
 #endif

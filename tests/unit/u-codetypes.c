@@ -39,3 +39,36 @@ void test_codetypes__qualified_names(void)
 out:
 	codetypes__close(ct);
 }
+
+/* The struct a register's pointer variable points to, from its DWARF location at a PC. */
+void test_codetypes__reg_struct(void)
+{
+	const char *bin = test__build_fixture("codetypes_regs.c", "codetypes_regs", "-g -O2");
+	struct codetypes *ct = bin ? codetypes__open(bin) : NULL;
+	unsigned long long lo;
+	char type[128];
+	int stats = 0, worker = 0, other = 0;
+
+	if (!ASSERT_NOT_NULL(ct, "open the fixture's DWARF"))
+		return;
+	if (!ASSERT_OK(codetypes__func_addr(ct, "work", &lo), "work's address"))
+		goto out;
+	for (unsigned long long pc = lo; pc < lo + 64; pc++) {
+		for (int reg = 0; reg < 16; reg++) {
+			if (codetypes__reg_struct(ct, "work", pc, reg, type, sizeof(type)))
+				continue;
+			stats += !strcmp(type, "stats");
+			worker += !strcmp(type, "worker");
+			other += strcmp(type, "stats") && strcmp(type, "worker");
+		}
+	}
+	ASSERT_TRUE(stats > 0, "s: a register holds a struct stats pointer");
+	ASSERT_TRUE(worker > 0, "w: a register holds a struct worker pointer");
+	ASSERT_EQ(other, 0, "no other struct");
+	ASSERT_TRUE(codetypes__reg_struct(ct, "work", lo, 15, type, sizeof(type)) != 0,
+		    "r15 holds nothing at the entry");
+	ASSERT_TRUE(codetypes__reg_struct(ct, "main", lo, 5, type, sizeof(type)) != 0,
+		    "not main's code");
+out:
+	codetypes__close(ct);
+}
