@@ -58,6 +58,8 @@ struct mem_operand {
 			      * by a vote over the bytes before the sampled IP: sure */
 	bool chained;	     /* its loop moves the base only to a pointer loaded through it
 			      * (addrsample__loop_chained): a dependent chain */
+	bool lea_indexed;    /* its base was last set by a lea with an index in its loop
+			      * (lea r9, [r8 + r9*8]; mov [r9]): an element of an array */
 	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */
 	bool stored;	     /* a load whose operand is stored to right after (addrsample__stored_back) */
 	bool joined;	     /* a jump lands between the access and the sampled IP: the

@@ -30,9 +30,22 @@ static int scalar_starts(const struct ma_struct *s, int64_t off, unsigned int si
 
 		if (!m || (m->flags & MA_M_ARRAY))
 			return 0;
-		if (!m->nested)
-			return m->offset != (uint64_t)off || m->size < size ? 0 :
-			       m->size == size ? 2 : 1;
+		if (!m->nested) {
+			uint64_t end = m->offset + m->size;
+
+			if (m->offset != (uint64_t)off)
+				return 0;
+			if (m->size >= size)
+				return m->size == size ? 2 : 1;
+			/* a wide load of the members that follow (octets, packets in one) */
+			for (int k = mi + 1; k < s->nr_members && end < (uint64_t)off + size; k++) {
+				if (s->members[k].offset != end || (s->members[k].flags & MA_M_ARRAY) ||
+				    s->members[k].nested)
+					return 0;
+				end += s->members[k].size;
+			}
+			return end >= (uint64_t)off + size;
+		}
 		off -= (int64_t)m->offset;
 		s = m->nested;
 	}
@@ -196,6 +209,25 @@ static void array_in_block(struct binder *b, const struct func_types *ft, struct
 	}
 }
 
+/*
+ * An indexed access whose displacement lands on a scalar member of S: an
+ * index into a scalar is no C access, but an array member after it, read
+ * with a counter that starts at 1 or more (p->gain[t] as [p + t'*4 + 140],
+ * t' = t + 1), is.  The array member a step or a few after OFF, or -1.
+ */
+static int biased_array(const struct ma_struct *s, const struct addr_ip *ip, int64_t off)
+{
+	for (int k = 1; k <= 4 && ip->op.index >= 0 && ip->op.scale; k++) {
+		int64_t o = off + k * ip->op.scale;
+		int mk = o < (int64_t)s->size ? bind__member_at(s, o) : -1;
+
+		if (mk >= 0 && (s->members[mk].flags & MA_M_ARRAY) &&
+		    s->members[mk].offset == (uint64_t)o)
+			return mk;
+	}
+	return -1;
+}
+
 /* The DWARF register number of a sampled register (x86-64 psABI), -1 for none. */
 static int dwarf_reg(int family)
 {
@@ -221,18 +253,23 @@ static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip 
 	char type[128];
 	struct sbind *sb, *elem;
 	const struct ma_member *m;
-	int64_t off;
+	int64_t off, delta = 0;
 	int mi;
 	bool stepped;
 
 	if (!b->ct || ip->op.base < 0 || ip->op.base == AS_SP || ip->op.base == AS_IP ||
 	    !ip->loc.rel || !ip->loc.function[0] ||
 	    codetypes__reg_struct(b->ct, fn, ip->loc.rel, dwarf_reg(ip->op.base), type,
-				  sizeof(type)) ||
+				  sizeof(type), &delta) ||
 	    !(sb = binder__find_struct(b, type)) || !sb->s->size)
 		return NULL;
 	stepped = stride && llabs(stride) % (int64_t)sb->s->size == 0;	/* size > 0: above */
-	off = elem_offset(sb->s, ip, stepped);
+	if (delta)	/* the register points -DELTA bytes into the object: exact */
+		off = stepped ? (((ip->op.disp - delta) % (int64_t)sb->s->size) +
+				 (int64_t)sb->s->size) % (int64_t)sb->s->size
+			      : ip->op.disp - delta;
+	else
+		off = elem_offset(sb->s, ip, stepped);
 	if (off < 0 || off >= (int64_t)sb->s->size || (mi = bind__member_at(sb->s, off)) < 0)
 		return NULL;
 	m = &sb->s->members[mi];
@@ -251,27 +288,11 @@ static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip 
 		sb = elem;
 		off = in;
 		m = &sb->s->members[mi];
-	} else if (ip->op.index >= 0 && !stepped && !(m->flags & MA_M_ARRAY) && ip->op.scale) {
-		/*
-		 * an index into an array member from a counter that starts at 1
-		 * (p->gain[t] as [p + t'*4 + 140], t' = t + 1): a scalar at the
-		 * displacement, the array a step or a few after it
-		 */
-		int k;
-
-		for (k = 1; k <= 4; k++) {
-			int64_t o = off + k * ip->op.scale;
-			int mk = o < (int64_t)sb->s->size ? bind__member_at(sb->s, o) : -1;
-
-			if (mk >= 0 && (sb->s->members[mk].flags & MA_M_ARRAY) &&
-			    sb->s->members[mk].offset == (uint64_t)o) {
-				mi = mk;
-				m = &sb->s->members[mi];
-				break;
-			}
-		}
-		if (k > 4)
+	} else if ((ip->op.index >= 0 || ip->op.lea_indexed) && !stepped &&
+		   !(m->flags & MA_M_ARRAY) && !m->nested) {
+		if ((mi = biased_array(sb->s, ip, off)) < 0)
 			return NULL;
+		m = &sb->s->members[mi];
 	}
 	/* the access fits the member, as attribute() asks */
 	if (ip->op.size &&
@@ -364,6 +385,14 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 			 * and cover it and the next ones (one load for r, g, b, a)
 			 */
 			m = &sb->s->members[mi];
+			/* indexed, not over the struct's objects: an array member (s->bits[i] is not) */
+			if ((ip->op.index >= 0 || ip->op.lea_indexed) && !stepped &&
+			    !(m->flags & MA_M_ARRAY) && !m->nested) {
+				if ((mi = biased_array(sb->s, ip, off)) < 0)
+					continue;
+				m = &sb->s->members[mi];
+				off = (int64_t)m->offset;
+			}
 			bool wide = stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
 				    (uint64_t)off + ip->op.size <= sb->s->size;
 			if (ip->op.size && !wide && (m->size < ip->op.size ||
@@ -811,6 +840,15 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 	    !factbase__get(fb, idx, "line.stride", &stride, NULL) &&
 	    (uint64_t)stride == sb->s->size && (uint64_t)llabs(ip->stride) == sb->s->size)
 		factbase__set(fb, idx, "line.elem_stride", 1, a->tier);
+	/* a member the layout puts off its natural alignment (a packed struct's) */
+	if (idx >= 0 && mi >= 0) {
+		const struct ma_member *m = &sb->s->members[mi];
+		double was = 0;
+
+		if (factbase__get(fb, idx, "line.member_misaligned", &was, NULL) || !was)
+			factbase__set(fb, idx, "line.member_misaligned",
+				      m->align > 1 && m->offset % m->align != 0, TIER_STATIC);
+	}
 	if (idx >= 0 && !fb->ents[idx].struct_name[0]) {
 		snprintf(fb->ents[idx].struct_name, sizeof(fb->ents[0].struct_name), "%s",
 			 sb->s->name);

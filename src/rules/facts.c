@@ -159,6 +159,9 @@ const struct metric_def metric__registry[] = {
 	  "standard deviations its hot line's forward deltas lie above random order's half" },
 	{ "struct.in_order", S, EV_ADDR, "bool",
 	  "its hot line walks the array in order (2.5 deviations, and 2/3 of the deltas forward)" },
+	{ "line.member_misaligned", L, EV_LAYOUT, "bool",
+	  "a member its accesses read lies off its natural alignment in the struct's layout "
+	  "(packed)" },
 	{ "struct.walk_dense", S, EV_STREAMS, "bool",
 	  "the address stream of its walk steps one object at a time (its stride or period is the "
 	  "size), not over a sparse subset of them" },

@@ -192,7 +192,21 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 			double fs = 0;
 
 			factbase__get(fb, idx, "line.false_sharing", &fs, NULL);
-			if (obj >= 0 && obj >= split)
+			double mis = 0, ord = 0;
+
+			factbase__get(fb, idx, "line.member_misaligned", &mis, NULL);
+			factbase__get(fb, idx, "line.in_order", &ord, NULL);
+			/* an in-order walk pays for straddling objects only through its split reads */
+			if (mis > 0 && split >= 0 && (obj < split || (ord > 0 && fs <= 0)))
+				sbuf_printf(&out, &len, &cap,
+					    "%.0f%% of the %.0f-byte reads cross a cache-line boundary "
+					    "because struct %s puts %s off its natural alignment "
+					    "(packed)",
+					    100 * split, sz, INHERIT(fb, idx, struct_name)[0]
+							     ? INHERIT(fb, idx, struct_name) : "?",
+					    INHERIT(fb, idx, member)[0] ? INHERIT(fb, idx, member)
+									: "a member");
+			else if (obj >= 0 && obj >= split)
 				sbuf_printf(&out, &len, &cap,
 					    "%.0f%% of the struct %s objects it uses straddle two cache "
 					    "lines because of where they begin%s",

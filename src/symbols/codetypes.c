@@ -669,8 +669,13 @@ int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type,
 	return each_top_die(ct, global_type_fn, &q);
 }
 
-/* Whether variable DIE is in DWARF register REG at PC (a location list entry or a plain one). */
-static bool var_in_reg(Dwarf_Die *die, Dwarf_Addr pc, int reg)
+/*
+ * Whether variable DIE is in DWARF register REG at PC: held there (a
+ * location list entry or a plain one; *DELTA 0), or REG plus a constant
+ * (DW_OP_bregN off; DW_OP_stack_value: a loop's pointer kept past the
+ * object's start, *DELTA = off, the variable's value less the register's).
+ */
+static bool var_in_reg(Dwarf_Die *die, Dwarf_Addr pc, int reg, int64_t *delta)
 {
 	Dwarf_Attribute at;
 	Dwarf_Op *exprs[4];
@@ -681,13 +686,20 @@ static bool var_in_reg(Dwarf_Die *die, Dwarf_Addr pc, int reg)
 		return false;
 	n = dwarf_getlocation_addr(&at, pc, exprs, lens, 4);
 	for (int i = 0; i < n; i++) {
-		if (lens[i] != 1)
-			continue;
-		if (exprs[i][0].atom >= DW_OP_reg0 && exprs[i][0].atom <= DW_OP_reg31 &&
-		    (int)(exprs[i][0].atom - DW_OP_reg0) == reg)
+		const Dwarf_Op *op = exprs[i];
+
+		*delta = 0;
+		if (lens[i] == 1 && op[0].atom >= DW_OP_reg0 && op[0].atom <= DW_OP_reg31 &&
+		    (int)(op[0].atom - DW_OP_reg0) == reg)
 			return true;
-		if (exprs[i][0].atom == DW_OP_regx && exprs[i][0].number == (Dwarf_Word)reg)
+		if (lens[i] == 1 && op[0].atom == DW_OP_regx && op[0].number == (Dwarf_Word)reg)
 			return true;
+		if (lens[i] == 2 && op[1].atom == DW_OP_stack_value &&
+		    op[0].atom >= DW_OP_breg0 && op[0].atom <= DW_OP_breg31 &&
+		    (int)(op[0].atom - DW_OP_breg0) == reg) {
+			*delta = (int64_t)op[0].number;
+			return true;
+		}
 	}
 	return false;
 }
@@ -720,10 +732,11 @@ static bool pointee_struct(struct codetypes *ct, Dwarf_Die *var, char *type, siz
 
 /* The innermost scope's variable in REG at PC under SCOPE (blocks and inlined calls first). */
 static int reg_in_scope(struct codetypes *ct, Dwarf_Die *scope, Dwarf_Addr pc, int reg,
-			char *type, size_t len, int depth)
+			char *type, size_t len, int64_t *delta, int depth)
 {
 	Dwarf_Die child;
 	int found = -ENOENT;
+	int64_t d;
 
 	if (depth > 12 || dwarf_child(scope, &child) != 0)
 		return -ENOENT;
@@ -732,11 +745,12 @@ static int reg_in_scope(struct codetypes *ct, Dwarf_Die *scope, Dwarf_Addr pc, i
 
 		if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
 		    dwarf_haspc(&child, pc) == 1) {
-			if (!reg_in_scope(ct, &child, pc, reg, type, len, depth + 1))
+			if (!reg_in_scope(ct, &child, pc, reg, type, len, delta, depth + 1))
 				return 0;
 		} else if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
-			   found && var_in_reg(&child, pc, reg) &&
+			   found && var_in_reg(&child, pc, reg, &d) &&
 			   pointee_struct(ct, &child, type, len)) {
+			*delta = d;
 			found = 0;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -744,7 +758,7 @@ static int reg_in_scope(struct codetypes *ct, Dwarf_Die *scope, Dwarf_Addr pc, i
 }
 
 int codetypes__reg_struct(struct codetypes *ct, const char *function, unsigned long long pc,
-			  int reg, char *type, size_t len)
+			  int reg, char *type, size_t len, int64_t *delta)
 {
 	const char *tail, *p;
 	size_t lo = 0, hi;
@@ -768,7 +782,7 @@ int codetypes__reg_struct(struct codetypes *ct, const char *function, unsigned l
 		Dwarf_Die die;
 
 		if (dwarf_offdie(ct->dw, ct->funcs[lo].off, &die) && dwarf_haspc(&die, pc) == 1)
-			return reg_in_scope(ct, &die, pc, reg, type, len, 0);
+			return reg_in_scope(ct, &die, pc, reg, type, len, delta, 0);
 	}
 	return -ENOENT;
 }

@@ -12,6 +12,7 @@
 #define __MA_CODETYPES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #define CODETYPES_MAX 16
@@ -54,9 +55,11 @@ int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type,
  * The struct a pointer variable of FUNCTION points to when DWARF register
  * REG holds it at link-time address PC (its location there, in the
  * innermost block or inlined call around PC): what an access through that
- * register works on.  0 or -ENOENT.
+ * register works on.  *DELTA: the variable's value less the register's (0
+ * when held there; -3 when f is rax - 3: rax points 3 bytes into *f).
+ * 0 or -ENOENT.
  */
 int codetypes__reg_struct(struct codetypes *ct, const char *function, unsigned long long pc,
-			  int reg, char *type, size_t len);
+			  int reg, char *type, size_t len, int64_t *delta);
 
 #endif

@@ -511,7 +511,7 @@ static int reg_step(csh h, const cs_insn *in, int reg, int64_t *delta)
  */
 int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
 			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max,
-			      int64_t *bump)
+			      int64_t *bump, bool *lea_indexed)
 {
 	struct {
 		int64_t disp;
@@ -525,6 +525,7 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 	size_t sz;
 	int n = 0, nr_seen = 0, gen = 0, op_gen = -1;
 	int64_t adj = 0, op_adj = 0;
+	bool lea_idx = false, op_lea_idx = false;
 
 	if (!h || op->skip != AS_OK || op->base < 0 || op->rip || op->insn < code_addr ||
 	    op->insn >= code_addr + len)
@@ -547,6 +548,7 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 		if (in->address == op->insn) {
 			op_gen = gen;
 			op_adj = adj;
+			op_lea_idx = lea_idx;
 		}
 		for (int i = 0; i < x->op_count && !is_no_access(in->id); i++) {
 			const cs_x86_op *m = &x->operands[i];
@@ -576,6 +578,9 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 		} else if (step < 0) {
 			gen++;
 			adj = 0;
+			lea_idx = in->id == X86_INS_LEA && x->op_count == 2 &&
+				  x->operands[1].type == X86_OP_MEM &&
+				  x->operands[1].mem.index != X86_REG_INVALID;
 		}
 		if (op->index >= 0 && reg_step(h, in, op->index, &d)) {
 			/* the element moved: what follows is another one */
@@ -586,6 +591,8 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 	cs_free(in, 1);
 	if (bump)
 		*bump = op_gen >= 0 ? op_adj : 0;
+	if (lea_indexed)
+		*lea_indexed = op_gen >= 0 && op_lea_idx;
 	for (int i = 0; i < nr_seen && n < max; i++) {
 		int64_t rel = seen[i].disp - op_adj;
 		int k;

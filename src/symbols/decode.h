@@ -77,10 +77,12 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
  * taken into account.  *BUMP (when not NULL) is what the loop added to the
  * base from its top (or from the base's last other write) to OP: the offset
  * of OP's access from where the base pointed on the loop's first pass.
+ * *LEA_INDEXED (when not NULL): the base was last set, in the loop before
+ * OP, by a lea with an index register: OP reaches an array's element.
  */
 int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
 			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max,
-			      int64_t *bump);
+			      int64_t *bump, bool *lea_indexed);
 /*
  * Whether the loop around OP (found as addrsample__loop_stores finds it)
  * moves OP's base register only to a pointer loaded through it: p = p->next,

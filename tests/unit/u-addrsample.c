@@ -507,7 +507,8 @@ void test_addrsample__loop_siblings_bumped(void)
 	/* the first load: the bump by 4 makes [rax+8] the member at +12, [rax-4] this one */
 	if (!ASSERT_OK(addrsample__decode(code, sizeof(code), 0x401000, &op), "decode inner"))
 		return;
-	n = addrsample__loop_siblings(code, sizeof(code), 0x401000, &op, disp, size, 16, &bump);
+	n = addrsample__loop_siblings(code, sizeof(code), 0x401000, &op, disp, size, 16, &bump,
+				      NULL);
 	ASSERT_EQ(bump, 0, "the first load: no bump before it");
 	for (int i = 0; i < n; i++) {
 		has0 |= disp[i] == 0 && size[i] == 4;
@@ -520,7 +521,7 @@ void test_addrsample__loop_siblings_bumped(void)
 	if (ASSERT_OK(addrsample__decode(code + 0x0b, sizeof(code) - 0x0b, 0x40100b, &op),
 		      "decode subss")) {
 		n = addrsample__loop_siblings(code, sizeof(code), 0x401000, &op, disp, size, 16,
-					      &bump);
+					      &bump, NULL);
 		ASSERT_EQ(bump, 4, "bumped by 4 before it");
 		ASSERT_EQ(n, 2, "the same two places");
 	}
@@ -528,7 +529,8 @@ void test_addrsample__loop_siblings_bumped(void)
 	if (!ASSERT_OK(addrsample__decode(code + 0x27, sizeof(code) - 0x27, 0x401027, &op),
 		       "decode chain"))
 		return;
-	n = addrsample__loop_siblings(code, sizeof(code), 0x401000, &op, disp, size, 16, NULL);
+	n = addrsample__loop_siblings(code, sizeof(code), 0x401000, &op, disp, size, 16, NULL,
+				      NULL);
 	has0 = has12 = other = false;
 	for (int i = 0; i < n; i++) {
 		has0 |= disp[i] == 0;

@@ -47,6 +47,7 @@ void test_codetypes__reg_struct(void)
 	struct codetypes *ct = bin ? codetypes__open(bin) : NULL;
 	unsigned long long lo;
 	char type[128];
+	int64_t delta = 0;
 	int stats = 0, worker = 0, other = 0;
 
 	if (!ASSERT_NOT_NULL(ct, "open the fixture's DWARF"))
@@ -55,7 +56,7 @@ void test_codetypes__reg_struct(void)
 		goto out;
 	for (unsigned long long pc = lo; pc < lo + 64; pc++) {
 		for (int reg = 0; reg < 16; reg++) {
-			if (codetypes__reg_struct(ct, "work", pc, reg, type, sizeof(type)))
+			if (codetypes__reg_struct(ct, "work", pc, reg, type, sizeof(type), &delta))
 				continue;
 			stats += !strcmp(type, "stats");
 			worker += !strcmp(type, "worker");
@@ -65,9 +66,9 @@ void test_codetypes__reg_struct(void)
 	ASSERT_TRUE(stats > 0, "s: a register holds a struct stats pointer");
 	ASSERT_TRUE(worker > 0, "w: a register holds a struct worker pointer");
 	ASSERT_EQ(other, 0, "no other struct");
-	ASSERT_TRUE(codetypes__reg_struct(ct, "work", lo, 15, type, sizeof(type)) != 0,
+	ASSERT_TRUE(codetypes__reg_struct(ct, "work", lo, 15, type, sizeof(type), &delta) != 0,
 		    "r15 holds nothing at the entry");
-	ASSERT_TRUE(codetypes__reg_struct(ct, "main", lo, 5, type, sizeof(type)) != 0,
+	ASSERT_TRUE(codetypes__reg_struct(ct, "main", lo, 5, type, sizeof(type), &delta) != 0,
 		    "not main's code");
 out:
 	codetypes__close(ct);

@@ -312,7 +312,7 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 	}
 	n = addrsample__loop_siblings(buf, (size_t)(to - from), from, &ia->out.op,
 				      ia->out.sib_disp, ia->out.sib_size, ADDR_SIBLINGS,
-				      &ia->out.sib_bump);
+				      &ia->out.sib_bump, &ia->out.op.lea_indexed);
 	ia->out.nr_sib = n > 0 ? n : 0;
 	ia->out.op.chained = addrsample__loop_chained(buf, (size_t)(to - from), from, &ia->out.op);
 	free(buf);
