@@ -247,8 +247,14 @@ static int dwarf_reg(int family)
  * and the member there; NULL when no variable is known to be there, or its
  * struct has no member the access fits.
  */
+struct reg_hint {
+	char type[128];		/* the variable's struct, "" none */
+	int64_t delta;		/* the variable's value less the register's */
+};
+
 static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip *ip,
-					 const char *fn, int64_t stride, int *member)
+					 const char *fn, int64_t stride, int *member,
+					 struct reg_hint *hint)
 {
 	char type[128];
 	struct sbind *sb, *elem;
@@ -264,6 +270,16 @@ static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip 
 	    !(sb = binder__find_struct(b, type)) || !sb->s->size)
 		return NULL;
 	stepped = stride && llabs(stride) % (int64_t)sb->s->size == 0;	/* size > 0: above */
+	/*
+	 * the register points outside the variable's object (w = rax + 64,
+	 * w = &ino[i].wb): it walks objects that enclose it, which the
+	 * function's types find
+	 */
+	if (delta > 0 || -delta >= (int64_t)sb->s->size) {
+		snprintf(hint->type, sizeof(hint->type), "%s", type);
+		hint->delta = delta;
+		return NULL;
+	}
 	if (delta)	/* the register points -DELTA bytes into the object: exact */
 		off = stepped ? (((ip->op.disp - delta) % (int64_t)sb->s->size) +
 				 (int64_t)sb->s->size) % (int64_t)sb->s->size
@@ -306,6 +322,32 @@ static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip 
 }
 
 /*
+ * Where IP's access lands in an object of S that encloses the variable
+ * the debug info ties to its base register (w = rax + 64 with w =
+ * &ino[i].wb: S's member of w's struct at 88, so rax is 24 into the
+ * inode): exact, -1 when S holds no such member (once).
+ */
+static int64_t hinted_offset(const struct ma_struct *s, const struct addr_ip *ip,
+			     const struct reg_hint *hint)
+{
+	int64_t at = -1;
+
+	if (!hint->type[0] || !s->size)
+		return -1;
+	for (int k = 0; k < s->nr_members; k++) {
+		const struct ma_member *m = &s->members[k];
+
+		if (!m->nested || !m->nested->name || strcmp(m->nested->name, hint->type) ||
+		    (m->flags & MA_M_ARRAY))
+			continue;
+		if (at >= 0)
+			return -1;	/* two such members: which one is unknown */
+		at = (int64_t)m->offset - hint->delta + ip->op.disp;
+	}
+	return at < 0 ? -1 : ((at % (int64_t)s->size) + (int64_t)s->size) % (int64_t)s->size;
+}
+
+/*
  * The struct an access at IP works on: among the types of its function
  * (parameters first), the one whose size is the access stride (an array of
  * it is walked), else the first one with a member at the displacement.
@@ -316,6 +358,7 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 {
 	struct func_types ft;
 	struct sbind *best = NULL;
+	struct reg_hint hint = { "", 0 };
 	int64_t disp = ip->op.disp, best_off = 0, stride = walk_stride(b, ip);
 	char fn[128];
 
@@ -341,7 +384,7 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 		return best;
 	}
 	/* the pointer variable the debug info puts in the base register there */
-	if ((best = reg_variable_struct(b, ip, fn, stride, member)))
+	if ((best = reg_variable_struct(b, ip, fn, stride, member, &hint)))
 		return best;
 	if (!b->ct || codetypes__lookup(b->ct, fn, &ft))
 		return NULL;
@@ -371,7 +414,9 @@ static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *
 			 */
 			if (pass == 4 && on_stack)
 				continue;
-			off = elem_offset(sb->s, ip, stepped);
+			off = stepped ? hinted_offset(sb->s, ip, &hint) : -1;
+			if (off < 0)
+				off = elem_offset(sb->s, ip, stepped);
 			if (off < 0 || off >= (int64_t)sb->s->size)
 				continue;
 			int mi = bind__member_at(sb->s, off);
