@@ -28,8 +28,18 @@ static int scalar_starts(const struct ma_struct *s, int64_t off, unsigned int si
 		int mi = bind__member_at(s, off);
 		const struct ma_member *m = mi >= 0 ? &s->members[mi] : NULL;
 
-		if (!m || (m->flags & MA_M_ARRAY))
+		if (!m)
 			return 0;
+		if (m->flags & MA_M_ARRAY) {
+			/* an array member at its start (n->child[dir], indexed from it) */
+			uint64_t elem = m->size;
+
+			for (int d = 0; d < m->nr_dims; d++)
+				elem = m->dims[d] ? elem / m->dims[d] : elem;
+			if (m->offset != (uint64_t)off || !elem || elem < size)
+				return 0;
+			return elem == size ? 2 : 1;
+		}
 		if (!m->nested) {
 			uint64_t end = m->offset + m->size;
 
@@ -1322,6 +1332,35 @@ static void addr_bind_placement(struct binder *b, const struct sbind *sb, enum t
 	}
 	if (all <= 0)
 		return;
+	/*
+	 * the objects whose members the hot loop uses (sampled or reached by
+	 * its code) lie on two lines where they begin: a 48-byte node's key
+	 * at 0 and children at 40 for the nodes that begin at 32 or 48
+	 */
+	if (sb->nr_hot) {
+		int64_t lo = -1, hi = -1;
+		double span = 0;
+
+		for (int k = 0; k < sb->nr_hot; k++) {
+			int mi = bind__member_at(sb->s, (int64_t)sb->hot_off[k]);
+			int64_t a, e;
+
+			if (mi < 0)
+				continue;
+			a = (int64_t)sb->s->members[mi].offset;
+			e = a + (int64_t)(sb->s->members[mi].size ? sb->s->members[mi].size : 1);
+			if (lo < 0 || a < lo)
+				lo = a;
+			if (e > hi)
+				hi = e;
+		}
+		if (lo >= 0 && hi - lo <= (int64_t)line) {
+			for (uint32_t o = 0; o < line; o++)
+				if ((o + lo) / line != (o + hi - 1) / line)
+					span += sb->base_off[o];
+			factbase__set(b->fb, sb->ent, "struct.hot_split_frac", span / all, t);
+		}
+	}
 	/* the smallest size from the struct's up that divides the line: none straddle then */
 	while (line % fit)
 		fit++;

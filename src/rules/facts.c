@@ -162,6 +162,9 @@ const struct metric_def metric__registry[] = {
 	{ "line.member_misaligned", L, EV_LAYOUT, "bool",
 	  "a member its accesses read lies off its natural alignment in the struct's layout "
 	  "(packed)" },
+	{ "struct.hot_split_frac", S, EV_ADDR, "ratio",
+	  "share of the objects whose members the hot loop uses lie on two lines where the objects "
+	  "begin (exact addresses)" },
 	{ "struct.walk_dense", S, EV_STREAMS, "bool",
 	  "the address stream of its walk steps one object at a time (its stride or period is the "
 	  "size), not over a sparse subset of them" },

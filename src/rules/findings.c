@@ -221,6 +221,27 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 					    100 * split, sz);
 			else
 				sbuf_printf(&out, &len, &cap, "accesses cross cache-line boundaries");
+		} else if (!strcmp(name, "span_detail")) {
+			double hl = 0, hb = 0, hm = 0, hs = -1, rb = 0;
+
+			factbase__get(fb, idx, "struct.hot_lines", &hl, NULL);
+			factbase__get(fb, idx, "struct.hot_bytes", &hb, NULL);
+			factbase__get(fb, idx, "struct.hot_members", &hm, NULL);
+			factbase__get(fb, idx, "struct.hot_split_frac", &hs, NULL);
+			factbase__get(fb, idx, "struct.reached_bytes", &rb, NULL);
+			if (hl >= 2)
+				sbuf_printf(&out, &len, &cap,
+					    "uses %.0f members of struct %s that together take %.0f "
+					    "bytes but lie on %.0f different cache lines, so each object "
+					    "costs %.0f line fetches instead of one",
+					    hm, INHERIT(fb, idx, struct_name), hb, hl, hl);
+			else
+				sbuf_printf(&out, &len, &cap,
+					    "uses %.0f bytes of members of struct %s that would fit "
+					    "one line, yet %.0f%% of the objects it reads, out of "
+					    "order, begin so late in a line that those members lie on "
+					    "two: two line fetches where one would do",
+					    rb, INHERIT(fb, idx, struct_name), 100 * (hs > 0 ? hs : 0));
 		} else if (!strcmp(name, "elem_per_line")) {
 			double line, sz;
 

@@ -28,7 +28,7 @@
 static const char *const template_labels[] = {
 	"struct", "member", "decl", "function", "file", "line", "location", "region",
 	"fixed_decl", "hot_decl", "aligned_decl", "split_decl", "elem_per_line", "split_detail",
-	"region_kind", NULL,
+	"span_detail", "region_kind", NULL,
 };
 
 struct pctx {
@@ -237,7 +237,8 @@ static int check_template(struct pctx *p, const char *key, const char *t, int li
 			if (!strchr(name, '.'))
 				return perr(p, line, "'%s' has an unknown placeholder {%s} (labels: struct "
 					    "member decl function file line location region fixed_decl "
-					    "hot_decl aligned_decl split_decl elem_per_line split_detail region_kind, "
+					    "hot_decl aligned_decl split_decl elem_per_line split_detail span_detail "
+					    "region_kind, "
 					    "or a metric name)", key, name);
 			if (check_name(&c, name))
 				return c.err;
