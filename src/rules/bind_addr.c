@@ -1427,6 +1427,13 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 			factbase__set(fb, sb->ent, "struct.extent_bytes",
 				      (double)(sb->ea_max - sb->ea_min + sb->s->size), t);
 		factbase__set(fb, sb->ent, "struct.hot_members", nr_sampled, t);
+		/*
+		 * whether the loop around the busiest access was found and read:
+		 * then the members it reaches are known, not only the first one
+		 * of each line it touches (the one that takes the miss, and the
+		 * samples)
+		 */
+		factbase__set(fb, sb->ent, "struct.reach_known", sb->top && sb->top->nr_sib > 0, t);
 		factbase__set(fb, sb->ent, "struct.hot_bytes", bytes, t);
 		factbase__set(fb, sb->ent, "struct.reached_bytes", reached, t);
 		factbase__set(fb, sb->ent, "struct.hot_lines", nr_lines, t);

@@ -28,8 +28,8 @@ static double ratio(uint64_t a, uint64_t b)
  * Whether the walk goes in order, from every delta of the stream: at most
  * one in ten goes against the others (passes of ten accesses or more).
  * Sampled addresses cannot tell a walk repeated faster than they come from
- * random order; the stream can: its answer replaces theirs, on the line and
- * on the struct the line's accesses were tied to.
+ * random order; the stream can: its answer replaces theirs on the line
+ * (and on its struct: bind_walk_density).
  */
 static void bind_order(struct binder *b, const struct streams_report *s,
 		       const struct stream_ip *ip, int idx)
@@ -38,33 +38,12 @@ static void bind_order(struct binder *b, const struct streams_report *s,
 	uint64_t moves = ip->forward + ip->backward;
 	uint64_t most = ip->forward > ip->backward ? ip->forward : ip->backward;
 	bool in_order;
-	struct sbind *sb;
 
 	if (moves < STREAM_ORDER_MIN_DELTAS)
 		return;
 	in_order = (double)most >= 0.9 * (double)moves;
 	factbase__set(fb, idx, "line.stream_order", ratio(most, moves), s->tier);
 	factbase__set(fb, idx, "line.in_order", in_order, s->tier);
-	/*
-	 * the struct's walk is that of the access that gave its stride: the
-	 * line may hold other accesses (a local accumulator indexed alike)
-	 */
-	if (fb->ents[idx].struct_name[0] &&
-	    (sb = binder__find_struct(b, fb->ents[idx].struct_name)) && sb->ent >= 0 &&
-	    sb->order_insn == ip->insn && sb->order_pid == ip->pid) {
-		int64_t size = (int64_t)sb->s->size;
-
-		factbase__set(fb, sb->ent, "struct.in_order", in_order, s->tier);
-		/*
-		 * one object after the other: its most common delta is the size
-		 * (half the deltas or more), or its period is (x[0..2] then the
-		 * next element); a walk over a sparse subset has neither
-		 */
-		factbase__set(fb, sb->ent, "struct.walk_dense",
-			      size > 0 && ((llabs(ip->stride) == size && ip->stride_frac >= 0.5) ||
-					   (ip->cycle_deltas > 1 && llabs(ip->cycle) == size)),
-			      s->tier);
-	}
 }
 
 /*
@@ -186,6 +165,37 @@ static bool describes_before(const struct stream_ip *a, int ai, const struct str
  */
 static void bind_walk_density(struct binder *b, const struct streams_report *s)
 {
+	/*
+	 * the struct's walk is that of the access that gave its stride, from
+	 * its own stream (the line may hold other accesses: a local
+	 * accumulator indexed alike; and its stream need not be the one that
+	 * describes the line): in order when at most one delta in ten goes
+	 * against the others; one object after the other when its most common
+	 * delta is the size (half the deltas or more), or its period is
+	 * (x[0..2] then the next element)
+	 */
+	for (int i = 0; i < b->nr_sb; i++) {
+		const struct sbind *sb = &b->sb[i];
+		int64_t size = (int64_t)sb->s->size;
+
+		if (sb->ent < 0 || !sb->order_insn)
+			continue;
+		for (int k = 0; k < s->nr_ips; k++) {
+			const struct stream_ip *ip = &s->ips[k];
+			uint64_t moves = ip->forward + ip->backward;
+			uint64_t most = ip->forward > ip->backward ? ip->forward : ip->backward;
+
+			if (ip->insn != sb->order_insn || ip->pid != sb->order_pid ||
+			    ip->skip != STREAM_OK || moves < STREAM_ORDER_MIN_DELTAS)
+				continue;
+			factbase__set(b->fb, sb->ent, "struct.in_order",
+				      (double)most >= 0.9 * (double)moves, s->tier);
+			factbase__set(b->fb, sb->ent, "struct.walk_dense",
+				      size > 0 && ((llabs(ip->stride) == size && ip->stride_frac >= 0.5) ||
+						   (ip->cycle_deltas > 1 && llabs(ip->cycle) == size)),
+				      s->tier);
+		}
+	}
 	for (int i = 0; i < b->nr_sb; i++) {
 		const struct sbind *sb = &b->sb[i];
 		const struct stream_ip *own = NULL;

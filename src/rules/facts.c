@@ -162,6 +162,9 @@ const struct metric_def metric__registry[] = {
 	{ "line.member_misaligned", L, EV_LAYOUT, "bool",
 	  "a member its accesses read lies off its natural alignment in the struct's layout "
 	  "(packed)" },
+	{ "struct.reach_known", S, EV_ADDR, "bool",
+	  "the loop around its busiest access was decoded: the members it reaches through the same "
+	  "pointer are known" },
 	{ "struct.hot_split_frac", S, EV_ADDR, "ratio",
 	  "share of the objects whose members the hot loop uses lie on two lines where the objects "
 	  "begin (exact addresses)" },
