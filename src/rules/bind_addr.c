@@ -1338,8 +1338,8 @@ static void addr_bind_placement(struct binder *b, const struct sbind *sb, enum t
 	 * at 0 and children at 40 for the nodes that begin at 32 or 48
 	 */
 	if (sb->nr_hot) {
-		int64_t lo = -1, hi = -1;
-		double span = 0;
+		int64_t lo = -1, hi = -1, used = 0;
+		double span = 0, packed = 0;
 
 		for (int k = 0; k < sb->nr_hot; k++) {
 			int mi = bind__member_at(sb->s, (int64_t)sb->hot_off[k]);
@@ -1349,16 +1349,28 @@ static void addr_bind_placement(struct binder *b, const struct sbind *sb, enum t
 				continue;
 			a = (int64_t)sb->s->members[mi].offset;
 			e = a + (int64_t)(sb->s->members[mi].size ? sb->s->members[mi].size : 1);
+			used += e - a;
 			if (lo < 0 || a < lo)
 				lo = a;
 			if (e > hi)
 				hi = e;
 		}
+		/*
+		 * and how many fewer would, were those members first and
+		 * together: what moving them saves (a 64-byte object whose used
+		 * members fill it straddles wherever they are: that is its
+		 * placement, bad-alignment's case)
+		 */
 		if (lo >= 0 && hi - lo <= (int64_t)line) {
-			for (uint32_t o = 0; o < line; o++)
+			for (uint32_t o = 0; o < line; o++) {
 				if ((o + lo) / line != (o + hi - 1) / line)
 					span += sb->base_off[o];
+				if (used && o / line != (o + used - 1) / line)
+					packed += sb->base_off[o];
+			}
 			factbase__set(b->fb, sb->ent, "struct.hot_split_frac", span / all, t);
+			factbase__set(b->fb, sb->ent, "struct.hot_split_saved",
+				      span > packed ? (span - packed) / all : 0, t);
 		}
 	}
 	/* the smallest size from the struct's up that divides the line: none straddle then */

@@ -168,6 +168,9 @@ const struct metric_def metric__registry[] = {
 	{ "struct.hot_split_frac", S, EV_ADDR, "ratio",
 	  "share of the objects whose members the hot loop uses lie on two lines where the objects "
 	  "begin (exact addresses)" },
+	{ "struct.hot_split_saved", S, EV_ADDR, "ratio",
+	  "share of the objects that would no longer straddle were the used members first and "
+	  "together" },
 	{ "struct.walk_dense", S, EV_STREAMS, "bool",
 	  "the address stream of its walk steps one object at a time (its stride or period is the "
 	  "size), not over a sparse subset of them" },
