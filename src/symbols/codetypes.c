@@ -514,26 +514,38 @@ static void funcs_build(struct codetypes *ct)
 		qsort(ct->funcs, ct->nr_funcs, sizeof(*ct->funcs), cmp_func_ent);
 }
 
-static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out)
+/*
+ * The index of the first subprogram named as FUNCTION's last component
+ * (after any "::"), which *TAIL points to; nr_funcs when there is none.
+ */
+static size_t funcs_first(struct codetypes *ct, const char *function, const char **tail)
 {
-	struct lookup_q q = { .ct = ct, .function = function, .out = out };
-	const char *tail = function, *p;
 	size_t lo = 0, hi;
-	bool found;
 
 	if (!ct->funcs_built)
 		funcs_build(ct);
-	for (p = function; (p = strstr(p, "::")); p += 2)
-		tail = p + 2;
+	*tail = function;
+	for (const char *p = function; (p = strstr(p, "::")); p += 2)
+		*tail = p + 2;
 	hi = ct->nr_funcs;
-	while (lo < hi) {	/* the first subprogram named TAIL */
+	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (strcmp(ct->funcs[mid].name, tail) < 0)
+		if (strcmp(ct->funcs[mid].name, *tail) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static int lookup_uncached(struct codetypes *ct, const char *function, struct func_types *out)
+{
+	struct lookup_q q = { .ct = ct, .function = function, .out = out };
+	const char *tail;
+	size_t lo = funcs_first(ct, function, &tail);
+	bool found;
+
 	/* its definitions in the order of the units, as a scan finds them */
 	for (; lo < ct->nr_funcs && !strcmp(ct->funcs[lo].name, tail); lo++) {
 		Dwarf_Die die;
@@ -760,25 +772,12 @@ static int reg_in_scope(struct codetypes *ct, Dwarf_Die *scope, Dwarf_Addr pc, i
 int codetypes__reg_struct(struct codetypes *ct, const char *function, unsigned long long pc,
 			  int reg, char *type, size_t len, int64_t *delta)
 {
-	const char *tail, *p;
-	size_t lo = 0, hi;
+	const char *tail;
+	size_t lo;
 
 	if (!ct || !function || !*function || reg < 0)
 		return -ENOENT;
-	if (!ct->funcs_built)
-		funcs_build(ct);
-	for (tail = p = function; (p = strstr(p, "::")); p += 2)
-		tail = p + 2;
-	hi = ct->nr_funcs;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(ct->funcs[mid].name, tail) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < ct->nr_funcs && !strcmp(ct->funcs[lo].name, tail); lo++) {
+	for (lo = funcs_first(ct, function, &tail); lo < ct->nr_funcs && !strcmp(ct->funcs[lo].name, tail); lo++) {
 		Dwarf_Die die;
 
 		if (dwarf_offdie(ct->dw, ct->funcs[lo].off, &die) && dwarf_haspc(&die, pc) == 1)
