@@ -118,6 +118,12 @@ struct addr_ip {
 	 * first pass the access is this far past where the base pointed.
 	 */
 	int64_t sib_bump;
+	/*
+	 * What one pass of that loop adds to the access's address, when the
+	 * code moves its registers only by constants (addrsample__loop_step):
+	 * the walk's step, 0 = not known from the code.
+	 */
+	int64_t loop_step;
 	uint64_t region[MAPK__COUNT];
 	uint64_t top_region_samples; /* samples in the most hit mapping */
 	char top_region[200];	     /* its name ("[heap]", "anon", path) */

@@ -609,6 +609,54 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 	return n;
 }
 
+int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
+			  const struct mem_operand *op, int64_t *step)
+{
+	csh h = decoder();
+	cs_insn *in;
+	const uint8_t *c;
+	uint64_t a, lo, hi;
+	size_t sz;
+	int64_t base_adj = 0, index_adj = 0;
+	bool other = false;
+
+	if (!h || op->skip != AS_OK || op->base < 0 || op->rip || op->insn < code_addr ||
+	    op->insn >= code_addr + len)
+		return -ENOENT;
+	in = cs_malloc(h);
+	if (!in)
+		return -ENOMEM;
+	if (find_loop(h, in, code, len, code_addr, op->insn, &lo, &hi)) {
+		cs_free(in, 1);
+		return -ENOENT;
+	}
+	c = code + (lo - code_addr);
+	sz = (size_t)(hi - lo);
+	a = lo;
+	while (!other && cs_disasm_iter(h, &c, &sz, &a, in)) {
+		int64_t d = 0;
+		int r = reg_step(h, in, op->base, &d);
+
+		if (r < 0)
+			other = true;
+		else if (r > 0)
+			base_adj += d;
+		if (op->index >= 0 && op->index != op->base) {
+			d = 0;
+			r = reg_step(h, in, op->index, &d);
+			if (r < 0)
+				other = true;
+			else if (r > 0)
+				index_adj += d;
+		}
+	}
+	cs_free(in, 1);
+	if (other)
+		return -ENOENT;
+	*step = base_adj + index_adj * (op->index >= 0 ? (op->scale ? op->scale : 1) : 0);
+	return *step ? 0 : -ENOENT;
+}
+
 /* A load of a whole pointer from memory into a register: mov, or a conditional move. */
 static bool is_pointer_load(const cs_insn *in, const cs_x86_op **src)
 {

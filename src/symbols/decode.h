@@ -84,6 +84,16 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max,
 			      int64_t *bump, bool *lea_indexed);
 /*
+ * What one pass of the loop around OP (found as addrsample__loop_stores
+ * finds it) adds to the address OP reaches, when it moves OP's base and
+ * index registers only by constants (add, sub, inc, lea off the register
+ * itself): the walk's step in bytes (*STEP, nonzero), known from the code
+ * whatever the samples caught.  -ENOENT otherwise (a register loaded or
+ * computed, or neither moved).
+ */
+int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
+			  const struct mem_operand *op, int64_t *step);
+/*
  * Whether the loop around OP (found as addrsample__loop_stores finds it)
  * moves OP's base register only to a pointer loaded through it: p = p->next,
  * n = n->child[i], or through a register copied from it or loaded in turn

@@ -538,3 +538,33 @@ void test_addrsample__loop_siblings_bumped(void)
 	}
 	ASSERT_TRUE(has0 && !other, "[rdx] before the reload counts, [rdx+16] after it does not");
 }
+
+/* What one pass of the loop adds to the access's address, from the code. */
+void test_addrsample__loop_step(void)
+{
+	static const uint8_t code[] = {
+		/* 0x00 inner: movss xmm1,[rax]; add rax,4; ...; cmp rdx,rax; jne inner */
+		0xf3, 0x0f, 0x10, 0x08, 0x48, 0x83, 0xc0, 0x04, 0x0f, 0x28, 0xc1, 0xf3, 0x0f, 0x5c,
+		0x40, 0x08, 0xf3, 0x0f, 0x11, 0x48, 0x08, 0xf3, 0x0f, 0x59, 0xc2, 0xf3, 0x0f, 0x58,
+		0xc1, 0xf3, 0x0f, 0x11, 0x40, 0xfc, 0x48, 0x39, 0xc2, 0x75, 0xd9,
+		/* 0x27 chain: add rax,[rdx+8]; mov rdx,[rdx]; add eax,[rdx+16]; test; jne chain */
+		0x48, 0x03, 0x42, 0x08, 0x48, 0x8b, 0x12, 0x03, 0x42, 0x10, 0x48, 0x85, 0xd2,
+		0x75, 0xf1,
+		/* 0x36 idx: mov eax,[r13+rcx*4]; add rcx,1; cmp rcx,rbx; jne idx */
+		0x41, 0x8b, 0x44, 0x8d, 0x00, 0x48, 0x83, 0xc1, 0x01, 0x48, 0x39, 0xd9, 0x75, 0xf2,
+	};
+	struct mem_operand op;
+	int64_t step = 0;
+
+	if (ASSERT_OK(addrsample__decode(code, sizeof(code), 0x401000, &op), "decode inner"))
+		ASSERT_TRUE(!addrsample__loop_step(code, sizeof(code), 0x401000, &op, &step) &&
+			    step == 4, "add rax,4 each pass: 4");
+	if (ASSERT_OK(addrsample__decode(code + 0x27, sizeof(code) - 0x27, 0x401027, &op),
+		      "decode chain"))
+		ASSERT_TRUE(addrsample__loop_step(code, sizeof(code), 0x401000, &op, &step) < 0,
+			    "p = p->next: no step the code knows");
+	if (ASSERT_OK(addrsample__decode(code + 0x36, sizeof(code) - 0x36, 0x401036, &op),
+		      "decode idx"))
+		ASSERT_TRUE(!addrsample__loop_step(code, sizeof(code), 0x401000, &op, &step) &&
+			    step == 4, "the index moved by 1, scaled by 4: 4");
+}

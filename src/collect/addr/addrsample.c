@@ -314,6 +314,8 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 				      ia->out.sib_disp, ia->out.sib_size, ADDR_SIBLINGS,
 				      &ia->out.sib_bump, &ia->out.op.lea_indexed);
 	ia->out.nr_sib = n > 0 ? n : 0;
+	if (addrsample__loop_step(buf, (size_t)(to - from), from, &ia->out.op, &ia->out.loop_step))
+		ia->out.loop_step = 0;
 	ia->out.op.chained = addrsample__loop_chained(buf, (size_t)(to - from), from, &ia->out.op);
 	free(buf);
 }
