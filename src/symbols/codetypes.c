@@ -742,13 +742,53 @@ static bool pointee_struct(struct codetypes *ct, Dwarf_Die *var, char *type, siz
 	return false;
 }
 
+/*
+ * Whether a pointer variable points to scalars wider than a byte or to
+ * pointers (uint32_t *order, double *x, struct node **slots): an access
+ * through it reads one, not a struct's member.  A byte pointer or void *
+ * may be a buffer cast to a struct and is not one.
+ */
+static bool pointee_scalar(Dwarf_Die *var, char *type, size_t len)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t;
+	bool through = false;
+
+	if (!dwarf_attr_integrate(var, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+		return false;
+	for (int depth = 0; depth < 16; depth++) {
+		int tag = dwarf_tag(&t);
+		Dwarf_Word size;
+
+		if (through && (tag == DW_TAG_pointer_type ||
+				((tag == DW_TAG_base_type || tag == DW_TAG_enumeration_type) &&
+				 dwarf_aggregate_size(&t, &size) == 0 && size > 1))) {
+			const char *name = dwarf_diename(&t);
+
+			snprintf(type, len, "%s", tag == DW_TAG_pointer_type ? "pointer" :
+						  name ? name : "scalar");
+			return true;
+		}
+		if (tag == DW_TAG_pointer_type && !through)
+			through = true;
+		else if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+			 tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+			 tag != DW_TAG_atomic_type)
+			return false;
+		if (!dwarf_attr_integrate(&t, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+			return false;
+	}
+	return false;
+}
+
 /* The innermost scope's variable in REG at PC under SCOPE (blocks and inlined calls first). */
 static int reg_in_scope(struct codetypes *ct, Dwarf_Die *scope, Dwarf_Addr pc, int reg,
 			char *type, size_t len, int64_t *delta, int depth)
 {
 	Dwarf_Die child;
-	int found = -ENOENT;
+	int found = -ENOENT, inner;
 	int64_t d;
+	char scalar[128] = "";
 
 	if (depth > 12 || dwarf_child(scope, &child) != 0)
 		return -ENOENT;
@@ -757,15 +797,27 @@ static int reg_in_scope(struct codetypes *ct, Dwarf_Die *scope, Dwarf_Addr pc, i
 
 		if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
 		    dwarf_haspc(&child, pc) == 1) {
-			if (!reg_in_scope(ct, &child, pc, reg, type, len, delta, depth + 1))
+			inner = reg_in_scope(ct, &child, pc, reg, type, len, delta, depth + 1);
+			if (!inner)
 				return 0;
+			if (inner == 1 && !scalar[0])
+				snprintf(scalar, sizeof(scalar), "%s", type);
 		} else if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
-			   found && var_in_reg(&child, pc, reg, &d) &&
-			   pointee_struct(ct, &child, type, len)) {
-			*delta = d;
-			found = 0;
+			   found && var_in_reg(&child, pc, reg, &d)) {
+			if (pointee_struct(ct, &child, type, len)) {
+				*delta = d;
+				found = 0;
+			} else if (!scalar[0] && !pointee_scalar(&child, scalar, sizeof(scalar))) {
+				scalar[0] = '\0';
+			}
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
+	/* a struct pointer in the register anywhere in scope before a scalar one */
+	if (found && scalar[0]) {
+		snprintf(type, len, "%s", scalar);
+		*delta = 0;
+		return 1;
+	}
 	return found;
 }
 

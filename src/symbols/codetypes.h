@@ -57,7 +57,10 @@ int codetypes__global_type(struct codetypes *ct, const char *symbol, char *type,
  * innermost block or inlined call around PC): what an access through that
  * register works on.  *DELTA: the variable's value less the register's (0
  * when held there; -3 when f is rax - 3: rax points 3 bytes into *f).
- * 0 or -ENOENT.
+ * 0; 1 when no struct pointer is there but a pointer to scalars wider than
+ * a byte or to pointers is (uint32_t *order: TYPE names the scalar,
+ * "pointer" for one; what the register reaches is no struct's member); or
+ * -ENOENT.
  */
 int codetypes__reg_struct(struct codetypes *ct, const char *function, unsigned long long pc,
 			  int reg, char *type, size_t len, int64_t *delta);

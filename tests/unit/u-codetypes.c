@@ -70,6 +70,15 @@ void test_codetypes__reg_struct(void)
 		    "r15 holds nothing at the entry");
 	ASSERT_TRUE(codetypes__reg_struct(ct, "main", lo, 5, type, sizeof(type), &delta) != 0,
 		    "not main's code");
+	/* gather's idx: a pointer to scalars, said apart from nothing known */
+	if (!ASSERT_OK(codetypes__func_addr(ct, "gather", &lo), "gather's address"))
+		goto out;
+	stats = 0;
+	for (unsigned long long pc = lo; pc < lo + 32; pc++)
+		for (int reg = 0; reg < 16; reg++)
+			stats += codetypes__reg_struct(ct, "gather", pc, reg, type, sizeof(type),
+						       &delta) == 1 && !strcmp(type, "unsigned int");
+	ASSERT_TRUE(stats > 0, "idx: a register holds an unsigned int pointer (1)");
 out:
 	codetypes__close(ct);
 }
