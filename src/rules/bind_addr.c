@@ -17,452 +17,6 @@
 #include "model/streams.h"
 #include "symbols/codetypes.h"
 
-/*
- * Whether a scalar member of S (or of a struct member of it: w = &ino->wb,
- * w->i_state) at least SIZE bytes wide starts at OFF: 2 when exactly SIZE
- * bytes, 1 when wider (a narrower access reads its low bytes), else 0.
- */
-static int scalar_starts(const struct ma_struct *s, int64_t off, unsigned int size)
-{
-	for (int depth = 0; s && depth < 4; depth++) {
-		int mi = bind__member_at(s, off);
-		const struct ma_member *m = mi >= 0 ? &s->members[mi] : NULL;
-
-		if (!m)
-			return 0;
-		if (m->flags & MA_M_ARRAY) {
-			/* an array member at its start (n->child[dir], indexed from it) */
-			uint64_t elem = m->size;
-
-			for (int d = 0; d < m->nr_dims; d++)
-				elem = m->dims[d] ? elem / m->dims[d] : elem;
-			if (m->offset != (uint64_t)off || !elem || elem < size)
-				return 0;
-			return elem == size ? 2 : 1;
-		}
-		if (!m->nested) {
-			uint64_t end = m->offset + m->size;
-
-			if (m->offset != (uint64_t)off)
-				return 0;
-			if (m->size >= size)
-				return m->size == size ? 2 : 1;
-			/* a wide load of the members that follow (octets, packets in one) */
-			for (int k = mi + 1; k < s->nr_members && end < (uint64_t)off + size; k++) {
-				if (s->members[k].offset != end || (s->members[k].flags & MA_M_ARRAY) ||
-				    s->members[k].nested)
-					return 0;
-				end += s->members[k].size;
-			}
-			return end >= (uint64_t)off + size;
-		}
-		off -= (int64_t)m->offset;
-		s = m->nested;
-	}
-	return 0;
-}
-
-/*
- * Where in the struct S the base register of IP points, for an access that
- * steps over S one by one: a loop may keep its pointer at a member
- * (&a[i].price, bumped by the size each pass), so that its displacements
- * are not member offsets.  The one offset at which every access the loop
- * makes through that pointer (addr_ip.sib_disp, modulo the size: a
- * displacement past the bump is the next element's) starts a scalar member
- * at least its size (a narrower access reads the member's low bytes:
- * testb $1 on a flags word); -1 when none or several do (one access alone
- * fits anywhere there is a member of its size).
- */
-/*
- * Whether the objects IP's access lands in, were its base D bytes into
- * them, would all begin where an array of S in an allocated block begins
- * its elements: at a multiple of the 16 bytes allocators align blocks to,
- * or of what of it the size keeps (gcd).  From the access's exact
- * addresses (their offsets in the line); false when there are none.
- */
-static bool starts_aligned(const struct ma_struct *s, const struct addr_ip *ip, int64_t d)
-{
-	int64_t g = 16, seen = 0;
-
-	while (g > 1 && s->size % (uint64_t)g)
-		g /= 2;
-	for (int k = 0; k < ADDR_LINE_OFF_MAX; k++) {
-		if (!ip->line_off[k])
-			continue;
-		if ((((k - d - ip->op.disp) % g) + g) % g)
-			return false;
-		seen++;
-	}
-	return seen > 0;
-}
-
-static int64_t interior_base(const struct ma_struct *s, const struct addr_ip *ip)
-{
-	int64_t size = (int64_t)s->size, found = -1, aligned = -1;
-	int best = -1, ties = 0, nr_aligned = 0;
-
-	if (ip->nr_sib < 2 || size <= 0)
-		return -1;
-	for (int64_t d = 0; d < size; d++) {
-		int k, exact = 0, r;
-
-		for (k = 0; k < ip->nr_sib; k++) {
-			int64_t off = ((d + ip->sib_disp[k]) % size + size) % size;
-
-			if (!(r = scalar_starts(s, off, ip->sib_size[k])))
-				break;
-			exact += r == 2;
-		}
-		if (k < ip->nr_sib)
-			continue;
-		/*
-		 * where several fit, the one whose members the accesses' sizes
-		 * match; among those, the one whose objects begin where an
-		 * allocated array's do
-		 */
-		if (exact > best) {
-			best = exact;
-			found = d;
-			ties = 0;
-			nr_aligned = 0;
-		} else if (exact == best) {
-			ties++;
-		} else {
-			continue;
-		}
-		if (starts_aligned(s, ip, d)) {
-			aligned = d;
-			nr_aligned++;
-		}
-	}
-	if (!ties)
-		return found;
-	return nr_aligned == 1 ? aligned : -1;
-}
-
-/*
- * The offset in an element of S at which IP's access lands: its
- * displacement from a pointer to the element's start; stepping over S one
- * by one (STEPPED), from a pointer kept at a member (interior_base) or
- * bumped by a constant within the element before the access (where the
- * loop's first pass lands), modulo the size.  May be outside S.
- */
-static int64_t elem_offset(const struct ma_struct *s, const struct addr_ip *ip, bool stepped)
-{
-	int64_t size = (int64_t)s->size, base;
-
-	if (!stepped || size <= 0)
-		return ip->op.disp;
-	if ((base = interior_base(s, ip)) >= 0)
-		return ((base + ip->op.disp) % size + size) % size;
-	if (ip->sib_bump)
-		return ((ip->op.disp + ip->sib_bump) % size + size) % size;
-	return ip->op.disp;
-}
-
-/*
- * The distance IP's walk advances an element by: its address stream's
- * period where it has one of several deltas (p[0], p[1], p[2] of
- * consecutive 128-byte elements step 4, 4, 120: 128), else the sampled
- * stride (which for that walk is 4, a common divisor of the steps).
- */
-static int64_t walk_stride(const struct binder *b, const struct addr_ip *ip)
-{
-	const struct streams_report *s = b->r->streams;
-
-	for (int i = 0; s && i < s->nr_ips; i++) {
-		const struct stream_ip *x = &s->ips[i];
-
-		if (x->insn == ip->op.insn && x->pid == ip->pid && x->skip == STREAM_OK &&
-		    x->cycle_deltas > 1 && x->cycle)
-			return x->cycle;
-	}
-	return ip->stride;
-}
-
-/* Whether the C type T ("struct quote []", "quote [4]") is an array of struct NAME. */
-static bool array_of(const char *t, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (!t)
-		return false;
-	if (!strncmp(t, "struct ", 7))
-		t += 7;
-	else if (!strncmp(t, "union ", 6))
-		t += 6;
-	return !strncmp(t, name, n) && !strncmp(t + n, " [", 2);
-}
-
-/*
- * An access whose base register points AT bytes before the element it
- * reaches (c->q[i].ask through c): where one of the function's variables'
- * own structs has an array of SB as a member at that offset, the program
- * put the array there, behind a header in the same block.
- */
-static void array_in_block(struct binder *b, const struct func_types *ft, struct sbind *sb,
-			   int64_t at)
-{
-	if (at <= 0)
-		return;
-	for (int i = 0; i < ft->nr; i++) {
-		struct sbind *c = ft->t[i].member || ft->t[i].global ? NULL :
-				  binder__find_struct(b, ft->t[i].name);
-
-		for (int k = 0; c && k < c->s->nr_members; k++) {
-			const struct ma_member *m = &c->s->members[k];
-
-			if ((m->flags & MA_M_ARRAY) && m->offset == (uint64_t)at &&
-			    array_of(m->type_name, sb->s->name))
-				sb->block_off = at;
-		}
-	}
-}
-
-/*
- * An indexed access whose displacement lands on a scalar member of S: an
- * index into a scalar is no C access, but an array member after it, read
- * with a counter that starts at 1 or more (p->gain[t] as [p + t'*4 + 140],
- * t' = t + 1), is.  The array member a step or a few after OFF, or -1.
- */
-static int biased_array(const struct ma_struct *s, const struct addr_ip *ip, int64_t off)
-{
-	for (int k = 1; k <= 4 && ip->op.index >= 0 && ip->op.scale; k++) {
-		int64_t o = off + k * ip->op.scale;
-		int mk = o < (int64_t)s->size ? bind__member_at(s, o) : -1;
-
-		if (mk >= 0 && (s->members[mk].flags & MA_M_ARRAY) &&
-		    s->members[mk].offset == (uint64_t)o)
-			return mk;
-	}
-	return -1;
-}
-
-/* The DWARF register number of a sampled register (x86-64 psABI), -1 for none. */
-static int dwarf_reg(int family)
-{
-	static const int map[AS_NR_REGS] = {
-		[AS_AX] = 0, [AS_DX] = 1, [AS_CX] = 2, [AS_BX] = 3, [AS_SI] = 4, [AS_DI] = 5,
-		[AS_BP] = 6, [AS_SP] = 7, [AS_IP] = -1, [AS_R8] = 8, [AS_R9] = 9, [AS_R10] = 10,
-		[AS_R11] = 11, [AS_R12] = 12, [AS_R13] = 13, [AS_R14] = 14, [AS_R15] = 15,
-	};
-
-	return family >= 0 && family < AS_NR_REGS ? map[family] : -1;
-}
-
-/*
- * The struct of the pointer variable that the debug info says the access's
- * base register holds at its instruction (s->last_tile through s, whatever
- * other structs the function works on have a member at that displacement),
- * and the member there; NULL when no variable is known to be there, or its
- * struct has no member the access fits.
- */
-struct reg_hint {
-	char type[128];		/* the variable's struct, "" none */
-	int64_t delta;		/* the variable's value less the register's */
-};
-
-static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip *ip,
-					 const char *fn, int64_t stride, int *member,
-					 struct reg_hint *hint)
-{
-	char type[128];
-	struct sbind *sb, *elem;
-	const struct ma_member *m;
-	int64_t off, delta = 0;
-	int mi;
-	bool stepped;
-
-	if (!b->ct || ip->op.base < 0 || ip->op.base == AS_SP || ip->op.base == AS_IP ||
-	    !ip->loc.rel || !ip->loc.function[0] ||
-	    codetypes__reg_struct(b->ct, fn, ip->loc.rel, dwarf_reg(ip->op.base), type,
-				  sizeof(type), &delta) ||
-	    !(sb = binder__find_struct(b, type)) || !sb->s->size)
-		return NULL;
-	stepped = stride && llabs(stride) % (int64_t)sb->s->size == 0;	/* size > 0: above */
-	/*
-	 * the register points outside the variable's object (w = rax + 64,
-	 * w = &ino[i].wb): it walks objects that enclose it, which the
-	 * function's types find
-	 */
-	if (delta > 0 || -delta >= (int64_t)sb->s->size) {
-		snprintf(hint->type, sizeof(hint->type), "%s", type);
-		hint->delta = delta;
-		return NULL;
-	}
-	if (delta)	/* the register points -DELTA bytes into the object: exact */
-		off = stepped ? (((ip->op.disp - delta) % (int64_t)sb->s->size) +
-				 (int64_t)sb->s->size) % (int64_t)sb->s->size
-			      : ip->op.disp - delta;
-	else
-		off = elem_offset(sb->s, ip, stepped);
-	if (off < 0 || off >= (int64_t)sb->s->size || (mi = bind__member_at(sb->s, off)) < 0)
-		return NULL;
-	m = &sb->s->members[mi];
-	/*
-	 * an array of structs inside it (c->q[i].ask through c): the element's
-	 * struct, the array behind a header in the same block (array_in_block)
-	 */
-	if ((m->flags & MA_M_ARRAY) && m->nested && m->nested->size && m->nested->name &&
-	    (elem = binder__find_struct(b, m->nested->name)) && elem->s->size) {
-		int64_t in = ((off - (int64_t)m->offset) % (int64_t)elem->s->size);
-
-		if ((mi = bind__member_at(elem->s, in)) < 0)
-			return NULL;
-		if (m->offset)
-			elem->block_off = (int64_t)m->offset;
-		sb = elem;
-		off = in;
-		m = &sb->s->members[mi];
-	} else if ((ip->op.index >= 0 || ip->op.lea_indexed) && !stepped &&
-		   !(m->flags & MA_M_ARRAY) && !m->nested) {
-		if ((mi = biased_array(sb->s, ip, off)) < 0)
-			return NULL;
-		m = &sb->s->members[mi];
-	}
-	/* the access fits the member, as attribute() asks */
-	if (ip->op.size &&
-	    !(stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
-	      (uint64_t)off + ip->op.size <= sb->s->size) &&
-	    (m->size < ip->op.size ||
-	     (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
-		return NULL;
-	*member = mi;
-	return sb;
-}
-
-/*
- * Where IP's access lands in an object of S that encloses the variable
- * the debug info ties to its base register (w = rax + 64 with w =
- * &ino[i].wb: S's member of w's struct at 88, so rax is 24 into the
- * inode): exact, -1 when S holds no such member (once).
- */
-static int64_t hinted_offset(const struct ma_struct *s, const struct addr_ip *ip,
-			     const struct reg_hint *hint)
-{
-	int64_t at = -1;
-
-	if (!hint->type[0] || !s->size)
-		return -1;
-	for (int k = 0; k < s->nr_members; k++) {
-		const struct ma_member *m = &s->members[k];
-
-		if (!m->nested || !m->nested->name || strcmp(m->nested->name, hint->type) ||
-		    (m->flags & MA_M_ARRAY))
-			continue;
-		if (at >= 0)
-			return -1;	/* two such members: which one is unknown */
-		at = (int64_t)m->offset - hint->delta + ip->op.disp;
-	}
-	return at < 0 ? -1 : ((at % (int64_t)s->size) + (int64_t)s->size) % (int64_t)s->size;
-}
-
-/*
- * The struct an access at IP works on: among the types of its function
- * (parameters first), the one whose size is the access stride (an array of
- * it is walked), else the first one with a member at the displacement.
- * Last, a struct a file-scope variable of its unit leads to, only when the
- * access steps over it (stride = size).
- */
-static struct sbind *attribute(struct binder *b, const struct addr_ip *ip, int *member)
-{
-	struct func_types ft;
-	struct sbind *best = NULL;
-	struct reg_hint hint = { "", 0 };
-	int64_t disp = ip->op.disp, best_off = 0, stride = walk_stride(b, ip);
-	char fn[128];
-
-	uint64_t placed = 0;
-
-	for (int k = 0; k < MAPK__COUNT; k++)
-		placed += ip->region[k];
-	bool on_stack = placed && 2 * ip->region[MAPK_STACK] > placed;
-
-	*member = -1;
-	bind__base_function(ip->loc.function, fn, sizeof(fn));
-	/* RIP-relative: a global variable; find it at its link-time address */
-	if (ip->op.rip && b->ct) {
-		unsigned long long lo, off;
-		char type[128];
-		uint64_t ea = ip->op.insn + ip->op.len + (uint64_t)ip->op.disp;
-
-		if (ip->loc.func_start && !codetypes__func_addr(b->ct, fn, &lo) &&
-		    !codetypes__global_at(b->ct, ea - (ip->loc.func_start - lo), type, sizeof(type),
-					  &off) &&
-		    (best = binder__find_struct(b, type)))
-			*member = bind__member_at(best->s, (int64_t)off);
-		return best;
-	}
-	/* the pointer variable the debug info puts in the base register there */
-	if ((best = reg_variable_struct(b, ip, fn, stride, member, &hint)))
-		return best;
-	if (!b->ct || codetypes__lookup(b->ct, fn, &ft))
-		return NULL;
-	/*
-	 * the variables' own types before those reached through their members,
-	 * and in each a struct the access steps over one by one (stride = size)
-	 * before any it fits in
-	 */
-	for (int pass = 0; pass < 5 && !best; pass++) {
-		for (int i = 0; i < ft.nr && !best; i++) {
-			struct sbind *sb = binder__find_struct(b, ft.t[i].name);
-			int64_t off;
-
-			if (!sb || ft.t[i].global != (pass == 4) ||
-			    (pass < 4 && ft.t[i].member != (pass >= 2)))
-				continue;
-			/* over whole objects (some may be skipped: the offset in one is the same) */
-			bool stepped = stride && sb->s->size && llabs(stride) % (int64_t)sb->s->size == 0;
-
-			/* a global's struct only when the access steps over it one by one */
-			if ((!(pass & 1) || pass == 4) && llabs(stride) != (int64_t)sb->s->size)
-				continue;
-			/*
-			 * and not for an access to the stack: what a file-scope
-			 * pointer leads to is not a local (float acc[3] walked by
-			 * the same index as the global array's member)
-			 */
-			if (pass == 4 && on_stack)
-				continue;
-			off = stepped ? hinted_offset(sb->s, ip, &hint) : -1;
-			if (off < 0)
-				off = elem_offset(sb->s, ip, stepped);
-			if (off < 0 || off >= (int64_t)sb->s->size)
-				continue;
-			int mi = bind__member_at(sb->s, off);
-			const struct ma_member *m;
-
-			if (mi < 0)
-				continue;
-			/*
-			 * the access must fit the member: a scalar of the same size;
-			 * or, stepping over the struct one by one, start at a member
-			 * and cover it and the next ones (one load for r, g, b, a)
-			 */
-			m = &sb->s->members[mi];
-			/* indexed, not over the struct's objects: an array member (s->bits[i] is not) */
-			if ((ip->op.index >= 0 || ip->op.lea_indexed) && !stepped &&
-			    !(m->flags & MA_M_ARRAY) && !m->nested) {
-				if ((mi = biased_array(sb->s, ip, off)) < 0)
-					continue;
-				m = &sb->s->members[mi];
-				off = (int64_t)m->offset;
-			}
-			bool wide = stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
-				    (uint64_t)off + ip->op.size <= sb->s->size;
-			if (ip->op.size && !wide && (m->size < ip->op.size ||
-					    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
-				continue;
-			best = sb;
-			best_off = off;
-		}
-	}
-	if (best) {
-		*member = bind__member_at(best->s, best_off);
-		array_in_block(b, &ft, best, disp - best_off);
-	}
-	return best;
-}
 
 /*
  * Whether IP's walk goes in order: from its address stream when one was
@@ -820,8 +374,8 @@ static void addr_mark_siblings(const struct addr_ip *ip, int64_t stride, struct 
 			       int mi)
 {
 	int64_t size = (int64_t)sb->s->size;
-	bool stepped = stride && size > 0 && llabs(stride) % size == 0;
-	int64_t at = elem_offset(sb->s, ip, stepped);
+	bool stepped = bind__steps_over(ip, stride, size);
+	int64_t at = bind__elem_offset(sb->s, ip, stepped);
 
 	/* where the access lands when it lands in its member, else the member's start */
 	if (at < (int64_t)sb->s->members[mi].offset ||
@@ -853,10 +407,10 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 	struct factbase *fb = b->fb;
 	struct sbind *sb;
 	double stride;
-	int64_t walk = walk_stride(b, ip);
+	int64_t walk = bind__walk_stride(b, ip);
 	int mi;
 
-	sb = attribute(b, ip, &mi);
+	sb = bind__attribute(b, ip, &mi);
 	if (!sb)
 		return false;
 	sb->addr_samples += (double)ip->decoded;
@@ -1012,7 +566,7 @@ static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a
 			 (factbase__get(fb, li, "line.true_sharing_threads", &prev, NULL) ||
 			  prev < l->nr_threads))
 			factbase__set(fb, li, "line.true_sharing_threads", l->nr_threads, t);
-		if (!(sb = attribute(b, ip, &mi)) || mi < 0)
+		if (!(sb = bind__attribute(b, ip, &mi)) || mi < 0)
 			continue;
 		ment = binder__member_entity(b, sb, mi);
 		if (ment < 0)
@@ -1134,7 +688,7 @@ static void addr_bind_regions(struct binder *b, const struct addr_report *a)
 		bind__base_function(best->loc.function, e->function, sizeof(e->function));
 		snprintf(e->file, sizeof(e->file), "%s", best->loc.file);
 		e->line = best->loc.line;
-		sb = attribute(b, best, &mi);
+		sb = bind__attribute(b, best, &mi);
 		if (sb) {
 			snprintf(e->struct_name, sizeof(e->struct_name), "%s", sb->s->name);
 			if (mi >= 0 && sb->s->members[mi].name)
@@ -1199,14 +753,14 @@ static double addr_keep_hot_members(struct binder *b, const struct addr_report *
 			 */
 			if (!insn_on_stack(a, ip))
 				no_addr += (double)(ip->no_addr - ip->joined);
-			if (!ip->decoded || attribute(b, ip, &mi) != sb)
+			if (!ip->decoded || bind__attribute(b, ip, &mi) != sb)
 				continue;
 			fn_total += (double)ip->decoded;
 			for (int k = 0; mi >= 0 && k < sb->nr_hot; k++)
 				if (sb->hot_off[k] == sb->s->members[mi].offset)
 					in_fn[k] += (double)ip->decoded;
 			if (mi >= 0)
-				addr_mark_siblings(ip, walk_stride(b, ip), sb, mi);
+				addr_mark_siblings(ip, bind__walk_stride(b, ip), sb, mi);
 		}
 		if (fn_total > 0) {
 			memcpy(sb->hot_samples, in_fn, sizeof(in_fn));

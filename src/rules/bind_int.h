@@ -92,6 +92,20 @@ char *sbind__split_decl(const struct sbind *sb);
 char *binder__hot_decl(struct binder *b, const struct sbind *sb);
 void bind__struct_heat(struct binder *b);
 
+/* bind_attr.c */
+struct addr_ip;
+/*
+ * The struct (and in *MEMBER its member, -1 none) IP's access reaches, or
+ * NULL when neither the debug info nor the function's types tell.
+ */
+struct sbind *bind__attribute(struct binder *b, const struct addr_ip *ip, int *member);
+/* The distance IP's walk advances an element by (0 none). */
+int64_t bind__walk_stride(const struct binder *b, const struct addr_ip *ip);
+/* Whether a walk advancing STRIDE bytes steps over objects of SIZE bytes. */
+bool bind__steps_over(const struct addr_ip *ip, int64_t stride, int64_t size);
+/* The offset in an element of S at which IP's access lands (may be outside S). */
+int64_t bind__elem_offset(const struct ma_struct *s, const struct addr_ip *ip, bool stepped);
+
 void bind__sampling(struct binder *b);
 void bind__addr(struct binder *b);
 void bind__streams(struct binder *b);
