@@ -170,7 +170,8 @@ int64_t bind__elem_offset(const struct ma_struct *s, const struct addr_ip *ip, b
  * The distance IP's walk advances an element by: its address stream's
  * period where it has one of several deltas (p[0], p[1], p[2] of
  * consecutive 128-byte elements step 4, 4, 120: 128), else the sampled
- * stride (which for that walk is 4, a common divisor of the steps).
+ * stride (which for that walk is 4, a common divisor of the steps), else
+ * what the loop's code adds each pass.
  */
 /*
  * Whether IP's walk, advancing STRIDE bytes (walk_stride), steps over
@@ -199,7 +200,8 @@ int64_t bind__walk_stride(const struct binder *b, const struct addr_ip *ip)
 		    x->cycle_deltas > 1 && x->cycle)
 			return x->cycle;
 	}
-	return ip->stride;
+	/* too few samples for a stride (one thread's share of a loop): the code's step */
+	return ip->stride ? ip->stride : ip->loop_step;
 }
 
 /* Whether the C type T ("struct quote []", "quote [4]") is an array of struct NAME. */
