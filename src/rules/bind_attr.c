@@ -285,6 +285,7 @@ struct reg_hint {
 	char type[128];		/* the variable's struct, "" none */
 	int64_t delta;		/* the variable's value less the register's */
 	bool scalar;		/* the register holds a pointer to scalars, no struct one */
+	char scalar_type[128];	/* their type ("long int"; "pointer") */
 };
 
 static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip *ip,
@@ -306,6 +307,8 @@ static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip 
 	r = codetypes__reg_struct(b->ct, fn, ip->loc.rel, dwarf_reg(ip->op.base), type,
 				  sizeof(type), &delta);
 	hint->scalar = r == 1;
+	if (hint->scalar)
+		snprintf(hint->scalar_type, sizeof(hint->scalar_type), "%s", type);
 	if (r || !(sb = binder__find_struct(b, type)) || !sb->s->size)
 		return NULL;
 	stepped = bind__steps_over(ip, stride, (int64_t)sb->s->size);
@@ -387,6 +390,29 @@ static int64_t hinted_offset(const struct ma_struct *s, const struct addr_ip *ip
 }
 
 /*
+ * Whether member M is of the scalar type NAME (as the debug info names a
+ * base type: "long int"), or an array of them, qualifiers aside.
+ */
+static bool same_scalar(const struct ma_member *m, const char *name)
+{
+	const char *t = m->type_name;
+	size_t n = strlen(name);
+
+	if (!t || !n)
+		return false;
+	for (;;) {
+		if (!strncmp(t, "const ", 6))
+			t += 6;
+		else if (!strncmp(t, "volatile ", 9))
+			t += 9;
+		else
+			break;
+	}
+	return !strncmp(t, name, n) && (!t[n] || ((m->flags & MA_M_ARRAY) && t[n] == ' ' &&
+						  t[n + 1] == '['));
+}
+
+/*
  * The struct an access at IP works on: among the types of its function
  * (parameters first), the one whose size is the access stride (an array of
  * it is walked), else the first one with a member at the displacement.
@@ -397,7 +423,7 @@ struct sbind *bind__attribute(struct binder *b, const struct addr_ip *ip, int *m
 {
 	struct func_types ft;
 	struct sbind *best = NULL;
-	struct reg_hint hint = { "", 0, false };
+	struct reg_hint hint = { "", 0, false, "" };
 	int64_t disp = ip->op.disp, best_off = 0, stride = bind__walk_stride(b, ip);
 	char fn[128];
 
@@ -450,8 +476,13 @@ struct sbind *bind__attribute(struct binder *b, const struct addr_ip *ip, int *m
 			 * because it has an array at the displacement (next[i]
 			 * of a uint32_t *next)
 			 */
-			if (hint.scalar && !stepped)
-				continue;
+			bool scalar_at = false;
+
+			if (hint.scalar && !stepped) {
+				if (ip->op.index >= 0 || ip->op.lea_indexed || ip->loop_step)
+					continue;
+				scalar_at = true;
+			}
 
 			/* a global's struct only when the access steps over it one by one */
 			if ((!(pass & 1) || pass == 4) && llabs(stride) != (int64_t)sb->s->size)
@@ -495,6 +526,12 @@ struct sbind *bind__attribute(struct binder *b, const struct addr_ip *ip, int *m
 			 * displacement)
 			 */
 			if (ip->loop_step && !stepped && !(m->flags & MA_M_ARRAY) && !m->nested)
+				continue;
+			/*
+			 * a pointer to scalars the loop does not move (*c = i
+			 * with c = &s->a): a member of their very type there
+			 */
+			if (scalar_at && !same_scalar(m, hint.scalar_type))
 				continue;
 			bool wide = stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
 				    (uint64_t)off + ip->op.size <= sb->s->size;
