@@ -46,6 +46,14 @@ const char *target__exe(const struct target *t); /* resolved path, or NULL */
 bool target__is_attached(const struct target *t);
 /* Whether the exit-stop hook could be armed (ptrace allowed). */
 bool target__can_stop_at_exit(const struct target *t);
+/*
+ * Signal-delivery-stops after which tracing (for the exit-stop) ends: each
+ * costs a round trip through memadvise, the exit-stop saves about as much
+ * as ten of them.
+ */
+#define TARGET_MAX_SIGNAL_STOPS 10
+/* How many signals the target took before tracing ended for them; 0 when it did not. */
+int target__signal_stops(const struct target *t);
 
 enum target_state {
 	TARGET_RUNNING,

@@ -565,6 +565,12 @@ static void read_results(struct run *run)
 		r->target.exit_code = target__exit_status(run->t);
 		r->target.term_signal = target__term_signal(run->t);
 	}
+	if (target__signal_stops(run->t))
+		report__add_provenance(r, "target", "not stopped at its exit: it took %d signals "
+				       "(a shell's SIGCHLDs, a timer), each a stop while traced, so "
+				       "tracing ended; its regions are as last read while it ran and "
+				       "from its mapping records",
+				       target__signal_stops(run->t));
 	for (size_t i = 0; collectors[i]; i++) {
 		if (!run->active[i] || !collectors[i]->finish)
 			continue;
