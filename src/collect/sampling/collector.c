@@ -70,6 +70,7 @@ static int sampler_open(void **state, const struct run_ctx *ctx, struct report *
 	t_c = now_ns();
 	st->skel = l.skel;
 	st->tr = l.tr;
+	st->tr_pending = l.tr_pending;
 	if (!l.opened) {
 		report__add_provenance(r, "profile", "cannot open the BPF object: %s", strerror(-l.err));
 		return 0;
@@ -92,7 +93,17 @@ static int sampler_open(void **state, const struct run_ctx *ctx, struct report *
 
 	if (ctx->sample) {
 		prof_open_sampling(st, ctx, r);
-		prof_systime_open(st, r);
+		/*
+		 * the system-call programs now if their object is loaded, else
+		 * as the target runs (sampler_poll): the target does not wait
+		 * for the kernel's BTF to be parsed
+		 */
+		if (!st->tr_pending || prof_tracing_take(&st->tr, false)) {
+			st->tr_pending = false;
+			prof_systime_open(st, r);
+		} else {
+			st->systime_deferred = true;
+		}
 	} else {
 		report__add_provenance(r, "sampling", "hot-spot sampling off (--no-sample)");
 	}
@@ -142,7 +153,14 @@ static int sampler_poll(void *state)
 	prof_drain_side(st);
 	now = now_ns();
 	prof_fw_poll(st, now);
-	if (st->started && st->tick_planned && !st->tick.started &&
+	if (st->tr_pending && prof_tracing_take(&st->tr, false)) {
+		st->tr_pending = false;
+		if (st->systime_deferred) {
+			st->systime_late_ns = st->started ? now - st->t_start : 0;
+			prof_systime_open(st, NULL);
+		}
+	}
+	if (st->started && st->tick_planned && !st->tick.started && !st->tr_pending &&
 	    now - st->t_start >= TICK_DELAY_NS)
 		prof_tick_start(st);
 	if (st->started)
@@ -233,6 +251,26 @@ static int sampler_finish(void *state, struct report *r)
 	if (!st)
 		return -ENODEV;
 	st->t_end = now_ns();
+	/*
+	 * the target ended before the tracing object was loaded: its programs
+	 * never ran (the load is waited for at the teardown, after the report)
+	 */
+	if (st->tr_pending) {
+		if (st->systime_deferred && !st->systime_err) {
+			st->systime_err = -ETIME;
+			report__add_provenance(r, "syscalls", "time in system calls not measured: "
+					       "the program ended before the system-call programs "
+					       "were loaded");
+		}
+	}
+	if (st->systime_what)
+		report__add_provenance(r, "syscalls", "time in system calls not measured: cannot "
+				       "%s the sys_enter/sys_exit/sched_switch programs: %s",
+				       st->systime_what, strerror(-st->systime_err));
+	else if (st->systime && st->systime_late_ns)
+		report__add_provenance(r, "syscalls", "time in system calls measured from %.1f ms "
+				       "into the run: the system-call programs were loaded while "
+				       "the program ran", st->systime_late_ns / 1e6);
 	/* stop sampling before reading */
 	prof_tick_switch(st, false);
 	if (st->tick.live)
@@ -393,6 +431,8 @@ static void sampler_destroy(void *state)
 	prof_systime_destroy(st);
 	ring_buffer__free(st->regs_rb);
 	prof_tick_destroy(&st->tick);
+	if (st->tr_pending)
+		prof_tracing_take(&st->tr, true);
 	prof_tracing_destroy(&st->tr);
 	if (st->side)
 		evring__close(st->side);

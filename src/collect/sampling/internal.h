@@ -265,9 +265,13 @@ struct prof_state {
 	struct fault_win fw;
 	struct thp_load thp;
 	struct tracing_load tr;		/* the tracing object(s) */
+	bool tr_pending;		/* tr is still loading (prof_tracing_take) */
 	struct tracing_bpf *systime;	/* NULL: system calls not traced */
 	struct bpf_link *systime_links[3];
 	int systime_err;		/* -errno of its load or attach */
+	const char *systime_what;	/* what failed, when there was no report to say it */
+	bool systime_deferred;		/* attached once tr is loaded, as the target runs */
+	uint64_t systime_late_ns;	/* how far into the run it was attached */
 	bool tick_planned;	/* the tick samples (sampler__tick_plan) */
 	struct tick_load tick;
 	struct ring_buffer *regs_rb;	/* regs_ring, read into the sw-addr collector */
@@ -307,9 +311,16 @@ struct skel_load {
 	uint64_t open_ns, load_ns;
 	/* the tracing object, loaded after it (not attached) */
 	struct tracing_load tr;
+	bool tr_pending;	/* still loading on the preload thread: prof_tracing_take() */
 };
 
 void prof_skel_take(struct skel_load *l);
+/*
+ * The tracing object the preload thread loads after the sampler object
+ * (prof_skel_take() gave tr_pending): into *TR once loaded, true; false
+ * when it is not yet and WAIT is false.
+ */
+bool prof_tracing_take(struct tracing_load *tr, bool wait);
 void prof_tick_start(struct prof_state *st);
 void prof_tick_switch(struct prof_state *st, bool target_runs);
 void prof_tick_destroy(struct tick_load *t);

@@ -39,6 +39,8 @@ static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool sampler_done;
+	bool tracing_done;	/* the thread is about to end: joining it does not wait */
+	bool sampler_taken;	/* res's sampler part went to prof_skel_take() */
 } preload = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 
 /*
@@ -141,6 +143,9 @@ static void *preload_main(void *arg)
 	/* only sampling runs preload (run.c), and they trace system calls too */
 	if (preload.res.skel)
 		prof_tracing_load(&preload.res.tr, preload.res.skel);
+	pthread_mutex_lock(&preload.lock);
+	preload.tracing_done = true;
+	pthread_mutex_unlock(&preload.lock);
 	return NULL;
 }
 
@@ -149,22 +154,62 @@ void sampler__preload(void)
 	if (preload.running || preload.held)
 		return;
 	preload.sampler_done = false;
+	preload.tracing_done = false;
+	preload.sampler_taken = false;
 	preload.running = !pthread_create(&preload.thread, NULL, preload_main, NULL);
 }
 
-/* The preloaded object when there is one, else loaded now. */
+/*
+ * The preloaded object when there is one, else loaded now.  The tracing
+ * object (its BTF-typed programs make libbpf parse the kernel's BTF, 10-20
+ * ms in a guest) goes on loading on the preload thread while the target
+ * starts: l->tr_pending, and prof_tracing_take() hands it over.
+ */
 void prof_skel_take(struct skel_load *l)
 {
 	if (!preload.running && !preload.held) {
 		skel_load(l);
 		if (l->skel)
 			prof_tracing_load(&l->tr, l->skel);
+		l->tr_pending = false;
 		return;
+	}
+	if (!preload.running) {		/* joined already (tick plan, discard) */
+		preload.held = false;
+		*l = preload.res;
+		l->tr_pending = false;
+		memset(&preload.res, 0, sizeof(preload.res));
+		return;
+	}
+	preload_wait_sampler();
+	l->skel = preload.res.skel;
+	l->err = preload.res.err;
+	l->opened = preload.res.opened;
+	l->open_ns = preload.res.open_ns;
+	l->load_ns = preload.res.load_ns;
+	memset(&l->tr, 0, sizeof(l->tr));
+	l->tr_pending = true;
+	preload.sampler_taken = true;
+}
+
+bool prof_tracing_take(struct tracing_load *tr, bool wait)
+{
+	bool done;
+
+	if (!preload.running && !preload.held)
+		return true;
+	if (preload.running && !wait) {
+		pthread_mutex_lock(&preload.lock);
+		done = preload.tracing_done;
+		pthread_mutex_unlock(&preload.lock);
+		if (!done)
+			return false;
 	}
 	preload_wait();
 	preload.held = false;
-	*l = preload.res;
+	*tr = preload.res.tr;
 	memset(&preload.res, 0, sizeof(preload.res));
+	return true;
 }
 
 void sampler__preload_discard(void)
@@ -173,10 +218,14 @@ void sampler__preload_discard(void)
 
 	if (!preload.running && !preload.held)
 		return;
-	prof_skel_take(&l);
+	preload_wait();
+	preload.held = false;
+	l = preload.res;
+	memset(&preload.res, 0, sizeof(preload.res));
 	prof_tracing_destroy(&l.tr);
-	if (l.skel)
+	if (l.skel && !preload.sampler_taken)
 		sampler_bpf__destroy(l.skel);
+	preload.sampler_taken = false;
 }
 
 /* ---- the tick sampler, in a virtual machine ------------------------------- */

@@ -63,6 +63,10 @@ void prof_systime_open(struct prof_state *st, struct report *r)
 	return;
 fail:
 	st->systime_err = err;
+	if (!r) {	/* attached as the target ran: said at the read-out */
+		st->systime_what = what;
+		return;
+	}
 	report__add_provenance(r, "syscalls", "time in system calls not measured: cannot %s the sys_enter/sys_exit/sched_switch programs: %s",
 			       what, strerror(-err));
 }
