@@ -510,14 +510,17 @@ struct sbind *bind__attribute(struct binder *b, const struct addr_ip *ip, int *m
 			 * and cover it and the next ones (one load for r, g, b, a)
 			 */
 			m = &sb->s->members[mi];
-			/* indexed, not over the struct's objects: an array member (s->bits[i] is not) */
+			/*
+			 * indexed, not over the struct's objects: an array member
+			 * (s->bits[i] is not).  An index biased onto an array a few
+			 * elements on (biased_array) only where the debug info
+			 * ties the base to the struct (reg_variable_struct): from
+			 * the function's types alone, any struct with an array
+			 * 16 bytes in would take order[i] of a uint32_t *order
+			 */
 			if ((ip->op.index >= 0 || ip->op.lea_indexed) && !stepped &&
-			    !(m->flags & MA_M_ARRAY) && !m->nested) {
-				if ((mi = biased_array(sb->s, ip, off)) < 0)
-					continue;
-				m = &sb->s->members[mi];
-				off = (int64_t)m->offset;
-			}
+			    !(m->flags & MA_M_ARRAY) && !m->nested)
+				continue;
 			/*
 			 * a pointer the loop moves by a constant each pass, not
 			 * over the struct's objects, walks an array: of the
