@@ -716,6 +716,13 @@ static bool var_in_reg(Dwarf_Die *die, Dwarf_Addr pc, int reg, int64_t *delta)
 	return false;
 }
 
+/* A typedef or qualifier: what a pointer's target type is looked through. */
+static bool see_through(int tag)
+{
+	return tag == DW_TAG_typedef || tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+	       tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type;
+}
+
 /* The struct a pointer variable points to (one pointer, through typedefs and qualifiers). */
 static bool pointee_struct(struct codetypes *ct, Dwarf_Die *var, char *type, size_t len)
 {
@@ -732,9 +739,7 @@ static bool pointee_struct(struct codetypes *ct, Dwarf_Die *var, char *type, siz
 		    tag == DW_TAG_rvalue_reference_type)
 			return strip_to_struct(ct, &t, false, &s, type, len, &via) &&
 			       !(via & VIA_POINTER);
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
-		    tag != DW_TAG_atomic_type)
+		if (!see_through(tag))
 			return false;
 		if (!dwarf_attr_integrate(&t, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
 			return false;
@@ -771,9 +776,7 @@ static bool pointee_scalar(Dwarf_Die *var, char *type, size_t len)
 		}
 		if (tag == DW_TAG_pointer_type && !through)
 			through = true;
-		else if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-			 tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
-			 tag != DW_TAG_atomic_type)
+		else if (!see_through(tag))
 			return false;
 		if (!dwarf_attr_integrate(&t, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
 			return false;

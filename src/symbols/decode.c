@@ -509,6 +509,28 @@ static int reg_step(csh h, const cs_insn *in, int reg, int64_t *delta)
  * written otherwise, what comes after is relative to another value: only
  * the accesses between the same two such writes as OP count.
  */
+/*
+ * The loop around OP's instruction (find_loop) for a decoded access
+ * through a base register, and an instruction buffer (*IN, cs_free()d by
+ * the caller) to walk it with.  0, -ENOENT (no such access or loop) or
+ * -ENOMEM.
+ */
+static int loop_around(csh h, const uint8_t *code, size_t len, uint64_t code_addr,
+		       const struct mem_operand *op, cs_insn **in, uint64_t *lo, uint64_t *hi)
+{
+	if (!h || op->skip != AS_OK || op->base < 0 || op->rip || op->insn < code_addr ||
+	    op->insn >= code_addr + len)
+		return -ENOENT;
+	*in = cs_malloc(h);
+	if (!*in)
+		return -ENOMEM;
+	if (find_loop(h, *in, code, len, code_addr, op->insn, lo, hi)) {
+		cs_free(*in, 1);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
 			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max,
 			      int64_t *bump, bool *lea_indexed)
@@ -523,20 +545,12 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 	const uint8_t *c;
 	uint64_t a, lo, hi;
 	size_t sz;
-	int n = 0, nr_seen = 0, gen = 0, op_gen = -1;
+	int n = 0, nr_seen = 0, gen = 0, op_gen = -1, err;
 	int64_t adj = 0, op_adj = 0;
 	bool lea_idx = false, op_lea_idx = false;
 
-	if (!h || op->skip != AS_OK || op->base < 0 || op->rip || op->insn < code_addr ||
-	    op->insn >= code_addr + len)
-		return -ENOENT;
-	in = cs_malloc(h);
-	if (!in)
-		return -ENOMEM;
-	if (find_loop(h, in, code, len, code_addr, op->insn, &lo, &hi)) {
-		cs_free(in, 1);
-		return -ENOENT;
-	}
+	if ((err = loop_around(h, code, len, code_addr, op, &in, &lo, &hi)))
+		return err;
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
@@ -619,17 +633,10 @@ int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
 	size_t sz;
 	int64_t base_adj = 0, index_adj = 0;
 	bool other = false;
+	int err;
 
-	if (!h || op->skip != AS_OK || op->base < 0 || op->rip || op->insn < code_addr ||
-	    op->insn >= code_addr + len)
-		return -ENOENT;
-	in = cs_malloc(h);
-	if (!in)
-		return -ENOMEM;
-	if (find_loop(h, in, code, len, code_addr, op->insn, &lo, &hi)) {
-		cs_free(in, 1);
-		return -ENOENT;
-	}
+	if ((err = loop_around(h, code, len, code_addr, op, &in, &lo, &hi)))
+		return err;
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
@@ -748,16 +755,8 @@ bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_add
 	uint32_t alias, loaded = 0;
 	bool chained = false, other = false;
 
-	if (!h || op->skip != AS_OK || op->base < 0 || op->base == AS_SP || op->rip ||
-	    op->insn < code_addr || op->insn >= code_addr + len)
+	if (op->base == AS_SP || loop_around(h, code, len, code_addr, op, &in, &lo, &hi))
 		return false;
-	in = cs_malloc(h);
-	if (!in)
-		return false;
-	if (find_loop(h, in, code, len, code_addr, op->insn, &lo, &hi)) {
-		cs_free(in, 1);
-		return false;
-	}
 	/* twice: what the loop's end loaded is what its start reads */
 	alias = 1u << op->base;
 	chain_pass(h, in, code, code_addr, lo, hi, op->base, &alias, &loaded, &chained, &other);

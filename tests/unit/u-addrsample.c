@@ -483,20 +483,28 @@ void test_addrsample__jump_targets(void)
 	free(t);
 }
 
+/*
+ * Three loops at 0x401000: inner (0x00), a pointer bumped inside the
+ * element; chain (0x27), p = p->next; idx (0x36), an index stepped by one.
+ */
+static const uint8_t loops_code[] = {
+	/* 0x00 inner: movss xmm1,[rax]; add rax,4; movaps; subss xmm0,[rax+8];
+	 *             movss [rax+8],xmm1; mulss; addss; movss [rax-4],xmm0;
+	 *             cmp rdx,rax; jne inner */
+	0xf3, 0x0f, 0x10, 0x08, 0x48, 0x83, 0xc0, 0x04, 0x0f, 0x28, 0xc1, 0xf3, 0x0f, 0x5c,
+	0x40, 0x08, 0xf3, 0x0f, 0x11, 0x48, 0x08, 0xf3, 0x0f, 0x59, 0xc2, 0xf3, 0x0f, 0x58,
+	0xc1, 0xf3, 0x0f, 0x11, 0x40, 0xfc, 0x48, 0x39, 0xc2, 0x75, 0xd9,
+	/* 0x27 chain: add rax,[rdx+8]; mov rdx,[rdx]; add eax,[rdx+16]; test; jne chain */
+	0x48, 0x03, 0x42, 0x08, 0x48, 0x8b, 0x12, 0x03, 0x42, 0x10, 0x48, 0x85, 0xd2,
+	0x75, 0xf1,
+	/* 0x36 idx: mov eax,[r13+rcx*4]; add rcx,1; cmp rcx,rbx; jne idx */
+	0x41, 0x8b, 0x44, 0x8d, 0x00, 0x48, 0x83, 0xc1, 0x01, 0x48, 0x39, 0xd9, 0x75, 0xf2,
+};
+
 /* The loop's other accesses through the pointer, relative to its value at the access. */
 void test_addrsample__loop_siblings_bumped(void)
 {
-	static const uint8_t code[] = {
-		/* 0x00 inner: movss xmm1,[rax]; add rax,4; movaps; subss xmm0,[rax+8];
-		 *             movss [rax+8],xmm1; mulss; addss; movss [rax-4],xmm0;
-		 *             cmp rdx,rax; jne inner */
-		0xf3, 0x0f, 0x10, 0x08, 0x48, 0x83, 0xc0, 0x04, 0x0f, 0x28, 0xc1, 0xf3, 0x0f, 0x5c,
-		0x40, 0x08, 0xf3, 0x0f, 0x11, 0x48, 0x08, 0xf3, 0x0f, 0x59, 0xc2, 0xf3, 0x0f, 0x58,
-		0xc1, 0xf3, 0x0f, 0x11, 0x40, 0xfc, 0x48, 0x39, 0xc2, 0x75, 0xd9,
-		/* 0x27 chain: add rax,[rdx+8]; mov rdx,[rdx]; add eax,[rdx+16]; test; jne chain */
-		0x48, 0x03, 0x42, 0x08, 0x48, 0x8b, 0x12, 0x03, 0x42, 0x10, 0x48, 0x85, 0xd2,
-		0x75, 0xf1,
-	};
+	const uint8_t *code = loops_code;
 	struct mem_operand op;
 	int64_t disp[16];
 	uint8_t size[16];
@@ -505,9 +513,9 @@ void test_addrsample__loop_siblings_bumped(void)
 	bool has0 = false, has12 = false, other = false;
 
 	/* the first load: the bump by 4 makes [rax+8] the member at +12, [rax-4] this one */
-	if (!ASSERT_OK(addrsample__decode(code, sizeof(code), 0x401000, &op), "decode inner"))
+	if (!ASSERT_OK(addrsample__decode(code, sizeof(loops_code), 0x401000, &op), "decode inner"))
 		return;
-	n = addrsample__loop_siblings(code, sizeof(code), 0x401000, &op, disp, size, 16, &bump,
+	n = addrsample__loop_siblings(code, sizeof(loops_code), 0x401000, &op, disp, size, 16, &bump,
 				      NULL);
 	ASSERT_EQ(bump, 0, "the first load: no bump before it");
 	for (int i = 0; i < n; i++) {
@@ -518,18 +526,18 @@ void test_addrsample__loop_siblings_bumped(void)
 	ASSERT_EQ(n, 2, "two places: this element's x[k] and o[k]");
 	ASSERT_TRUE(has0 && has12 && !other, "offsets 0 and 12, not 8 and -4");
 	/* the load at [rax+8] after the bump: 12 past where rax pointed on the first pass */
-	if (ASSERT_OK(addrsample__decode(code + 0x0b, sizeof(code) - 0x0b, 0x40100b, &op),
+	if (ASSERT_OK(addrsample__decode(code + 0x0b, sizeof(loops_code) - 0x0b, 0x40100b, &op),
 		      "decode subss")) {
-		n = addrsample__loop_siblings(code, sizeof(code), 0x401000, &op, disp, size, 16,
+		n = addrsample__loop_siblings(code, sizeof(loops_code), 0x401000, &op, disp, size, 16,
 					      &bump, NULL);
 		ASSERT_EQ(bump, 4, "bumped by 4 before it");
 		ASSERT_EQ(n, 2, "the same two places");
 	}
 	/* the load through the pointer after p = p->next is another node */
-	if (!ASSERT_OK(addrsample__decode(code + 0x27, sizeof(code) - 0x27, 0x401027, &op),
+	if (!ASSERT_OK(addrsample__decode(code + 0x27, sizeof(loops_code) - 0x27, 0x401027, &op),
 		       "decode chain"))
 		return;
-	n = addrsample__loop_siblings(code, sizeof(code), 0x401000, &op, disp, size, 16, NULL,
+	n = addrsample__loop_siblings(code, sizeof(loops_code), 0x401000, &op, disp, size, 16, NULL,
 				      NULL);
 	has0 = has12 = other = false;
 	for (int i = 0; i < n; i++) {
@@ -542,29 +550,19 @@ void test_addrsample__loop_siblings_bumped(void)
 /* What one pass of the loop adds to the access's address, from the code. */
 void test_addrsample__loop_step(void)
 {
-	static const uint8_t code[] = {
-		/* 0x00 inner: movss xmm1,[rax]; add rax,4; ...; cmp rdx,rax; jne inner */
-		0xf3, 0x0f, 0x10, 0x08, 0x48, 0x83, 0xc0, 0x04, 0x0f, 0x28, 0xc1, 0xf3, 0x0f, 0x5c,
-		0x40, 0x08, 0xf3, 0x0f, 0x11, 0x48, 0x08, 0xf3, 0x0f, 0x59, 0xc2, 0xf3, 0x0f, 0x58,
-		0xc1, 0xf3, 0x0f, 0x11, 0x40, 0xfc, 0x48, 0x39, 0xc2, 0x75, 0xd9,
-		/* 0x27 chain: add rax,[rdx+8]; mov rdx,[rdx]; add eax,[rdx+16]; test; jne chain */
-		0x48, 0x03, 0x42, 0x08, 0x48, 0x8b, 0x12, 0x03, 0x42, 0x10, 0x48, 0x85, 0xd2,
-		0x75, 0xf1,
-		/* 0x36 idx: mov eax,[r13+rcx*4]; add rcx,1; cmp rcx,rbx; jne idx */
-		0x41, 0x8b, 0x44, 0x8d, 0x00, 0x48, 0x83, 0xc1, 0x01, 0x48, 0x39, 0xd9, 0x75, 0xf2,
-	};
+	const uint8_t *code = loops_code;
 	struct mem_operand op;
 	int64_t step = 0;
 
-	if (ASSERT_OK(addrsample__decode(code, sizeof(code), 0x401000, &op), "decode inner"))
-		ASSERT_TRUE(!addrsample__loop_step(code, sizeof(code), 0x401000, &op, &step) &&
+	if (ASSERT_OK(addrsample__decode(code, sizeof(loops_code), 0x401000, &op), "decode inner"))
+		ASSERT_TRUE(!addrsample__loop_step(code, sizeof(loops_code), 0x401000, &op, &step) &&
 			    step == 4, "add rax,4 each pass: 4");
-	if (ASSERT_OK(addrsample__decode(code + 0x27, sizeof(code) - 0x27, 0x401027, &op),
+	if (ASSERT_OK(addrsample__decode(code + 0x27, sizeof(loops_code) - 0x27, 0x401027, &op),
 		      "decode chain"))
-		ASSERT_TRUE(addrsample__loop_step(code, sizeof(code), 0x401000, &op, &step) < 0,
+		ASSERT_TRUE(addrsample__loop_step(code, sizeof(loops_code), 0x401000, &op, &step) < 0,
 			    "p = p->next: no step the code knows");
-	if (ASSERT_OK(addrsample__decode(code + 0x36, sizeof(code) - 0x36, 0x401036, &op),
+	if (ASSERT_OK(addrsample__decode(code + 0x36, sizeof(loops_code) - 0x36, 0x401036, &op),
 		      "decode idx"))
-		ASSERT_TRUE(!addrsample__loop_step(code, sizeof(code), 0x401000, &op, &step) &&
+		ASSERT_TRUE(!addrsample__loop_step(code, sizeof(loops_code), 0x401000, &op, &step) &&
 			    step == 4, "the index moved by 1, scaled by 4: 4");
 }
