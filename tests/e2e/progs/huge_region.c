@@ -5,6 +5,7 @@
  * fault time, then MADV_COLLAPSE after touching and waiting WAIT_MS).
  * Usage: huge_region MODE [MIB [WAIT_MS]]
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +43,11 @@ int main(int argc, char **argv)
 
 		nanosleep(&ts, NULL);
 		madvise(p, len, MADV_HUGEPAGE);
+		/* EAGAIN is a transient failure the kernel may return: say which */
 		if (madvise(p, len, MADV_COLLAPSE))
-			perror("madvise(MADV_COLLAPSE)");
+			printf("collapse failed: %s\n", strerror(errno));
+		else
+			printf("collapse done\n");
 	}
 	printf("region %p-%p\n", (void *)p, (void *)(p + len));
 	return 0;
