@@ -331,8 +331,9 @@ void prof_tick_start(struct prof_state *st)
 }
 
 /*
- * Once the tick sampler is attached: the cpu-clock events go off (their
- * inherited copies in every thread and child too), then the tick counts.
+ * Once the tick sampler is attached: the cpu-clock events are closed (their
+ * inherited copies in every thread and child go with them), then the tick
+ * counts.
  * TARGET_RUNS false: the target is gone, the switch is not made.
  */
 void prof_tick_switch(struct prof_state *st, bool target_runs)
@@ -348,8 +349,14 @@ void prof_tick_switch(struct prof_state *st, bool target_runs)
 		 t->err ? ": failed to " : "", t->err ? t->what : "");
 	if (t->err || !target_runs)
 		return;
-	for (int i = 0; s->fds && i < s->nr; i++)
-		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	/*
+	 * Closed, not only disabled: a disabled event is still copied into
+	 * every child the target forks, and freed at its exit.
+	 */
+	prof_close_fds(s->fds, s->links, s->nr);
+	s->fds = NULL;
+	s->links = NULL;
+	s->nr = 0;
 	t->skel->bss->live = 1;
 	t->live = true;
 	t->t_live = now_ns();
