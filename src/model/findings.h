@@ -75,6 +75,12 @@ struct finding {
 	int entity;			/* the rule's entity it fired on (-1: the run) */
 	unsigned int cause_mask;	/* rule->caused_by entries whose condition held there */
 	char caused_by[64];		/* the finding that causes this one, "" none */
+	/*
+	 * Another struct that most of the struct's accesses fit as well
+	 * (struct.bind_ambiguous >= FINDING_AMBIGUOUS), "" none.
+	 */
+	char ambiguous_with[128];
+	double ambiguous_share;
 	int count;			/* entities it fired on (first one shown) */
 };
 

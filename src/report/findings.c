@@ -338,6 +338,13 @@ struct json_object *findings__to_json(const struct findings *fs)
 			add_str(o, "demoted", x->demoted_why);
 		if (x->caused_by[0])
 			add_str(o, "caused_by", x->caused_by);
+		if (x->ambiguous_with[0]) {
+			struct json_object *a = json_object_new_object();
+
+			add_str(a, "also_fits", x->ambiguous_with);
+			json_object_object_add(a, "share", json_object_new_double(x->ambiguous_share));
+			json_object_object_add(o, "binding_ambiguous", a);
+		}
 		json_object_object_add(o, "count", json_object_new_int(x->count));
 		if (fs->replay)
 			json_object_object_add(o, "replay", json_object_new_boolean(true));

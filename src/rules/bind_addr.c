@@ -414,6 +414,13 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 	if (!sb)
 		return false;
 	sb->addr_samples += (double)ip->decoded;
+	if (b->alt) {
+		sb->ambiguous_samples += (double)ip->decoded;
+		if ((double)ip->decoded > sb->alt_samples) {
+			sb->alt = b->alt;
+			sb->alt_samples = (double)ip->decoded;
+		}
+	}
 	if (!sb->top || ip->decoded > sb->top->decoded)
 		sb->top = ip;
 	/* the extent of the objects walked: accesses that step over them one by one */
@@ -461,6 +468,10 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 	if (idx >= 0 && !fb->ents[idx].struct_name[0]) {
 		snprintf(fb->ents[idx].struct_name, sizeof(fb->ents[0].struct_name), "%s",
 			 sb->s->name);
+		factbase__set(fb, idx, "line.bind_ambiguous", b->alt != NULL, a->tier);
+		if (b->alt)
+			snprintf(fb->ents[idx].alt_struct, sizeof(fb->ents[0].alt_struct), "%s",
+				 b->alt->s->name);
 		if (mi >= 0 && sb->s->members[mi].name)
 			snprintf(fb->ents[idx].member, sizeof(fb->ents[0].member), "%s",
 				 sb->s->members[mi].name);
@@ -958,6 +969,11 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 		if (binder__struct_entity(b, sb) < 0)
 			continue;
 		factbase__set(fb, sb->ent, "struct.addr_samples", sb->addr_samples, t);
+		factbase__set(fb, sb->ent, "struct.bind_ambiguous",
+			      sb->ambiguous_samples / sb->addr_samples, t);
+		if (sb->alt)
+			snprintf(fb->ents[sb->ent].alt_struct, sizeof(fb->ents[0].alt_struct), "%s",
+				 sb->alt->s->name);
 		factbase__set(fb, sb->ent, "struct.stride", (double)sb->stride, t);
 		if (sb->stride)
 		{

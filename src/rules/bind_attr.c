@@ -419,6 +419,100 @@ static bool same_scalar(const struct ma_member *m, const char *name)
  * Last, a struct a file-scope variable of its unit leads to, only when the
  * access steps over it (stride = size).
  */
+/*
+ * Whether the struct of FT's type I fits IP's access in PASS (see
+ * bind__attribute): the struct, with the access's offset in it in *OFF, or
+ * NULL.
+ */
+static struct sbind *fit_type(struct binder *b, const struct addr_ip *ip,
+			      const struct func_types *ft, int i, int pass, int64_t stride,
+			      const struct reg_hint *hint, bool on_stack, int64_t *out_off)
+{
+	struct sbind *sb = binder__find_struct(b, ft->t[i].name);
+	int64_t off;
+
+	if (!sb || ft->t[i].global != (pass == 4) ||
+	    (pass < 4 && ft->t[i].member != (pass >= 2)))
+		return NULL;
+	/* over whole objects (some may be skipped: the offset in one is the same) */
+	bool stepped = bind__steps_over(ip, stride, (int64_t)sb->s->size);
+
+	/*
+	 * the debug info says the register points to scalars:
+	 * a member of a struct only where the walk steps over
+	 * its objects (x = v->pos; x[k] for each v), not
+	 * because it has an array at the displacement (next[i]
+	 * of a uint32_t *next)
+	 */
+	bool scalar_at = false;
+
+	if (hint->scalar && !stepped) {
+		if (ip->op.index >= 0 || ip->op.lea_indexed || ip->loop_step)
+			return NULL;
+		scalar_at = true;
+	}
+
+	/* a global's struct only when the access steps over it one by one */
+	if ((!(pass & 1) || pass == 4) && llabs(stride) != (int64_t)sb->s->size)
+		return NULL;
+	/*
+	 * and not for an access to the stack: what a file-scope
+	 * pointer leads to is not a local (float acc[3] walked by
+	 * the same index as the global array's member)
+	 */
+	if (pass == 4 && on_stack)
+		return NULL;
+	off = stepped ? hinted_offset(sb->s, ip, hint) : -1;
+	if (off < 0)
+		off = bind__elem_offset(sb->s, ip, stepped);
+	if (off < 0 || off >= (int64_t)sb->s->size)
+		return NULL;
+	int mi = bind__member_at(sb->s, off);
+	const struct ma_member *m;
+
+	if (mi < 0)
+		return NULL;
+	/*
+	 * the access must fit the member: a scalar of the same size;
+	 * or, stepping over the struct one by one, start at a member
+	 * and cover it and the next ones (one load for r, g, b, a)
+	 */
+	m = &sb->s->members[mi];
+	/*
+	 * indexed, not over the struct's objects: an array member
+	 * (s->bits[i] is not).  An index biased onto an array a few
+	 * elements on (biased_array) only where the debug info
+	 * ties the base to the struct (reg_variable_struct): from
+	 * the function's types alone, any struct with an array
+	 * 16 bytes in would take order[i] of a uint32_t *order
+	 */
+	if ((ip->op.index >= 0 || ip->op.lea_indexed) && !stepped &&
+	    !(m->flags & MA_M_ARRAY) && !m->nested)
+		return NULL;
+	/*
+	 * a pointer the loop moves by a constant each pass, not
+	 * over the struct's objects, walks an array: of the
+	 * struct, only an array member (lat[i] through lat++
+	 * is no scalar member that happens to sit at its
+	 * displacement)
+	 */
+	if (ip->loop_step && !stepped && !(m->flags & MA_M_ARRAY) && !m->nested)
+		return NULL;
+	/*
+	 * a pointer to scalars the loop does not move (*c = i
+	 * with c = &s->a): a member of their very type there
+	 */
+	if (scalar_at && !same_scalar(m, hint->scalar_type))
+		return NULL;
+	bool wide = stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
+		    (uint64_t)off + ip->op.size <= sb->s->size;
+	if (ip->op.size && !wide && (m->size < ip->op.size ||
+			    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
+		return NULL;
+	*out_off = off;
+	return sb;
+}
+
 struct sbind *bind__attribute(struct binder *b, const struct addr_ip *ip, int *member)
 {
 	struct func_types ft;
@@ -434,6 +528,7 @@ struct sbind *bind__attribute(struct binder *b, const struct addr_ip *ip, int *m
 	bool on_stack = placed && 2 * ip->region[MAPK_STACK] > placed;
 
 	*member = -1;
+	b->alt = NULL;
 	bind__base_function(ip->loc.function, fn, sizeof(fn));
 	/* RIP-relative: a global variable; find it at its link-time address */
 	if (ip->op.rip && b->ct) {
@@ -456,91 +551,20 @@ struct sbind *bind__attribute(struct binder *b, const struct addr_ip *ip, int *m
 	/*
 	 * the variables' own types before those reached through their members,
 	 * and in each a struct the access steps over one by one (stride = size)
-	 * before any it fits in
+	 * before any it fits in.  A second struct that fits at the same rank
+	 * makes the answer ambiguous (b->alt): the types do not say which.
 	 */
 	for (int pass = 0; pass < 5 && !best; pass++) {
-		for (int i = 0; i < ft.nr && !best; i++) {
-			struct sbind *sb = binder__find_struct(b, ft.t[i].name);
+		for (int i = 0; i < ft.nr; i++) {
 			int64_t off;
+			struct sbind *sb = fit_type(b, ip, &ft, i, pass, stride, &hint, on_stack, &off);
 
-			if (!sb || ft.t[i].global != (pass == 4) ||
-			    (pass < 4 && ft.t[i].member != (pass >= 2)))
+			if (!sb || sb == best)
 				continue;
-			/* over whole objects (some may be skipped: the offset in one is the same) */
-			bool stepped = bind__steps_over(ip, stride, (int64_t)sb->s->size);
-
-			/*
-			 * the debug info says the register points to scalars:
-			 * a member of a struct only where the walk steps over
-			 * its objects (x = v->pos; x[k] for each v), not
-			 * because it has an array at the displacement (next[i]
-			 * of a uint32_t *next)
-			 */
-			bool scalar_at = false;
-
-			if (hint.scalar && !stepped) {
-				if (ip->op.index >= 0 || ip->op.lea_indexed || ip->loop_step)
-					continue;
-				scalar_at = true;
+			if (best) {
+				b->alt = sb;
+				break;
 			}
-
-			/* a global's struct only when the access steps over it one by one */
-			if ((!(pass & 1) || pass == 4) && llabs(stride) != (int64_t)sb->s->size)
-				continue;
-			/*
-			 * and not for an access to the stack: what a file-scope
-			 * pointer leads to is not a local (float acc[3] walked by
-			 * the same index as the global array's member)
-			 */
-			if (pass == 4 && on_stack)
-				continue;
-			off = stepped ? hinted_offset(sb->s, ip, &hint) : -1;
-			if (off < 0)
-				off = bind__elem_offset(sb->s, ip, stepped);
-			if (off < 0 || off >= (int64_t)sb->s->size)
-				continue;
-			int mi = bind__member_at(sb->s, off);
-			const struct ma_member *m;
-
-			if (mi < 0)
-				continue;
-			/*
-			 * the access must fit the member: a scalar of the same size;
-			 * or, stepping over the struct one by one, start at a member
-			 * and cover it and the next ones (one load for r, g, b, a)
-			 */
-			m = &sb->s->members[mi];
-			/*
-			 * indexed, not over the struct's objects: an array member
-			 * (s->bits[i] is not).  An index biased onto an array a few
-			 * elements on (biased_array) only where the debug info
-			 * ties the base to the struct (reg_variable_struct): from
-			 * the function's types alone, any struct with an array
-			 * 16 bytes in would take order[i] of a uint32_t *order
-			 */
-			if ((ip->op.index >= 0 || ip->op.lea_indexed) && !stepped &&
-			    !(m->flags & MA_M_ARRAY) && !m->nested)
-				continue;
-			/*
-			 * a pointer the loop moves by a constant each pass, not
-			 * over the struct's objects, walks an array: of the
-			 * struct, only an array member (lat[i] through lat++
-			 * is no scalar member that happens to sit at its
-			 * displacement)
-			 */
-			if (ip->loop_step && !stepped && !(m->flags & MA_M_ARRAY) && !m->nested)
-				continue;
-			/*
-			 * a pointer to scalars the loop does not move (*c = i
-			 * with c = &s->a): a member of their very type there
-			 */
-			if (scalar_at && !same_scalar(m, hint.scalar_type))
-				continue;
-			bool wide = stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
-				    (uint64_t)off + ip->op.size <= sb->s->size;
-			if (ip->op.size && !wide && (m->size < ip->op.size ||
-					    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
-				continue;
 			best = sb;
 			best_off = off;
 		}

@@ -61,10 +61,20 @@ struct sbind {
 	int line_ent[16];
 	int nr_line_ent;
 	int *member_ent;	/* entity of each member, -1 until created */
+	/*
+	 * Samples whose access fitted another struct as well, at the same
+	 * rank (bind__attribute: the function's types, not the debug info of
+	 * the base register, chose), and the other struct with most of them.
+	 */
+	double ambiguous_samples;
+	const struct sbind *alt;
+	double alt_samples;
 };
 
 struct binder {
 	const struct report *r;
+	/* bind__attribute's last answer fitted this struct as well (NULL: it did not) */
+	struct sbind *alt;
 	struct factbase *fb;
 	const struct rules_layouts *layouts; /* NULL: none read */
 	const struct layout *layout;

@@ -162,6 +162,8 @@ const struct metric_def metric__registry[] = {
 	{ "line.member_misaligned", L, EV_LAYOUT, "bool",
 	  "a member its accesses read lies off its natural alignment in the struct's layout "
 	  "(packed)" },
+	{ "line.bind_ambiguous", L, EV_ADDR, "bool",
+	  "the struct named here fits the access only as well as another (struct.bind_ambiguous)" },
 	{ "struct.reach_known", S, EV_ADDR, "bool",
 	  "the loop around its busiest access was decoded: the members it reaches through the same "
 	  "pointer are known" },
@@ -175,6 +177,9 @@ const struct metric_def metric__registry[] = {
 	  "the address stream of its walk steps one object at a time (its stride or period is the "
 	  "size), not over a sparse subset of them" },
 	{ "struct.addr_samples", S, EV_ADDR, "count", "data-address samples on this type" },
+	{ "struct.bind_ambiguous", S, EV_ADDR, "ratio",
+	  "share of those samples whose access fits another struct as well: the function's types, "
+	  "not the debug info of the base register, chose" },
 	{ "struct.hot_members", S, EV_ADDR, "count", "members the sampled accesses touched" },
 	{ "struct.reached_bytes", S, EV_ADDR, "bytes",
 	  "bytes of the members sampled or reached by the hot loop's code through the pointer of a "

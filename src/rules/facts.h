@@ -75,6 +75,7 @@ struct entity {
 	char file[256];		/* source location of the hot line / function */
 	int line;
 	char region[200];	/* "heap", "anon 0x7f..-0x7f..", a file path */
+	char alt_struct[128];	/* another struct the accesses fit as well (struct.bind_ambiguous) */
 	uint64_t region_start, region_len;
 	int region_alloc;	/* enum sampling_region_alloc: which fix applies */
 	char *snippet;		/* {fixed_decl}: the reorganised declaration (owned) */

@@ -381,6 +381,39 @@ static void fill_evidence(struct finding *f, const struct rule *r, const struct 
 	f->confidence = confidence_of(f->tier, thin);
 }
 
+/*
+ * A finding on a struct that most of its accesses fit only as well as
+ * another: the function works on both types and the debug info does not
+ * say which one the base register points to.  The message says so and the
+ * confidence drops a step.
+ */
+#define FINDING_AMBIGUOUS 0.5
+
+static void note_ambiguous(struct finding *f, const struct factbase *fb, int idx)
+{
+	static const char *const lv[] = { "high", "medium", "low" };
+	const char *alt = INHERIT(fb, idx, alt_struct);
+	size_t len, cap;
+	double v;
+
+	if ((factbase__get(fb, idx, "struct.bind_ambiguous", &v, NULL) &&
+	     factbase__get(fb, idx, "line.bind_ambiguous", &v, NULL)) ||
+	    v < FINDING_AMBIGUOUS || !alt[0])
+		return;
+	snprintf(f->ambiguous_with, sizeof(f->ambiguous_with), "%s", alt);
+	f->ambiguous_share = v;
+	len = f->message ? strlen(f->message) : 0;
+	cap = len + 1;
+	sbuf_printf(&f->message, &len, &cap,
+		    " Binding ambiguous: %.0f%% of these accesses fit struct %s as well, "
+		    "and the code's types do not say which.", 100 * v, alt);
+	for (int i = 0; i < 2; i++)
+		if (f->confidence && !strcmp(f->confidence, lv[i])) {
+			f->confidence = lv[i + 1];
+			break;
+		}
+}
+
 static void set_gain(struct finding *f, const struct rule *r, const struct factbase *fb, int idx)
 {
 	struct ectx c = { .fb = fb, .idx = idx };
@@ -677,6 +710,7 @@ static void eval_rule(const struct rule *r, const struct factbase *fb, struct fi
 			f->advice = expand(for_alloc(r->advice_for, r->advice, fb, idx), fb, idx);
 			f->fix = expand(for_alloc(r->fix_for, r->fix, fb, idx), fb, idx);
 			fill_evidence(f, r, fb, idx, thin);
+			note_ambiguous(f, fb, idx);
 			set_gain(f, r, fb, idx);
 			for (int i = 0; i < r->nr_caused_by && i < 32; i++) {
 				struct ectx c3 = { .fb = fb, .idx = idx };
