@@ -746,6 +746,187 @@ static void chain_pass(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 	}
 }
 
+/* A memory operand's shape: base and index register families, scale, displacement. */
+struct slot {
+	int base, index, scale;
+	int64_t disp;
+};
+
+static bool slot_of(const cs_x86_op *m, struct slot *s)
+{
+	if (m->type != X86_OP_MEM || m->mem.segment != X86_REG_INVALID ||
+	    m->mem.base == X86_REG_INVALID || m->mem.base == X86_REG_RIP)
+		return false;
+	s->base = reg_family(m->mem.base);
+	s->index = m->mem.index == X86_REG_INVALID ? -1 : reg_family(m->mem.index);
+	s->scale = m->mem.index == X86_REG_INVALID ? 0 : m->mem.scale;
+	s->disp = m->mem.disp;
+	return s->base >= 0;
+}
+
+static bool same_slot(const struct slot *a, const struct slot *b)
+{
+	return a->base == b->base && a->index == b->index && a->scale == b->scale &&
+	       a->disp == b->disp;
+}
+
+/*
+ * Slots that [lo, hi) advances along a chain: a pointer loaded from the
+ * slot, a pointer loaded through it (or through what that loaded), stored
+ * back into a slot of the same shape: cur[t] = cur[t]->next, the heads of a
+ * k-way merge kept in an array, or a list pointer kept on the stack.  Their
+ * shapes in CHAINED (at most MAX); how many.
+ */
+static int slot_chains(csh h, cs_insn *in, const uint8_t *code, uint64_t code_addr,
+		       uint64_t lo, uint64_t hi, struct slot *chained, int max)
+{
+	const uint8_t *c = code + (lo - code_addr);
+	size_t sz = (size_t)(hi - lo);
+	uint64_t a = lo;
+	struct slot from[AS_NR_REGS];	/* the slot a register's chain started at */
+	uint32_t holds = 0;			/* registers with a slot's pointer ... */
+	uint32_t through = 0;			/* ... or one loaded through it */
+	int n = 0;
+
+	while (n < max && cs_disasm_iter(h, &c, &sz, &a, in)) {
+		const cs_x86 *x = &in->detail->x86;
+		const cs_x86_op *src;
+		cs_regs rr, rw;
+		uint8_t nr = 0, nw = 0;
+		struct slot sl;
+		int dst = -1, b;
+		uint32_t set_holds = 0, set_through = 0;
+
+		if (cs_regs_access(h, in, rr, &nr, rw, &nw))
+			break;
+		if (in->id == X86_INS_MOV && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
+		    x->operands[1].size == 8 && slot_of(&x->operands[0], &sl)) {
+			int r = reg_family(x->operands[1].reg);
+
+			/* the store back: into the shape the chain began at */
+			if (r >= 0 && r < AS_NR_REGS && (through & (1u << r)) && same_slot(&from[r], &sl)) {
+				bool dup = false;
+
+				for (int k = 0; k < n; k++)
+					dup |= same_slot(&chained[k], &sl);
+				if (!dup)
+					chained[n++] = sl;
+			}
+		} else if (is_pointer_load(in, &src) && slot_of(src, &sl)) {
+			dst = reg_family(x->operands[0].reg);
+			b = sl.base;
+			if (dst < 0 || dst >= AS_NR_REGS)
+				dst = -1;
+			else if ((holds | through) & (1u << b)) {
+				from[dst] = from[b];
+				set_through = 1u << dst;
+			} else {
+				from[dst] = sl;
+				set_holds = 1u << dst;
+			}
+		}
+		for (int k = 0; k < nw; k++) {
+			int f = reg_family(rw[k]);
+
+			if (f < 0)
+				continue;
+			holds &= ~(1u << f);
+			through &= ~(1u << f);
+		}
+		holds |= set_holds;
+		through |= set_through;
+	}
+	return n;
+}
+
+/*
+ * The loop enclosing [lo, hi): from LO on, the first jump back before LO.
+ * 0, or -ENOENT.
+ */
+static int find_outer_loop(csh h, cs_insn *in, const uint8_t *code, size_t len,
+			   uint64_t code_addr, uint64_t lo, uint64_t *olo, uint64_t *ohi)
+{
+	const uint8_t *c = code + (lo - code_addr);
+	size_t sz = len - (size_t)(lo - code_addr);
+	uint64_t a = lo;
+
+	while (a < lo + AS_LOOP_SCAN && cs_disasm_iter(h, &c, &sz, &a, in)) {
+		uint64_t t = jump_target(h, in);
+
+		if (t && t < lo && t >= code_addr && lo - t <= AS_LOOP_SCAN) {
+			*olo = t;
+			*ohi = a;
+			return 0;
+		}
+		if (cs_insn_group(h, in, CS_GRP_RET) ||
+		    (cs_insn_group(h, in, CS_GRP_JUMP) && !t && in->id == X86_INS_JMP))
+			break;
+	}
+	return -ENOENT;
+}
+
+/*
+ * The one shape of memory the loop [lo, hi) loads BASE from, when every
+ * write to BASE there is such a load (*S); false otherwise.  The access at
+ * INSN may load over its own base (mov (%rcx),%ecx): the next pass reloads
+ * it from the slot.
+ */
+static bool base_from_slot(csh h, cs_insn *in, const uint8_t *code, uint64_t code_addr,
+			   uint64_t lo, uint64_t hi, uint64_t insn, int base, struct slot *s)
+{
+	const uint8_t *c = code + (lo - code_addr);
+	size_t sz = (size_t)(hi - lo);
+	uint64_t a = lo;
+	bool any = false;
+
+	while (cs_disasm_iter(h, &c, &sz, &a, in)) {
+		const cs_x86_op *src;
+		cs_regs rr, rw;
+		uint8_t nr = 0, nw = 0;
+		struct slot sl;
+
+		if (cs_regs_access(h, in, rr, &nr, rw, &nw))
+			return false;
+		for (int k = 0; k < nw && in->address != insn; k++) {
+			if (reg_family(rw[k]) != base)
+				continue;
+			if (!is_pointer_load(in, &src) || in->id != X86_INS_MOV ||
+			    !slot_of(src, &sl) || sl.base == base || sl.index == base ||
+			    (any && !same_slot(&sl, s)))
+				return false;
+			*s = sl;
+			any = true;
+		}
+	}
+	return any;
+}
+
+/*
+ * Whether OP's base is loaded from a slot that the loop around it, or the
+ * loop around that one, advances along a chain (slot_chains).
+ */
+static bool slot_chained(csh h, cs_insn *in, const uint8_t *code, size_t len,
+			 uint64_t code_addr, const struct mem_operand *op, uint64_t lo, uint64_t hi)
+{
+	struct slot s = { 0 }, ch[8];
+	uint64_t olo, ohi;
+	int n;
+
+	if (!base_from_slot(h, in, code, code_addr, lo, hi, op->insn, op->base, &s))
+		return false;
+	n = slot_chains(h, in, code, code_addr, lo, hi, ch, 8);
+	for (int k = 0; k < n; k++)
+		if (same_slot(&ch[k], &s))
+			return true;
+	if (find_outer_loop(h, in, code, len, code_addr, lo, &olo, &ohi))
+		return false;
+	n = slot_chains(h, in, code, code_addr, olo, ohi, ch, 8);
+	for (int k = 0; k < n; k++)
+		if (same_slot(&ch[k], &s))
+			return true;
+	return false;
+}
+
 bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_addr,
 			      const struct mem_operand *op)
 {
@@ -763,6 +944,11 @@ bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_add
 	alias |= 1u << op->base;
 	chained = other = false;
 	chain_pass(h, in, code, code_addr, lo, hi, op->base, &alias, &loaded, &chained, &other);
+	/* the pointer kept in memory between steps: cur[t] = cur[t]->next */
+	if (!chained && other && slot_chained(h, in, code, len, code_addr, op, lo, hi)) {
+		chained = true;
+		other = false;
+	}
 	cs_free(in, 1);
 	return chained && !other;
 }

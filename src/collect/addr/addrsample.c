@@ -1361,7 +1361,13 @@ static int addrsample__hot(void *ctx, struct hot_insn *out, int max)
 			all[n].op = ia->out.op;
 			n++;
 		}
-		all[k].samples += ia->out.op.skip == AS_OK ? ia->out.decoded : ia->out.samples;
+		/*
+		 * a load over its own base (mov (%rcx),%ecx) gives no address
+		 * from the sample's registers, taken after it ran; a probe on
+		 * the instruction reads them before: all its samples count
+		 */
+		all[k].samples += ia->out.op.skip == AS_OK && !ia->out.op.clobbers ?
+				  ia->out.decoded : ia->out.samples;
 	}
 	qsort(all, n, sizeof(*all), cmp_hot);
 	if (n > max)
