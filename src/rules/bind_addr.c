@@ -276,6 +276,23 @@ static void addr_bind_no_address(struct binder *b, const struct addr_report *a)
 		if (none[e] > 0)
 			factbase__set(fb, e, "line.no_address_share", none[e] / (none[e] + with[e]),
 				      a->tier);
+	/*
+	 * a line none of whose samples gave an address still has its code:
+	 * whether its busiest access follows a chain (the streams may give
+	 * the addresses)
+	 */
+	for (int e = 0; e < fb->nr_ents; e++) {
+		const struct addr_ip *top = NULL;
+		double v;
+
+		if (!none[e] || with[e] || !factbase__get(fb, e, "line.chained", &v, NULL))
+			continue;
+		for (int i = 0; i < a->nr_ips; i++)
+			if (idx[i] == e && (!top || a->ips[i].no_addr > top->no_addr))
+				top = &a->ips[i];
+		if (top)
+			factbase__set(fb, e, "line.chained", top->op.chained, a->tier);
+	}
 	free(idx);
 	free(none);
 	free(with);

@@ -11,6 +11,7 @@
 
 #include "rules/bind_int.h"
 #include "layout/layout.h"
+#include "model/addr.h"
 #include "model/sampling.h"
 #include "model/streams.h"
 #include "base/util.h"
@@ -97,6 +98,15 @@ static void bind_one(struct binder *b, const struct streams_report *s, const str
 	factbase__set(fb, idx, "line.stream_split_frac", ratio(ip->splits, ip->accesses), t);
 	factbase__set(fb, idx, "line.stream_writes", ip->write, t);
 	factbase__set(fb, idx, "line.stream_reuse_frac", ratio(ip->reuses, ip->accesses), t);
+	/*
+	 * the footprint: the first touches K of the stream's stacks over the
+	 * distinct lines D of all its bursts, as addr__random_span() does
+	 * with sampled addresses; a chain over few nodes meets them again in
+	 * the next burst
+	 */
+	if (ip->accesses > ip->reuses && ip->lines)
+		factbase__set(fb, idx, "line.stream_span_lines",
+			      addr__random_span(ip->accesses - ip->reuses, ip->lines), t);
 	/* miss ratios among the accesses the windows decide; too few: unknown */
 	if (ip->l1_decided >= STREAM_MIN_DECIDED)
 		factbase__set(fb, idx, "line.stream_l1_miss",

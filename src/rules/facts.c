@@ -332,6 +332,9 @@ const struct metric_def metric__registry[] = {
 	  "and no sampled load ranged over it (read back by other code)" },
 	{ "line.stream_reuse_frac", L, EV_STREAMS, "ratio",
 	  "share of accesses to a line the thread's stream touched within 1024 lines" },
+	{ "line.stream_span_lines", L, EV_STREAMS, "count",
+	  "cache lines the stream roams over, estimated from how rarely its first touches "
+	  "(accesses to a line not among its last 1024) meet a line an earlier burst touched" },
 	{ "line.no_address_share", L, EV_ADDR, "ratio",
 	  "share of the line's decoded memory samples that gave no address (a load that "
 	  "overwrote its index, or a narrow load into its base)" },
