@@ -953,6 +953,82 @@ bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_add
 	return chained && !other;
 }
 
+bool addrsample__call_chained(const uint8_t *code, size_t len, uint64_t code_addr,
+			      const struct mem_operand *op)
+{
+	static const int args[] = { AS_DI, AS_SI, AS_DX, AS_CX, AS_R8, AS_R9 };
+	static const int clobbered[] = { AS_AX, AS_CX, AS_DX, AS_SI, AS_DI,
+					 AS_R8, AS_R9, AS_R10, AS_R11 };
+	int ident[AS_NR_REGS];		/* the incoming argument a register holds, -1 */
+	int via[AS_NR_REGS];		/* ... the one it was loaded through, -1 */
+	int base_ident = -1;
+	uint32_t passed = 0;		/* arguments passed on loaded through themselves */
+	csh h = decoder();
+	cs_insn *in;
+	const uint8_t *c = code;
+	size_t sz = len;
+	uint64_t a = code_addr;
+
+	if (!h || op->skip != AS_OK || op->base < 0 || op->base >= AS_NR_REGS || op->rip ||
+	    op->insn < code_addr || op->insn >= code_addr + len || !(in = cs_malloc(h)))
+		return false;
+	for (int r = 0; r < AS_NR_REGS; r++)
+		ident[r] = via[r] = -1;
+	for (int k = 0; k < (int)ARRAY_SIZE(args); k++)
+		ident[args[k]] = k;
+	while (cs_disasm_iter(h, &c, &sz, &a, in)) {
+		const cs_x86 *x = &in->detail->x86;
+		const cs_x86_op *src;
+		cs_regs rr, rw;
+		uint8_t nr = 0, nw = 0;
+		int dst = -1, new_ident = -1, new_via = -1;
+
+		if (in->address == op->insn)
+			base_ident = ident[op->base];
+		if ((in->id == X86_INS_CALL || in->id == X86_INS_JMP) && x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_IMM) {
+			if ((uint64_t)x->operands[0].imm == code_addr)
+				for (int k = 0; k < (int)ARRAY_SIZE(args); k++)
+					if (via[args[k]] == k)
+						passed |= 1u << k;
+			if (in->id == X86_INS_CALL)
+				for (size_t k = 0; k < ARRAY_SIZE(clobbered); k++)
+					ident[clobbered[k]] = via[clobbered[k]] = -1;
+			continue;
+		}
+		if (cs_regs_access(h, in, rr, &nr, rw, &nw))
+			break;
+		if (in->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+		    x->operands[0].size == 8 && x->operands[1].type == X86_OP_REG) {
+			int r = reg_family(x->operands[1].reg);
+
+			dst = reg_family(x->operands[0].reg);
+			if (r >= 0 && r < AS_NR_REGS) {
+				new_ident = ident[r];
+				new_via = via[r];
+			}
+		} else if (is_pointer_load(in, &src) && in->id == X86_INS_MOV &&
+			   src->type == X86_OP_MEM && src->mem.base != X86_REG_INVALID &&
+			   src->mem.base != X86_REG_RIP && src->mem.segment == X86_REG_INVALID) {
+			int b = reg_family(src->mem.base);
+
+			dst = reg_family(x->operands[0].reg);
+			if (b >= 0 && b < AS_NR_REGS)
+				new_via = ident[b];
+		}
+		for (int k = 0; k < nw; k++) {
+			int f = reg_family(rw[k]);
+
+			if (f < 0 || f >= AS_NR_REGS || f == AS_SP || f == AS_IP)
+				continue;
+			ident[f] = f == dst ? new_ident : -1;
+			via[f] = f == dst ? new_via : -1;
+		}
+	}
+	cs_free(in, 1);
+	return base_ident >= 0 && (passed & (1u << base_ident));
+}
+
 size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_addr,
 				uint64_t **out)
 {

@@ -105,6 +105,17 @@ int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
 bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_addr,
 			      const struct mem_operand *op);
 /*
+ * Whether OP's base is a pointer argument of the function that CODE holds
+ * whole (from its start, CODE_ADDR), which the function passes on to
+ * itself loaded through that same argument: eval(n) reads n->kind, then
+ * calls eval(n->left) (or jumps back to its start with it, a tail call).
+ * Each call's node comes from the node before: a dependent chain over calls,
+ * a recursive tree or list walk.  Decoded in address order, not along the
+ * branches.
+ */
+bool addrsample__call_chained(const uint8_t *code, size_t len, uint64_t code_addr,
+			      const struct mem_operand *op);
+/*
  * The targets of the direct jumps in CODE (the bytes from CODE_ADDR on,
  * decoded in order), sorted, in *OUT (malloc'd; NULL when none): a sample
  * at one may have come from the jump, and the instruction before it in

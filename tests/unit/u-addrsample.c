@@ -431,6 +431,54 @@ void test_addrsample__loop_chained(void)
 	}
 }
 
+/* A function that calls itself on a pointer loaded through its argument: a chain over calls. */
+void test_addrsample__call_chained(void)
+{
+	/*
+	 * eval: movzx eax,byte [rdi]; push rbx; mov rbx,rdi; mov rdi,[rdi+8];
+	 *       call eval; mov rdi,[rbx+16]; pop rbx; jmp eval
+	 */
+	static const uint8_t tree[] = {
+		0x0f, 0xb6, 0x07, 0x53, 0x48, 0x89, 0xfb, 0x48, 0x8b, 0x7f, 0x08,
+		0xe8, 0xf0, 0xff, 0xff, 0xff, 0x48, 0x8b, 0x7b, 0x10, 0x5b,
+		0xe9, 0xe6, 0xff, 0xff, 0xff,
+	};
+	/* f: movzx eax,byte [rdi]; mov rdi,[rsi+8]; call f; ret */
+	static const uint8_t other_arg[] = {
+		0x0f, 0xb6, 0x07, 0x48, 0x8b, 0x7e, 0x08, 0xe8, 0xf4, 0xff, 0xff, 0xff, 0xc3,
+	};
+	/* f: movzx eax,byte [rdi]; mov rdi,[rdi+8]; call f+0x100 (another function); ret */
+	static const uint8_t other_fn[] = {
+		0x0f, 0xb6, 0x07, 0x48, 0x8b, 0x7f, 0x08, 0xe8, 0xf4, 0x00, 0x00, 0x00, 0xc3,
+	};
+	/* f: mov rdi,[rdi+8]; call f; movzx eax,byte [rdi]; ret (rdi after the call: no argument) */
+	static const uint8_t after_call[] = {
+		0x48, 0x8b, 0x7f, 0x08, 0xe8, 0xf7, 0xff, 0xff, 0xff, 0x0f, 0xb6, 0x07, 0xc3,
+	};
+	static const struct {
+		const uint8_t *code;
+		size_t len;
+		unsigned int off;
+		bool chained;
+		const char *what;
+	} cases[] = {
+		{ tree, sizeof(tree), 0, true, "eval(n->left), then a tail call on n->right" },
+		{ other_arg, sizeof(other_arg), 0, false, "the next node loaded through another argument" },
+		{ other_fn, sizeof(other_fn), 0, false, "n->next passed to another function" },
+		{ after_call, sizeof(after_call), 9, false, "the base after the call is no argument" },
+	};
+	struct mem_operand op;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (!ASSERT_OK(addrsample__decode(cases[i].code + cases[i].off,
+						  cases[i].len - cases[i].off,
+						  0x402000 + cases[i].off, &op), cases[i].what))
+			continue;
+		ASSERT_EQ(addrsample__call_chained(cases[i].code, cases[i].len, 0x402000, &op),
+			  cases[i].chained, cases[i].what);
+	}
+}
+
 /* A sweep repeated faster than the samples: the deltas' phases over the span gather. */
 void test_addrsample__cyclic_sweep(void)
 {

@@ -292,7 +292,8 @@ static void ensure_sym(struct addrsample *as, struct aspace *sp, uint64_t ip,
  * and whether it moves that pointer along a chain of loads: the code up to AS_LOOP_SCAN bytes either side (within the instruction's
  * page if the neighbours are not readable).
  */
-static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
+static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_agg *ia,
+			  uint64_t fstart, uint64_t fsize)
 {
 	uint64_t insn = ia->out.op.insn, page = insn & ~(uint64_t)(as->page_size - 1);
 	uint64_t from = insn > AS_LOOP_SCAN ? insn - AS_LOOP_SCAN : 0, to = insn + AS_LOOP_SCAN;
@@ -318,6 +319,13 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 		ia->out.loop_step = 0;
 	ia->out.op.chained = addrsample__loop_chained(buf, (size_t)(to - from), from, &ia->out.op);
 	free(buf);
+	/* or a function that passes the base on to itself loaded through it: a recursive walk */
+	if (!ia->out.op.chained && fsize && fsize <= AS_MAX_SWEEP && insn < fstart + fsize &&
+	    (buf = xmalloc(fsize))) {
+		ia->out.op.chained = read_code(as, sp, fstart, fstart + fsize, buf) &&
+				     addrsample__call_chained(buf, fsize, fstart, &ia->out.op);
+		free(buf);
+	}
 }
 
 /*
@@ -423,7 +431,7 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 		ia->out.op.stored = n && addrsample__stored_back(after, n, at, &ia->out.op);
 	}
 	if (ia->out.op.skip == AS_OK)
-		loop_siblings(as, sp, ia);
+		loop_siblings(as, sp, ia, fstart, fstart ? site.func_size : 0);
 	if (ia->out.op.skip == AS_OK && fstart)
 		ia->out.op.joined = joined(as, sp, ia, fstart);
 }
@@ -1388,8 +1396,6 @@ static int addrsample__site(void *ctx, pid_t pid, uint64_t insn, struct sym_site
 		return -1;
 	return symbolizer__site(as->sym, sp->maps, insn, true, out) ? -1 : 0;
 }
-
-/* --- output --------------------------------------------------------------- */
 
 /* --- collector ops --------------------------------------------------------- */
 
