@@ -256,8 +256,9 @@ const struct metric_def metric__registry[] = {
 	  "from its address stream when one was recorded (line.stream_order)" },
 	{ "line.chained", L, EV_ADDR, "bool",
 	  "the loop around its hottest access moves that access's pointer only to a pointer "
-	  "loaded through it (p = p->next, a tree descent): each access waits for the load "
-	  "before it" },
+	  "loaded through it (p = p->next, a tree descent, cur[t] = cur[t]->next), or the "
+	  "function passes it on to itself so loaded (a recursive walk): each access waits "
+	  "for the load before it" },
 	{ "line.elem_stride", L, EV_ADDR, "bool",
 	  "its stride is the size of the struct it reads: an array of structs, element by element" },
 	{ "line.random_pages", L, EV_ADDR, "count",
