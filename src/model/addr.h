@@ -196,6 +196,8 @@ struct addr_line {
 	} t[AS_MAX_THREADS_PER_LINE];
 	uint64_t ip;		/* the IP that wrote it most */
 	bool false_sharing;	/* writers touched different bytes */
+	char decl_file[256];	/* the first writer's global's declaration ("" unknown) */
+	int decl_line;
 };
 
 struct addr_report {

@@ -567,6 +567,51 @@ static void addr_clear_memless_lines(struct binder *b, const struct addr_report 
 	}
 }
 
+/*
+ * A line of a global that no struct describes (long hits[2][4], one row a
+ * thread), written by threads at different bytes: a member-scope entity
+ * named after the variable, without a struct, so that false sharing is
+ * judged there as on a struct's member.  Only when every writer's bytes
+ * lie in that same variable.
+ */
+static int addr_shared_var(struct binder *b, const struct addr_report *a,
+			   const struct addr_line *l, const struct addr_ip *ip)
+{
+	struct entity e = { .scope = SCOPE_MEMBER, .parent = -1 };
+	int named = 0;
+
+	for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++) {
+		const char *o = l->t[k].object;
+		size_t n = strcspn(o, "[+.");
+
+		if (!l->t[k].writes)
+			continue;
+		if (!n || n >= sizeof(e.member))
+			return -1;
+		if (!named++)
+			snprintf(e.member, sizeof(e.member), "%.*s", (int)n, o);
+		else if (strlen(e.member) != n || strncmp(e.member, o, n))
+			return -1;
+	}
+	if (named < 2)
+		return -1;
+	/* the variable's other lines: one entity for all of them */
+	for (int i = 0; i < b->fb->nr_ents; i++) {
+		const struct entity *x = &b->fb->ents[i];
+
+		if (x->scope == SCOPE_MEMBER && x->parent < 0 && !x->struct_name[0] &&
+		    !strcmp(x->member, e.member))
+			return i;
+	}
+	snprintf(e.decl_file, sizeof(e.decl_file), "%s", l->decl_file);
+	e.decl_line = l->decl_file[0] ? l->decl_line : 0;
+	bind__base_function(ip->loc.function, e.function, sizeof(e.function));
+	snprintf(e.file, sizeof(e.file), "%s", ip->loc.file);
+	e.line = ip->loc.line;
+	region_label(a, ip, e.region, sizeof(e.region));
+	return factbase__add(b->fb, &e);
+}
+
 /* Lines written by two or more threads, and the members they hold. */
 static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a,
 				   double to_samples)
@@ -594,16 +639,29 @@ static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a
 			 (factbase__get(fb, li, "line.true_sharing_threads", &prev, NULL) ||
 			  prev < l->nr_threads))
 			factbase__set(fb, li, "line.true_sharing_threads", l->nr_threads, t);
-		if (!(sb = bind__attribute(b, ip, &mi)) || mi < 0)
-			continue;
-		ment = binder__member_entity(b, sb, mi);
+		if ((sb = bind__attribute(b, ip, &mi)) && mi >= 0)
+			ment = binder__member_entity(b, sb, mi);
+		else
+			ment = l->false_sharing ? addr_shared_var(b, a, l, ip) : -1;
 		if (ment < 0)
 			continue;
 		for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
 			writes += l->t[k].writes;
-		factbase__set(fb, ment, "member.writer_threads", l->nr_threads, t);
-		factbase__set(fb, ment, "member.false_sharing", l->false_sharing, t);
-		factbase__set(fb, ment, "member.shared_writes", writes * to_samples, t);
+		double shared = writes * to_samples, threads = l->nr_threads, fs = l->false_sharing;
+
+		/* a variable's lines add up (a struct member is on one line) */
+		if (!fb->ents[ment].struct_name[0] && fb->ents[ment].parent < 0) {
+			if (!factbase__get(fb, ment, "member.shared_writes", &prev, NULL))
+				shared += prev;
+			if (!factbase__get(fb, ment, "member.writer_threads", &prev, NULL) &&
+			    prev > threads)
+				threads = prev;
+			if (!factbase__get(fb, ment, "member.false_sharing", &prev, NULL) && prev > 0)
+				fs = prev;
+		}
+		factbase__set(fb, ment, "member.writer_threads", threads, t);
+		factbase__set(fb, ment, "member.false_sharing", fs, t);
+		factbase__set(fb, ment, "member.shared_writes", shared, t);
 		bind__base_function(ip->loc.function, fb->ents[ment].function,
 				    sizeof(fb->ents[0].function));
 		snprintf(fb->ents[ment].file, sizeof(fb->ents[0].file), "%s", ip->loc.file);

@@ -72,6 +72,32 @@ static const char *snippet_of(const struct factbase *fb, int idx, bool current)
 	return NULL;
 }
 
+/*
+ * {aligned_decl}: the declaration aligned to the line; for a global array
+ * no struct describes, its rows wrapped in a line-aligned struct.
+ */
+static void put_aligned_decl(char **out, size_t *len, size_t *cap, const struct factbase *fb,
+			     int idx)
+{
+	const struct entity *e = entity_of(fb, idx);
+	const char *sn = snippet_of(fb, idx, true);
+	const char *semi = sn ? strrchr(sn, ';') : NULL;
+	double line = 64;
+
+	factbase__get(fb, idx, "machine.line_size", &line, NULL);
+	if (semi)
+		sbuf_printf(out, len, cap, "%.*s __attribute__((aligned(%.0f)));%s",
+			    (int)(semi - sn), sn, line, semi + 1);
+	else if (!INHERIT(fb, idx, struct_name)[0] && e->member[0])
+		sbuf_printf(out, len, cap,
+			    "/* T %s[N][K], a row a thread, becomes: */\n"
+			    "struct { _Alignas(%.0f) T row[K]; } %s[N];",
+			    e->member, line, e->member);
+	else
+		sbuf_printf(out, len, cap, "struct %s { /* ... */ } __attribute__((aligned(%.0f)));",
+			    INHERIT(fb, idx, struct_name), line);
+}
+
 static char *expand(const char *t, const struct factbase *fb, int idx)
 {
 	size_t len = 0, cap = strlen(t) + 64;
@@ -112,6 +138,13 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 			sbuf_printf(&out, &len, &cap, "%s", INHERIT(fb, idx, struct_name)[0]
 								   ? INHERIT(fb, idx, struct_name)
 								   : "?");
+		} else if (!strcmp(name, "object")) {
+			/* a struct's member, or a global no struct describes */
+			sbuf_printf(&out, &len, &cap, "%s%s%s",
+				    INHERIT(fb, idx, struct_name)[0] ? INHERIT(fb, idx, struct_name)
+				    : e->scope == SCOPE_MEMBER ? "the global " : "",
+				    INHERIT(fb, idx, struct_name)[0] ? "." : "",
+				    e->member[0] ? e->member : "?");
 		} else if (!strcmp(name, "member")) {
 			sbuf_printf(&out, &len, &cap, "%s", e->member[0] ? e->member : "?");
 		} else if (!strcmp(name, "decl")) {
@@ -170,18 +203,7 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 				    se->split_text ? se->split_text
 						   : "/* split: see 'memadvise layout' for the members */");
 		} else if (!strcmp(name, "aligned_decl")) {
-			const char *sn = snippet_of(fb, idx, true);
-			const char *semi = sn ? strrchr(sn, ';') : NULL;
-			double line = 64;
-
-			factbase__get(fb, idx, "machine.line_size", &line, NULL);
-			if (semi)
-				sbuf_printf(&out, &len, &cap, "%.*s __attribute__((aligned(%.0f)));%s",
-					    (int)(semi - sn), sn, line, semi + 1);
-			else
-				sbuf_printf(&out, &len, &cap, "struct %s { /* ... */ } "
-					    "__attribute__((aligned(%.0f)));",
-					    INHERIT(fb, idx, struct_name), line);
+			put_aligned_decl(&out, &len, &cap, fb, idx);
 		} else if (!strcmp(name, "split_detail")) {
 			double split = -1, obj = -1, sz = 0;
 

@@ -26,7 +26,7 @@
 
 /* Labels a template may use besides metric names (see memadvise-rules(5)). */
 static const char *const template_labels[] = {
-	"struct", "member", "decl", "function", "file", "line", "location", "region",
+	"struct", "member", "object", "decl", "function", "file", "line", "location", "region",
 	"fixed_decl", "hot_decl", "aligned_decl", "split_decl", "elem_per_line", "split_detail",
 	"span_detail", "region_kind", NULL,
 };

@@ -1279,8 +1279,11 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 			o->t[k].rmask = la->t[k].rmask;
 			o->t[k].wmask = la->t[k].wmask;
 			if (wmaps && la->t[k].wmask && keep <= AS_KEEP_SHARED)
-				addrsym__data(as->sym, wmaps, la->line + __builtin_ctzll(la->t[k].wmask),
-					      o->t[k].object, sizeof(o->t[k].object));
+				addrsym__data_decl(as->sym, wmaps,
+						   la->line + __builtin_ctzll(la->t[k].wmask),
+						   o->t[k].object, sizeof(o->t[k].object),
+						   o->decl_file[0] ? NULL : o->decl_file,
+						   sizeof(o->decl_file), &o->decl_line);
 		}
 		o->ip = top ? as->ips[top - 1].out.ip : 0;
 		o->false_sharing = !overlap;
