@@ -780,61 +780,70 @@ static bool same_slot(const struct slot *a, const struct slot *b)
 static int slot_chains(csh h, cs_insn *in, const uint8_t *code, uint64_t code_addr,
 		       uint64_t lo, uint64_t hi, struct slot *chained, int max)
 {
-	const uint8_t *c = code + (lo - code_addr);
-	size_t sz = (size_t)(hi - lo);
-	uint64_t a = lo;
+	const uint8_t *c;
+	size_t sz;
+	uint64_t a;
 	struct slot from[AS_NR_REGS];	/* the slot a register's chain started at */
 	uint32_t holds = 0;			/* registers with a slot's pointer ... */
 	uint32_t through = 0;			/* ... or one loaded through it */
 	int n = 0;
 
-	while (n < max && cs_disasm_iter(h, &c, &sz, &a, in)) {
-		const cs_x86 *x = &in->detail->x86;
-		const cs_x86_op *src;
-		cs_regs rr, rw;
-		uint8_t nr = 0, nw = 0;
-		struct slot sl;
-		int dst = -1, b;
-		uint32_t set_holds = 0, set_through = 0;
+	/*
+	 * twice: a rotated loop stores back (pos[k] = r->next) before, in
+	 * address order, it loads the slot (r = pos[k]) for the next pass
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		c = code + (lo - code_addr);
+		sz = (size_t)(hi - lo);
+		a = lo;
+		while (n < max && cs_disasm_iter(h, &c, &sz, &a, in)) {
+			const cs_x86 *x = &in->detail->x86;
+			const cs_x86_op *src;
+			cs_regs rr, rw;
+			uint8_t nr = 0, nw = 0;
+			struct slot sl;
+			int dst = -1, b;
+			uint32_t set_holds = 0, set_through = 0;
 
-		if (cs_regs_access(h, in, rr, &nr, rw, &nw))
-			break;
-		if (in->id == X86_INS_MOV && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
-		    x->operands[1].size == 8 && slot_of(&x->operands[0], &sl)) {
-			int r = reg_family(x->operands[1].reg);
+			if (cs_regs_access(h, in, rr, &nr, rw, &nw))
+				break;
+			if (in->id == X86_INS_MOV && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
+			    x->operands[1].size == 8 && slot_of(&x->operands[0], &sl)) {
+				int r = reg_family(x->operands[1].reg);
 
-			/* the store back: into the shape the chain began at */
-			if (r >= 0 && r < AS_NR_REGS && (through & (1u << r)) && same_slot(&from[r], &sl)) {
-				bool dup = false;
+				/* the store back: into the shape the chain began at */
+				if (r >= 0 && r < AS_NR_REGS && (through & (1u << r)) && same_slot(&from[r], &sl)) {
+					bool dup = false;
 
-				for (int k = 0; k < n; k++)
-					dup |= same_slot(&chained[k], &sl);
-				if (!dup)
-					chained[n++] = sl;
+					for (int k = 0; k < n; k++)
+						dup |= same_slot(&chained[k], &sl);
+					if (!dup)
+						chained[n++] = sl;
+				}
+			} else if (is_pointer_load(in, &src) && slot_of(src, &sl)) {
+				dst = reg_family(x->operands[0].reg);
+				b = sl.base;
+				if (dst < 0 || dst >= AS_NR_REGS)
+					dst = -1;
+				else if ((holds | through) & (1u << b)) {
+					from[dst] = from[b];
+					set_through = 1u << dst;
+				} else {
+					from[dst] = sl;
+					set_holds = 1u << dst;
+				}
 			}
-		} else if (is_pointer_load(in, &src) && slot_of(src, &sl)) {
-			dst = reg_family(x->operands[0].reg);
-			b = sl.base;
-			if (dst < 0 || dst >= AS_NR_REGS)
-				dst = -1;
-			else if ((holds | through) & (1u << b)) {
-				from[dst] = from[b];
-				set_through = 1u << dst;
-			} else {
-				from[dst] = sl;
-				set_holds = 1u << dst;
-			}
-		}
-		for (int k = 0; k < nw; k++) {
-			int f = reg_family(rw[k]);
+			for (int k = 0; k < nw; k++) {
+				int f = reg_family(rw[k]);
 
-			if (f < 0)
-				continue;
-			holds &= ~(1u << f);
-			through &= ~(1u << f);
+				if (f < 0)
+					continue;
+				holds &= ~(1u << f);
+				through &= ~(1u << f);
+			}
+			holds |= set_holds;
+			through |= set_through;
 		}
-		holds |= set_holds;
-		through |= set_through;
 	}
 	return n;
 }
