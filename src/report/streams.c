@@ -129,8 +129,9 @@ struct json_object *streams_report__to_json(const struct streams_report *p)
 			json_add(e, "line", json_object_new_int(s->loc.line));
 		}
 		json_add(e, "addr_samples", json_u64(s->addr_samples));
-		if (s->loop_store) {
+		if (s->loop_store)
 			json_add(e, "loop_store", json_object_new_boolean(1));
+		if (s->loop_hi > s->loop_lo) {
 			json_add(e, "loop", json_hex(s->loop_lo));
 			json_add(e, "loop_end", json_hex(s->loop_hi));
 		}

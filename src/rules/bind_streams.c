@@ -48,7 +48,8 @@ static void bind_order(struct binder *b, const struct streams_report *s,
 }
 
 /*
- * A loop store's line: the share of the run its loop took (the code
+ * A store in the hottest instruction's loop (a loop store, or one probed
+ * for its own samples): the share of the run its loop took (the code
  * samples in [loop_lo, loop_hi) of its process), the size of the mapping it
  * writes and whether it is a non-temporal store, where the samples did not
  * say.
@@ -71,7 +72,7 @@ static void bind_loop_store(struct binder *b, const struct streams_report *s,
 		factbase__set(fb, idx, "line.nt_store", 1, s->tier);
 	else if (factbase__get(fb, idx, "line.nt_store", &v, NULL))
 		factbase__set(fb, idx, "line.nt_store", 0, s->tier);
-	if (!ip->loop_store || !p || b->total_samples <= 0)
+	if (ip->loop_hi <= ip->loop_lo || !p || b->total_samples <= 0)
 		return;
 	for (int i = 0; i < p->nr_hot; i++)
 		if (p->hot[i].ev == 0 && p->hot[i].pid == ip->pid &&

@@ -406,8 +406,13 @@ static void add_loop_stores(struct streams *st, const struct hot_insn *hot, cons
 	for (int i = 0; i < n; i++) {
 		struct sprobe *sp = add_probe(st, stores[i], 0, m, true);
 
-		if (sp) {
+		if (sp)
 			sp->out.loop_store = true;
+		/* one probed already for its samples: the loop is still its loop */
+		for (int k = 0; !sp && k < st->nr_ips; k++)
+			if (st->ips[k].out.insn == stores[i])
+				sp = &st->ips[k];
+		if (sp) {
 			sp->out.loop_lo = lo;
 			sp->out.loop_hi = hi;
 		}
