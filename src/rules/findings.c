@@ -320,9 +320,11 @@ static const char *for_alloc(char *const *by_kind, const char *def, const struct
 	return k >= 0 && by_kind[k] ? by_kind[k] : def;
 }
 
+static const char *const confidence_levels[] = { "high", "medium", "low" };
+
 static const char *confidence_of(enum tier t, bool thin)
 {
-	static const char *const lv[] = { "high", "medium", "low" };
+	const char *const *lv = confidence_levels;
 	int c;
 
 	switch (t) {
@@ -413,7 +415,7 @@ static void fill_evidence(struct finding *f, const struct rule *r, const struct 
 
 static void note_ambiguous(struct finding *f, const struct factbase *fb, int idx)
 {
-	static const char *const lv[] = { "high", "medium", "low" };
+	const char *const *lv = confidence_levels;
 	const char *alt = INHERIT(fb, idx, alt_struct);
 	size_t len, cap;
 	double v;

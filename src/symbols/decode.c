@@ -388,10 +388,12 @@ static uint64_t jump_target(csh h, const cs_insn *in)
 
 /*
  * The innermost loop around HOT: from HOT on (at most AS_LOOP_SCAN bytes),
- * the first jump back to HOT or before it closes [*lo, *hi).  0, or -ENOENT.
+ * the first jump back to HOT or before it closes [*lo, *hi); with OUTER,
+ * the first jump back before HOT (HOT a loop's start: the loop around that
+ * one).  0, or -ENOENT.
  */
-static int find_loop(csh h, cs_insn *in, const uint8_t *code, size_t len, uint64_t code_addr,
-		     uint64_t hot, uint64_t *lo, uint64_t *hi)
+static int find_loop_from(csh h, cs_insn *in, const uint8_t *code, size_t len,
+			  uint64_t code_addr, uint64_t hot, bool outer, uint64_t *lo, uint64_t *hi)
 {
 	const uint8_t *c = code + (hot - code_addr);
 	size_t sz = len - (size_t)(hot - code_addr);
@@ -400,7 +402,8 @@ static int find_loop(csh h, cs_insn *in, const uint8_t *code, size_t len, uint64
 	while (a < hot + AS_LOOP_SCAN && cs_disasm_iter(h, &c, &sz, &a, in)) {
 		uint64_t t = jump_target(h, in);
 
-		if (t && t <= hot && t >= code_addr && hot - t <= AS_LOOP_SCAN) {
+		if (t && (outer ? t < hot : t <= hot) && t >= code_addr &&
+		    hot - t <= AS_LOOP_SCAN) {
 			*lo = t;
 			*hi = a;
 			return 0;
@@ -410,6 +413,12 @@ static int find_loop(csh h, cs_insn *in, const uint8_t *code, size_t len, uint64
 			break;	/* left the function, or an indirect jump: no loop known */
 	}
 	return -ENOENT;
+}
+
+static int find_loop(csh h, cs_insn *in, const uint8_t *code, size_t len, uint64_t code_addr,
+		     uint64_t hot, uint64_t *lo, uint64_t *hi)
+{
+	return find_loop_from(h, in, code, len, code_addr, hot, false, lo, hi);
 }
 
 int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,
@@ -849,32 +858,6 @@ static int slot_chains(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 }
 
 /*
- * The loop enclosing [lo, hi): from LO on, the first jump back before LO.
- * 0, or -ENOENT.
- */
-static int find_outer_loop(csh h, cs_insn *in, const uint8_t *code, size_t len,
-			   uint64_t code_addr, uint64_t lo, uint64_t *olo, uint64_t *ohi)
-{
-	const uint8_t *c = code + (lo - code_addr);
-	size_t sz = len - (size_t)(lo - code_addr);
-	uint64_t a = lo;
-
-	while (a < lo + AS_LOOP_SCAN && cs_disasm_iter(h, &c, &sz, &a, in)) {
-		uint64_t t = jump_target(h, in);
-
-		if (t && t < lo && t >= code_addr && lo - t <= AS_LOOP_SCAN) {
-			*olo = t;
-			*ohi = a;
-			return 0;
-		}
-		if (cs_insn_group(h, in, CS_GRP_RET) ||
-		    (cs_insn_group(h, in, CS_GRP_JUMP) && !t && in->id == X86_INS_JMP))
-			break;
-	}
-	return -ENOENT;
-}
-
-/*
  * The one shape of memory the loop [lo, hi) loads BASE from, when every
  * write to BASE there is such a load (*S); false otherwise.  The access at
  * INSN may load over its own base (mov (%rcx),%ecx): the next pass reloads
@@ -927,7 +910,7 @@ static bool slot_chained(csh h, cs_insn *in, const uint8_t *code, size_t len,
 	for (int k = 0; k < n; k++)
 		if (same_slot(&ch[k], &s))
 			return true;
-	if (find_outer_loop(h, in, code, len, code_addr, lo, &olo, &ohi))
+	if (find_loop_from(h, in, code, len, code_addr, lo, true, &olo, &ohi))
 		return false;
 	n = slot_chains(h, in, code, code_addr, olo, ohi, ch, 8);
 	for (int k = 0; k < n; k++)
