@@ -509,6 +509,26 @@ void test_addrsample__cyclic_sweep(void)
 		prev = pos;
 	}
 	ASSERT_TRUE(addrsample__cyclic_z(d, 200) < 9, "random positions do not");
+	/*
+	 * random within a window of a 64th of the span that drifts forward
+	 * (a merge's early passes): the steps are short but go both ways
+	 */
+	for (int k = 0; k < 200; k++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		pos = (uint64_t)k * (span / 256) + (seed >> 20) % (span / 64);
+		d[k] = (int64_t)pos - (int64_t)prev;
+		prev = pos;
+	}
+	d[0] = 0;
+	ASSERT_TRUE(addrsample__cyclic_z(d, 200) < 9, "a drifting random walk does not");
+	/* nearly a whole number of passes a period: short steps, all one way */
+	for (int k = 0; k < 200; k++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		pos = (pos + span * 3 + span / 50 + (seed >> 40) % (span / 200)) % span;
+		d[k] = (int64_t)pos - (int64_t)prev;
+		prev = pos;
+	}
+	ASSERT_TRUE(addrsample__cyclic_z(d, 200) > 20, "a sweep a little past whole passes gathers");
 }
 
 /* The stores of the loop around a hot load: spills and global scalars left out. */

@@ -122,7 +122,7 @@ double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride)
 double addrsample__cyclic_z(const int64_t *deltas, size_t n)
 {
 	uint64_t span = walk_span(deltas, n);
-	double c = 0, sn = 0;
+	double c = 0, sn = 0, r;
 	size_t used = 0;
 
 	if (!span)
@@ -136,6 +136,21 @@ double addrsample__cyclic_z(const int64_t *deltas, size_t n)
 		sn += sin(2 * M_PI * ph);
 		used++;
 	}
+	if (!used)
+		return 0;
+	/*
+	 * A sweep moves one way between samples: its phases gather about a
+	 * mean away from zero.  A walk that stays near where it was (random
+	 * within a window that drifts, as a merge sort's early passes or a
+	 * tree search's upper levels) gathers about zero, half forward and
+	 * half back: no sweep.  The mean must stand two circular standard
+	 * deviations off zero, so that about 98% of the steps go its way.
+	 */
+	r = sqrt(c * c + sn * sn) / (double)used;
+	if (r <= 0 || r >= 1)
+		return r >= 1 && fabs(atan2(sn, c)) > 1e-9 ? (double)used : 0;
+	if (fabs(atan2(sn, c)) < 2 * sqrt(-2 * log(r)))
+		return 0;
 	/* Rayleigh: n R^2, exponentially distributed with mean 1 for uniform phases */
-	return used ? (c * c + sn * sn) / (double)used : 0;
+	return (c * c + sn * sn) / (double)used;
 }
