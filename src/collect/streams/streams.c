@@ -70,8 +70,8 @@
 #include "streams.skel.h"
 
 #define STREAM_MAX_ATTACH 4		/* instructions probed in one burst */
-#define STREAM_MAX_SAMPLED 8		/* sampled instructions followed over the run */
-#define STREAM_MAX_IPS 12		/* ... and loop stores */
+#define STREAM_MAX_SAMPLED 8		/* sampled instructions followed at a time */
+#define STREAM_MAX_IPS STREAM_MAX_PROBES	/* ... those retired, and loop stores */
 #define STREAM_HIT_NS 15000.0		/* cost of one hit assumed: a single-stepped load */
 #define STREAM_SPAN_NS 150000000ULL	/* a perf-event burst's span, before one was timed */
 #define STREAM_LINK_FIXED_NS 100000.0	/* a uprobe_multi link beyond its hits (see above) */
@@ -111,6 +111,7 @@ struct sprobe {
 	struct bpf_link *link;
 	int link_fd;		/* the uprobe_multi link, -1: none */
 	bool region_looked;	/* out.region_bytes looked for */
+	bool retired;		/* outranked by a later phase's instruction: no more bursts */
 };
 
 struct streams {
@@ -431,7 +432,7 @@ static void refresh(struct streams *st)
 	memcpy(hot, st->hot, (size_t)n * sizeof(*hot));
 	pthread_mutex_unlock(&st->lock);
 	for (int i = 0; i < n; i++) {
-		struct sprobe *sp = NULL;
+		struct sprobe *sp = NULL, *weakest = NULL;
 		int sampled = 0;
 
 		if (hot[i].pid != st->pid)
@@ -443,10 +444,32 @@ static void refresh(struct streams *st)
 			sp->out.addr_samples = hot[i].samples;
 			continue;
 		}
-		for (int k = 0; k < st->nr_ips; k++)
-			sampled += !st->ips[k].out.loop_store;
-		if (hot[i].samples < STREAM_MIN_SAMPLES || sampled >= STREAM_MAX_SAMPLED)
+		for (int k = 0; k < st->nr_ips; k++) {
+			struct sprobe *o = &st->ips[k];
+
+			if (o->out.loop_store || o->retired)
+				continue;
+			sampled++;
+			if (!weakest || o->out.addr_samples < weakest->out.addr_samples)
+				weakest = o;
+		}
+		if (hot[i].samples < STREAM_MIN_SAMPLES || st->nr_ips == STREAM_MAX_IPS)
 			continue;
+		/*
+		 * All places taken: a program's later phase (lookups after the
+		 * loading, a merge after the scan) takes the place of the
+		 * followed instruction it outsamples twice over, which keeps what
+		 * its bursts recorded.  Twice, so that two of about the same heat
+		 * do not take turns.
+		 */
+		if (sampled >= STREAM_MAX_SAMPLED) {
+			if (!weakest || hot[i].samples < 2 * weakest->out.addr_samples)
+				continue;
+			weakest->retired = true;
+			pr_debug("streams: %#" PRIx64 " (%" PRIu64 " samples) retired for %#" PRIx64
+				 " (%" PRIu64 ")\n", weakest->out.insn, weakest->out.addr_samples,
+				 hot[i].op.insn, hot[i].samples);
+		}
 		if (!m && !(m = procmaps__capture(st->pid, false)))
 			break;
 		add_probe(st, hot[i].op.insn, hot[i].samples, m, hot[i].op.swept);
@@ -654,7 +677,7 @@ static void burst(struct streams *st, uint64_t len_ns)
 	size_t recs0;
 
 	for (int i = 0; i < st->nr_ips; i++)
-		if (st->ips[i].out.skip == STREAM_OK)
+		if (st->ips[i].out.skip == STREAM_OK && !st->ips[i].retired)
 			order[nr++] = i;
 	/*
 	 * Sampled instructions first, those recorded in the fewest bursts
