@@ -79,6 +79,20 @@ double addr__random_span_max(uint64_t s, uint64_t d)
 	return span_from_repeats((double)s, rep);
 }
 
+double addr__span_lower(uint64_t s, uint64_t d, uint64_t f1, uint64_t f2)
+{
+	double uni = addr__random_span(s, d), chao, var, r;
+
+	if (!f2)
+		return uni;
+	/* Chao (1984), with its variance (Chao 1987) */
+	r = (double)f1 / (double)f2;
+	chao = (double)d + (double)f1 * (double)f1 / (2.0 * (double)f2);
+	var = (double)f2 * (r * r * r * r / 4 + r * r * r + r * r / 2);
+	chao -= 2 * sqrt(var);
+	return chao > uni ? chao : uni;
+}
+
 void addr_profile__free(struct addr_report *p)
 {
 	if (!p)

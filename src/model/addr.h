@@ -134,6 +134,14 @@ struct addr_ip {
 	double stride_monotonic; /* fraction of deltas going its way: ~0.5 = random */
 	double cyclic_z;	 /* addrsample__cyclic_z: a walk repeated faster than sampled */
 	uint64_t stride_deltas; /* deltas it was computed from */
+	/*
+	 * The lines and pages the walk of this IP's source line covers, a
+	 * lower bound from the samples of every IP of the line in its process
+	 * (addr__span_lower over their pooled counts); 0: not computed.
+	 */
+	double line_span_lines, line_span_pages;
+	uint64_t line_span_samples;	/* the pooled samples */
+	uint32_t agg;		/* internal: the collector's index of the IP */
 };
 
 /* A regular strided walk: most deltas are multiples of the stride and go one way. */
@@ -152,6 +160,15 @@ double addr__random_span(uint64_t s, uint64_t d);
  * INFINITY when the draws repeat too little to bound it.
  */
 double addr__random_span_max(uint64_t s, uint64_t d);
+/*
+ * A lower bound on the lines (or pages) a walk covers from S samples that
+ * fell on D distinct ones, F1 of them sampled once and F2 twice: the larger
+ * of addr__random_span(S, D) and Chao's estimator less two standard
+ * deviations.  The first assumes every line as likely; the second holds
+ * when some are much hotter than others (the top of a tree, hot buckets):
+ * it takes only the rarely sampled lines to measure what was not seen.
+ */
+double addr__span_lower(uint64_t s, uint64_t d, uint64_t f1, uint64_t f2);
 
 /*
  * How far IP's share of deltas going the stride's way lies above random

@@ -142,6 +142,14 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 				json_object_object_add(e, "stride_deltas",
 						       json_object_new_int64(ip->stride_deltas));
 			}
+			if (ip->line_span_samples) {
+				json_object_object_add(e, "line_span_samples",
+						       json_object_new_int64((int64_t)ip->line_span_samples));
+				json_object_object_add(e, "line_span_lines",
+						       json_object_new_double(ip->line_span_lines));
+				json_object_object_add(e, "line_span_pages",
+						       json_object_new_double(ip->line_span_pages));
+			}
 			rg = json_object_new_object();
 			for (int k = 0; k < MAPK__COUNT; k++)
 				if (ip->region[k])

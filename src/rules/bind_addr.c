@@ -125,8 +125,11 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 	factbase__set(fb, idx, "line.in_order", in_order(b, ip), t);
 	factbase__set(fb, idx, "line.elem_stride", 0, t);
 	factbase__set(fb, idx, "line.chained", ip->op.chained, t);
-	factbase__set(fb, idx, "line.span_lines", addr__random_span(ip->decoded, ip->lines), t);
-	factbase__set(fb, idx, "line.random_pages", addr__random_span(ip->decoded, ip->pages), t);
+	/* the walk of the whole line when its IPs were pooled (addrsample's pool_line_spans) */
+	factbase__set(fb, idx, "line.span_lines", ip->line_span_samples ? ip->line_span_lines :
+		      addr__random_span(ip->decoded, ip->lines), t);
+	factbase__set(fb, idx, "line.random_pages", ip->line_span_samples ? ip->line_span_pages :
+		      addr__random_span(ip->decoded, ip->pages), t);
 	/* the huge-page share of the mapping its addresses mostly fell in */
 	if (b->r->sampling)
 		for (int r = 0; r < b->r->sampling->nr_regions; r++) {

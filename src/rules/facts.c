@@ -262,8 +262,9 @@ const struct metric_def metric__registry[] = {
 	{ "line.elem_stride", L, EV_ADDR, "bool",
 	  "its stride is the size of the struct it reads: an array of structs, element by element" },
 	{ "line.random_pages", L, EV_ADDR, "count",
-	  "pages the line's accesses cover if at random: a lower bound from the samples that "
-	  "hit a page twice (capture-recapture)" },
+	  "pages the line's accesses cover: a lower bound from the samples of all its "
+	  "instructions, those that hit a page twice (capture-recapture), robust to hot pages "
+	  "(Chao's estimator)" },
 	{ "line.span_lines_max", L, EV_ADDR, "count",
 	  "lines the line's accesses cover at most: an upper bound from the samples that "
 	  "hit a line twice (unknown when they repeat too little)" },
@@ -271,7 +272,8 @@ const struct metric_def metric__registry[] = {
 	  "share of the mapping the line's addresses fell in that is backed by transparent huge "
 	  "pages (smaps at exit)" },
 	{ "line.span_lines", L, EV_ADDR, "count",
-	  "cache lines its accesses cover, estimated from the sampled lines seen twice (lower bound)" },
+	  "cache lines its accesses cover, estimated from the lines the samples of all its "
+	  "instructions saw once and twice (lower bound, robust to hot lines)" },
 	{ "line.lines", L, EV_ADDR, "count", "distinct cache lines it touched" },
 	{ "line.pages", L, EV_ADDR, "count", "distinct 4 KiB pages it touched" },
 	{ "line.writes", L, EV_ADDR, "bool", "the sampled access is a store" },

@@ -311,6 +311,68 @@ void test_addrsample__random_span(void)
 	ASSERT_TRUE(isinf(addr__random_span_max(224, 222)), "2 repeats in 224: no upper bound");
 }
 
+static void span_counts(const uint32_t *x, int s, uint64_t *d, uint64_t *f1, uint64_t *f2)
+{
+	uint32_t *v = malloc((size_t)s * sizeof(*v));
+
+	memcpy(v, x, (size_t)s * sizeof(*v));
+	for (int i = 1; i < s; i++)	/* insertion sort: a few thousand */
+		for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			uint32_t t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	*d = *f1 = *f2 = 0;
+	for (int i = 0, j; i < s; i = j) {
+		for (j = i; j < s && v[j] == v[i]; j++)
+			;
+		(*d)++;
+		*f1 += j - i == 1;
+		*f2 += j - i == 2;
+	}
+	free(v);
+}
+
+/*
+ * The footprint's lower bound where some lines are much hotter than others:
+ * a binary tree's search (each level as likely, so the root is in every
+ * step's path) is much larger than the equal-odds estimate says, and still
+ * a lower bound where all lines are equally likely.
+ */
+void test_addrsample__span_lower(void)
+{
+	enum { S = 1200 };
+	static uint32_t x[S];
+	uint64_t seed = 5, d, f1, f2;
+	double uni, low;
+
+	for (int k = 0; k < S; k++) {
+		int lvl;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		lvl = (int)((seed >> 33) % 19);
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		x[k] = (1u << lvl) + (uint32_t)((seed >> 33) % (1u << lvl));
+	}
+	span_counts(x, S, &d, &f1, &f2);
+	uni = addr__random_span(S, d);
+	low = addr__span_lower(S, d, f1, f2);
+	ASSERT_TRUE(low >= 2 * uni, "hot lines: the equal-odds estimate is far too low");
+	ASSERT_TRUE(low <= (1u << 19), "and this one is still a lower bound");
+	for (int n = 500; n <= 131072; n *= 4) {
+		for (int k = 0; k < S; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			x[k] = (uint32_t)((seed >> 33) % (uint64_t)n);
+		}
+		span_counts(x, S, &d, &f1, &f2);
+		ASSERT_TRUE(addr__span_lower(S, d, f1, f2) <= n * 1.15, "equal odds: a lower bound");
+		ASSERT_TRUE(addr__span_lower(S, d, f1, f2) >= addr__random_span(S, d),
+			    "never below the equal-odds one");
+	}
+	ASSERT_EQ(addr__span_lower(0, 0, 0, 0), 0, "no samples");
+}
+
 /* Loads that overwrite their base or index other than by a pointer chase give no address. */
 void test_addrsample__clobber_no_address(void)
 {

@@ -140,6 +140,7 @@ struct addrsample {
 	uint64_t *eas;
 	size_t nr_eas, cap_eas;
 	struct u64map ip_lines, ip_pages, all_lines, all_pages;
+	struct footprint fp;	   /* samples per IP, thread and line */
 	struct u64map ip_region;   /* (ip index + 1) << 32 | region + 1 -> count */
 	struct u64map img_idx;	   /* code_key() -> index into ips + 1 */
 
@@ -858,6 +859,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		ia->out.lines++;
 	if (u64map__get(&as->ip_pages, (ea >> 12) | ((uint64_t)(ipi + 1) << 42), &added), added)
 		ia->out.pages++;
+	footprint__add(&as->fp, ipi, tid, ea >> 6);
 	reg = find_region(as, sp, ea, &shared, &ro);
 	lkey = line_key(sp, ea, shared);
 	if (u64map__get(&as->all_lines, lkey | (1ULL << 63), &added), added)
@@ -1215,6 +1217,7 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 		if (as->ips[i].stale)
 			continue;
 		p->ips[p->nr_ips] = as->ips[i].out;
+		p->ips[p->nr_ips].agg = (uint32_t)i;
 		/* a global's name for the address (the rules point at struct.member) */
 		if (as->ips[i].sp->maps && as->ips[i].last_exact &&
 		    as->ips[i].out.samples * 100 >= as->tot.samples)
@@ -1235,6 +1238,7 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 					 p->ips[i].op.insn ? p->ips[i].op.insn : p->ips[i].ip, lines,
 					 &p->ips[i].loc);
 	}
+	addrsample__pool_spans(&as->fp, as->nr_ips, p);
 
 	/* regions that were hit */
 	p->regions = xcalloc(as->nr_regions + 1, sizeof(*p->regions));
@@ -1322,6 +1326,7 @@ void addrsample__close(struct addrsample *as)
 	free(as->eas);
 	u64map__free(&as->last_ea);
 	u64map__free(&as->ip_lines);
+	footprint__free(&as->fp);
 	u64map__free(&as->ip_pages);
 	u64map__free(&as->all_lines);
 	u64map__free(&as->all_pages);
@@ -1342,10 +1347,9 @@ static int cmp_hot(const void *a, const void *b)
 
 /*
  * The access instructions sampled so far (run_shared.hot_insns), most
- * sampled first (op.swept: whether a breakpoint may go on their start).  Several sampled IPs can decode to one access (the
- * instructions after it); their samples add up.  Those whose operand is
- * not computable from registers come too: the streams say why they are
- * not probed.
+ * sampled first (op.swept: a breakpoint may go on their start).  IPs that
+ * decode to one access (the instructions after it) add up.  Those whose
+ * operand is not computable from registers come too: the streams say why.
  */
 static int addrsample__hot(void *ctx, struct hot_insn *out, int max)
 {

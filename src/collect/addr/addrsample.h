@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/u64map.h"
 #include "symbols/addrsym.h"
 #include "symbols/procmaps.h"
 #include "symbols/symbolizer.h"
@@ -44,6 +45,29 @@ double addrsample__monotonic(const int64_t *deltas, size_t n, int64_t stride);
  * 9 or more with probability 1e-4 (addr_ip__cyclic's bound).
  */
 double addrsample__cyclic_z(const int64_t *deltas, size_t n);
+/*
+ * The samples per (IP, thread, line) of a run (footprint.c): what
+ * addrsample__pool_spans() needs to bound each source line's footprint.
+ */
+struct fp_rec {
+	uint32_t ipi, tid;	/* the collector's IP index, the thread */
+	uint64_t line;		/* address >> 6 */
+	uint32_t count;
+};
+struct footprint {
+	struct u64map idx;	/* hash of (ipi, tid, line) -> index into recs + 1 */
+	struct fp_rec *recs;
+	size_t nr, cap;
+};
+void footprint__add(struct footprint *fp, uint32_t ipi, uint32_t tid, uint64_t line);
+void footprint__free(struct footprint *fp);
+/*
+ * Sets line_span_lines, line_span_pages and line_span_samples of P's IPs
+ * (addr_ip.agg: the collector's index, below NR_AGG): the footprint of
+ * their source line's walk in one address space, one thread's (the
+ * largest), from all the line's IPs.
+ */
+void addrsample__pool_spans(const struct footprint *fp, size_t nr_agg, struct addr_report *p);
 
 
 /*
