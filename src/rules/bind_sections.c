@@ -65,9 +65,15 @@ static void bind_line_defaults(struct binder *b)
 			factbase__set(fb, i, "line.samples", 0, TIER_SOFTWARE);
 			factbase__set(fb, i, "line.share", 0, TIER_SOFTWARE);
 		}
+		/*
+		 * only what nothing said: the address streams may have set some
+		 * (a loop store's nt_store, the walk's order) on a line whose
+		 * samples gave no address
+		 */
 		if (fb->have[EV_ADDR] && factbase__get(fb, i, "line.addr_samples", &v, NULL))
 			for (size_t k = 0; k < ARRAY_SIZE(addr_zero); k++)
-				factbase__set(fb, i, addr_zero[k], 0, b->r->addr->tier);
+				if (factbase__get(fb, i, addr_zero[k], &v, NULL))
+					factbase__set(fb, i, addr_zero[k], 0, b->r->addr->tier);
 		if (fb->have[EV_FAULTS] && factbase__get(fb, i, "line.faults", &v, NULL)) {
 			factbase__set(fb, i, "line.faults", 0, TIER_SOFTWARE);
 			factbase__set(fb, i, "line.fault_share", 0, TIER_SOFTWARE);

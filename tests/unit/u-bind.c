@@ -12,6 +12,7 @@
 #include "model/addr.h"
 #include "model/sampling.h"
 #include "model/report.h"
+#include "model/streams.h"
 #include "rules/facts.h"
 #include "rules/rules.h"
 
@@ -280,6 +281,64 @@ void test_bind__addr(void)
 		ASSERT_NEAR(fact(fb, writer, "line.false_sharing"), 1, 0, "false sharing");
 		ASSERT_NEAR(fact(fb, writer, "line.faults"), 0, 0,
 			    "known from addresses only: no faults there");
+	}
+	factbase__free(fb);
+}
+
+/*
+ * A loop store the samples never gave an address for (a movntdq whose few
+ * samples fell on the instructions around it): what its address stream
+ * says stays; the defaults for a line without addresses fill in the rest.
+ */
+void test_bind__stream_on_addressless_line(void)
+{
+	struct report r;
+	struct sampling p;
+	struct sampling_hotsum hs[3];
+	struct sampling_fault_site site;
+	struct sampling_region g;
+	struct addr_report a = { .tier = TIER_SW_ADDR, .period_ns = 1000000 };
+	struct addr_ip ips[1];
+	struct stream_ip sip;
+	struct streams_report s = { .tier = TIER_UPROBE_STREAM };
+	struct factbase *fb;
+	int line;
+
+	fill_profile(&r, &p, hs, &site, &g);
+	hotsum(&hs[1], "walk", "/src/walk.c", 50, 40, 0.04);
+	addr_ip(&ips[0], "walk", 10, "mov eax, dword ptr [rsi + rdx*4]");
+	ips[0].samples = ips[0].decoded = 900;
+	ips[0].lines = ips[0].pages = 10;
+	a.samples = a.decoded = 1000;
+	a.ips = ips;
+	a.nr_ips = 1;
+	r.addr = &a;
+	memset(&sip, 0, sizeof(sip));
+	snprintf(sip.loc.function, sizeof(sip.loc.function), "walk");
+	snprintf(sip.loc.file, sizeof(sip.loc.file), "/src/walk.c");
+	sip.loc.line = 50;
+	snprintf(sip.text, sizeof(sip.text), "movntdq xmmword ptr [rdi - 0x10], xmm0");
+	sip.skip = STREAM_OK;
+	sip.write = true;
+	sip.loop_store = true;
+	sip.accesses = 500;
+	sip.written_lines = 125;
+	sip.write_only = true;
+	sip.stride = 16;
+	sip.stride_frac = 1;
+	s.ips = &sip;
+	s.nr_ips = 1;
+	r.streams = &s;
+
+	fb = bind(&r, NULL, NULL);
+	if (!fb)
+		return;
+	line = find_at(fb, SCOPE_LINE, "/src/walk.c", 50);
+	if (ASSERT_TRUE(line >= 0, "the store's line")) {
+		ASSERT_NEAR(fact(fb, line, "line.nt_store"), 1, 0, "the stream's movntdq stays");
+		ASSERT_NEAR(fact(fb, line, "line.stream_write_only"), 1, 0, "write-only");
+		ASSERT_NEAR(fact(fb, line, "line.addr_samples"), 0, 0, "no sampled address");
+		ASSERT_NEAR(fact(fb, line, "line.stride"), 0, 0, "defaults fill the rest");
 	}
 	factbase__free(fb);
 }
