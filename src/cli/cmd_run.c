@@ -368,6 +368,27 @@ static int write_report(struct cli_out *o, const struct report *r, bool wide)
 	return err;
 }
 
+/*
+ * Once the report is out, what is left is freeing, which the kernel does
+ * faster as the process exits: closing the BPF links and the events the
+ * target's tasks inherited took 10-14 ms of a short run here ('run --
+ * /bin/true' 32-36 ms before, 20-22 after; perf stat 19-21).  Not with
+ * -p (the target goes on running: its probes and tracing come out in
+ * order), --sim (its temporary directory is removed), a target not
+ * reaped, or a leak-checking build.
+ */
+static bool fast_exit_ok(const struct cmd_run_opts *o, const struct report *r)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	return false;
+#endif
+#endif
+	return !o->run.pid && !o->run.sim && r->target.exit_code >= 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct cmd_run_opts o = { .min_gain = -1 };
@@ -377,6 +398,7 @@ int cmd_run(int argc, char **argv)
 	struct rules_load rl = { 0 };
 	struct cli_out out = { 0 }, sarif = { 0 };
 	int err, ret = MA_EXIT_ERROR;
+	bool reported = false;
 
 	phase("start");
 	err = parse_opts(argc, argv, &o);
@@ -428,10 +450,18 @@ int cmd_run(int argc, char **argv)
 	if (write_report(&out, r, o.wide))
 		ret = MA_EXIT_ERROR;
 	phase("report written");
+	reported = true;
 
 out:
 	cli_out__close(&sarif, false);
 	cli_out__close(&out, false);
+	if (reported && fast_exit_ok(&o, r)) {
+		phase("done, freeing left to the kernel");
+		if (ret == MA_EXIT_ERROR)
+			cli__json_error();
+		fflush(NULL);
+		_exit(ret);
+	}
 	rules = rules_join(&rl, &err);
 	run__free(run);
 	report__free(r);
