@@ -31,6 +31,13 @@ static csh decoder(void)
 }
 
 /* The sampled register holding (a part of) r, -1 when not sampled. */
+/* A register a call may change (the System V x86-64 ABI's caller-saved ones). */
+static bool caller_saved(int f)
+{
+	return f == AS_AX || f == AS_CX || f == AS_DX || f == AS_SI || f == AS_DI ||
+	       (f >= AS_R8 && f <= AS_R11);
+}
+
 static int reg_family(unsigned int r)
 {
 	switch (r) {
@@ -294,6 +301,16 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 				m.clobbers = true;
 				m.chase = false;
 				break;
+			}
+			/*
+			 * a call ran code that may change every register the
+			 * ABI does not keep (ip is then its return address: the
+			 * registers sampled are the callee's leftovers)
+			 */
+			if (cs_insn_group(h, in, CS_GRP_CALL) &&
+			    (caller_saved(m.base) || caller_saved(m.index))) {
+				m.clobbers = true;
+				m.chase = false;
 			}
 			for (int k = 0; k < nw; k++) {
 				int f = reg_family(rw[k]);

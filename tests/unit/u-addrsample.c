@@ -184,6 +184,26 @@ void test_addrsample__decode_back_limits(void)
 		   "not more than four instructions back");
 }
 
+/*
+ * A store, then a call: the IP is the return address, and the registers
+ * sampled there are what the callee left in them.
+ */
+void test_addrsample__decode_back_call(void)
+{
+	/* mov [rdi+0x18],eax; call +0: rdi is the callee's to change */
+	static const uint8_t rdi[] = { 0x89, 0x47, 0x18, 0xe8, 0x00, 0x00, 0x00, 0x00 };
+	/* mov [rbx+0x18],eax; call +0: rbx survives calls */
+	static const uint8_t rbx[] = { 0x89, 0x43, 0x18, 0xe8, 0x00, 0x00, 0x00, 0x00 };
+	struct mem_operand op;
+
+	if (ASSERT_OK(addrsample__decode_back(rdi, 0x1000, 0x1000, 0x1000 + sizeof(rdi), &op),
+		      "the store before the call"))
+		ASSERT_TRUE(op.clobbers && !op.chase, "a caller-saved base: no address");
+	if (ASSERT_OK(addrsample__decode_back(rbx, 0x1000, 0x1000, 0x1000 + sizeof(rbx), &op),
+		      "the store before the call"))
+		ASSERT_FALSE(op.clobbers, "a callee-saved base: exact");
+}
+
 void test_addrsample__prev_insn_sweep(void)
 {
 	uint64_t insn = 0;
