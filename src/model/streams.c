@@ -17,6 +17,15 @@ const char *stream_skip__name(enum stream_skip s)
 	return (unsigned)s < STREAM_SKIP__COUNT ? names[s] : "unknown";
 }
 
+bool stream_ip__in_order(const struct stream_ip *s)
+{
+	uint64_t moves = s->forward + s->backward;
+	uint64_t most = s->forward > s->backward ? s->forward : s->backward;
+
+	return moves && (double)most >= 0.9 * (double)moves &&
+	       (double)s->jumps <= 0.1 * (double)moves;
+}
+
 bool stream_ip__strided(const struct stream_ip *s)
 {
 	return s->skip == STREAM_OK && s->stride && s->deltas >= 16 && s->stride_frac >= 0.8;

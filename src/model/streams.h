@@ -75,6 +75,12 @@ struct stream_ip {
 	int64_t cycle;
 	int cycle_deltas;
 	uint64_t forward, backward; /* deltas going up, down (not 0) */
+	/*
+	 * deltas of a page or more that are not the stride: jumps no
+	 * prefetcher follows (a tree's descent goes up in memory, since a
+	 * child is allocated after its parent, but lands anywhere)
+	 */
+	uint64_t jumps;
 	/* footprint */
 	double lines_per_k, pages_per_k; /* distinct per 1000 consecutive accesses */
 	uint64_t lines, pages;	/* distinct over the streams */
@@ -146,6 +152,14 @@ struct streams_report {
 };
 
 void streams_report__free(struct streams_report *s);
+/*
+ * In order: at least nine in ten of its deltas go one way, and at most one
+ * in ten is a jump (a page or more, not the stride): a walk a prefetcher
+ * can follow.  Direction alone is not order: a descent through a tree
+ * whose children were allocated after their parents goes up in memory at
+ * every step, anywhere.
+ */
+bool stream_ip__in_order(const struct stream_ip *s);
 /* Regular: most deltas are the stride (the instruction walks with it). */
 bool stream_ip__strided(const struct stream_ip *s);
 

@@ -33,6 +33,7 @@ static void ip_metrics_json(struct json_object *e, const struct stream_ip *s)
 	json_add(e, "stride_deltas", json_u64(s->deltas));
 	json_add(e, "forward_deltas", json_u64(s->forward));
 	json_add(e, "backward_deltas", json_u64(s->backward));
+	json_add(e, "jump_deltas", json_u64(s->jumps));
 	json_add(e, "strided", json_object_new_boolean(stream_ip__strided(s)));
 	json_add(e, "lines_per_1000", json_object_new_double(s->lines_per_k));
 	json_add(e, "pages_per_1000", json_object_new_double(s->pages_per_k));

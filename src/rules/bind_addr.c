@@ -35,8 +35,7 @@ static bool in_order(const struct binder *b, const struct addr_ip *ip)
 		if (x->insn != ip->op.insn || x->pid != ip->pid || x->skip != STREAM_OK ||
 		    moves < STREAM_ORDER_MIN_DELTAS)
 			continue;
-		return (double)(x->forward > x->backward ? x->forward : x->backward) >=
-		       0.9 * (double)moves;
+		return stream_ip__in_order(x);
 	}
 	return addr_ip__in_order(ip);
 }

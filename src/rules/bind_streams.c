@@ -42,7 +42,7 @@ static void bind_order(struct binder *b, const struct streams_report *s,
 
 	if (moves < STREAM_ORDER_MIN_DELTAS)
 		return;
-	in_order = (double)most >= 0.9 * (double)moves;
+	in_order = stream_ip__in_order(ip);
 	factbase__set(fb, idx, "line.stream_order", ratio(most, moves), s->tier);
 	factbase__set(fb, idx, "line.in_order", in_order, s->tier);
 }

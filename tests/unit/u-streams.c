@@ -11,6 +11,7 @@
 
 #include "collect/streams/analyze.h"
 #include "model/addr.h"
+#include "model/streams.h"
 #include "harness.h"
 
 struct ea_case {
@@ -153,6 +154,44 @@ void test_streams__sequential_and_random(void)
 	ASSERT_TRUE(o.stride_frac < 0.05, "no regular stride");
 	ASSERT_FALSE(o.conflict, "random lines do not crowd into a few sets");
 	ASSERT_TRUE(o.forward > 900 && o.backward > 900, "random order: about as many back as forward");
+	free(a);
+}
+
+/*
+ * Order is direction and reach: a sequential walk and a page-pitch column
+ * walk are in order; a descent that always goes up in memory but lands
+ * anywhere (a tree whose children were allocated after their parents) is
+ * not.
+ */
+void test_streams__in_order(void)
+{
+	struct stream_access *a = seq(2000, 0x20000000, 8, false);
+	struct stream_ip o = { 0 };
+	uint64_t at = 0x40000000ULL;
+
+	o.skip = STREAM_OK;
+	streams__analyze(a, 2000, &geom, &o, 1);
+	ASSERT_EQ(o.jumps, 0, "no jump");
+	ASSERT_TRUE(stream_ip__in_order(&o), "sequential: in order");
+	free(a);
+	a = seq(1024, 0x10000000, 4096, false);
+	memset(&o, 0, sizeof(o));
+	streams__analyze(a, 1024, &geom, &o, 1);
+	ASSERT_EQ(o.jumps, 0, "a page-pitch stride is the stride, no jump");
+	ASSERT_TRUE(stream_ip__in_order(&o), "column walk: in order");
+	free(a);
+	/* up every step: half the steps to the next node, half far */
+	a = seq(2000, 0, 0, false);
+	srand(3);
+	for (int i = 0; i < 2000; i++) {
+		at += (i & 1) ? 48 : 4096 + ((uint64_t)rand() % (1 << 16)) * 48;
+		a[i].addr = at;
+	}
+	memset(&o, 0, sizeof(o));
+	streams__analyze(a, 2000, &geom, &o, 1);
+	ASSERT_EQ(o.backward, 0, "never down");
+	ASSERT_TRUE(o.jumps >= 900, "half the steps jump");
+	ASSERT_FALSE(stream_ip__in_order(&o), "a descent that lands anywhere: not in order");
 	free(a);
 }
 

@@ -552,7 +552,7 @@ static void reset_metrics(struct stream_ip *o)
 	o->cycle = 0;
 	o->cycle_deltas = 0;
 	o->deltas = 0;
-	o->forward = o->backward = 0;
+	o->forward = o->backward = o->jumps = 0;
 	o->lines_per_k = o->pages_per_k = 0;
 	o->lines = o->pages = 0;
 	o->window = o->window_lines = 0;
@@ -615,6 +615,9 @@ void streams__analyze(const struct stream_access *a, size_t n, const struct stre
 
 		cycle_of(c, o);
 		stride_of(c, o);
+		for (size_t k = 0; k < c->nr_deltas; k++)
+			o->jumps += c->deltas[k] != o->stride &&
+				    (c->deltas[k] >= (int64_t)g->page || c->deltas[k] <= -(int64_t)g->page);
 		if (c->chunk_acc) {
 			o->lines_per_k = 1000.0 * (double)c->chunk_lines / (double)c->chunk_acc;
 			o->pages_per_k = 1000.0 * (double)c->chunk_pages / (double)c->chunk_acc;
