@@ -141,6 +141,7 @@ struct addr_ip {
 	 */
 	double line_span_lines, line_span_pages;
 	uint64_t line_span_samples;	/* the pooled samples */
+	uint64_t thread_extent;	/* bytes of the widest range of lines one thread's samples hit */
 	uint32_t agg;		/* internal: the collector's index of the IP */
 };
 

@@ -449,6 +449,8 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 			sb->ea_min = ip->ea_min;
 		if (ip->ea_max > sb->ea_max)
 			sb->ea_max = ip->ea_max;
+		if (ip->thread_extent > sb->thread_extent)
+			sb->thread_extent = ip->thread_extent;
 	}
 	if (walk && (double)ip->decoded > sb->stride_samples) {
 		sb->stride = llabs(walk);
@@ -1082,9 +1084,13 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 		}
 		if (sb->top)
 			addr_describe_struct(b, a, sb);
+		/* one thread's walk: threads walking arrays of their own walk small ones */
 		if (sb->ea_max)
 			factbase__set(fb, sb->ent, "struct.extent_bytes",
-				      (double)(sb->ea_max - sb->ea_min + sb->s->size), t);
+				      (double)(sb->thread_extent &&
+					       sb->thread_extent < sb->ea_max - sb->ea_min ?
+					       sb->thread_extent : sb->ea_max - sb->ea_min) +
+				      (double)sb->s->size, t);
 		factbase__set(fb, sb->ent, "struct.hot_members", nr_sampled, t);
 		/*
 		 * whether the loop around the busiest access was found and read:

@@ -186,7 +186,8 @@ const struct metric_def metric__registry[] = {
 	  "sampled access (what a hot/cold split must keep together)" },
 	{ "struct.extent_bytes", S, EV_ADDR, "bytes",
 	  "from the lowest to the highest address hit by its sampled accesses that step over its "
-	  "objects one by one (the array walked)" },
+	  "objects one by one (the array walked), in one thread (threads walking arrays of their "
+	  "own walk small ones)" },
 	{ "struct.hot_bytes", S, EV_ADDR, "bytes", "bytes of the members accessed" },
 	{ "struct.no_address_share", S, EV_ADDR, "ratio",
 	  "share of the hot function's decoded memory samples that gave no address "

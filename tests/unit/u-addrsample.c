@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Effective addresses from hand-assembled x86-64 bytes and sampled registers. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdint.h>
 #include <math.h>
@@ -391,6 +392,32 @@ void test_addrsample__span_lower(void)
 			    "never below the equal-odds one");
 	}
 	ASSERT_EQ(addr__span_lower(0, 0, 0, 0), 0, "no samples");
+}
+
+/*
+ * Two threads each walking a ring of their own 128 MiB apart: each walk is
+ * small (thread_extent), and the source line's footprint is one thread's.
+ */
+void test_addrsample__thread_extent(void)
+{
+	struct footprint fp = { 0 };
+	struct addr_ip ip = { .decoded = 448, .agg = 0 };
+	struct addr_report r = { .ips = &ip, .nr_ips = 1 };
+
+	snprintf(ip.loc.file, sizeof(ip.loc.file), "ring.c");
+	snprintf(ip.loc.function, sizeof(ip.loc.function), "sweep");
+	ip.loc.line = 96;
+	/* each element's line sampled twice in each thread */
+	for (uint64_t k = 0; k < 448; k++) {
+		footprint__add(&fp, 0, 101, (0x7f0000000000ULL >> 6) + 2 * (k % 224));
+		footprint__add(&fp, 0, 102,
+			       ((0x7f0000000000ULL + (128ULL << 20)) >> 6) + 2 * (k % 224));
+	}
+	addrsample__pool_spans(&fp, 1, &r);
+	ASSERT_EQ(ip.thread_extent, 447 * 64, "one thread's ring: 224 elements of two lines");
+	ASSERT_EQ(ip.line_span_samples, 448, "one thread's samples");
+	ASSERT_TRUE(ip.line_span_lines >= 200 && ip.line_span_lines <= 240, "one ring's lines");
+	footprint__free(&fp);
 }
 
 /* Loads that overwrite their base or index other than by a pointer chase give no address. */

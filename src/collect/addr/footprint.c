@@ -117,6 +117,37 @@ static void group_spans(const struct footprint *fp, const int *grp, size_t nr_ag
 	free(u);
 }
 
+/*
+ * Per IP, the widest range of lines one thread's samples covered: two
+ * threads each walking a small ring of their own (in their own malloc
+ * arenas, 64 or 128 MiB apart) are two small walks, not one of the size of
+ * the distance between them.
+ */
+static void thread_extents(const struct footprint *fp, size_t nr_agg, struct addr_report *p)
+{
+	struct unit *u = xcalloc(fp->nr + 1, sizeof(*u));
+	uint64_t *widest = xcalloc(nr_agg + 1, sizeof(*widest));
+	size_t n = 0;
+
+	for (size_t i = 0; i < fp->nr; i++)
+		if (fp->recs[i].ipi < nr_agg)
+			u[n++] = (struct unit){ (int)fp->recs[i].ipi, fp->recs[i].tid,
+						fp->recs[i].line, 0 };
+	qsort(u, n, sizeof(*u), cmp_unit);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && u[j].group == u[i].group && u[j].tid == u[i].tid; j++)
+			;
+		/* sorted by line within the thread: first and last */
+		if ((u[j - 1].unit - u[i].unit + 1) * 64 > widest[u[i].group])
+			widest[u[i].group] = (u[j - 1].unit - u[i].unit + 1) * 64;
+	}
+	for (int k = 0; k < p->nr_ips; k++)
+		if (p->ips[k].agg < nr_agg)
+			p->ips[k].thread_extent = widest[p->ips[k].agg];
+	free(u);
+	free(widest);
+}
+
 void addrsample__pool_spans(const struct footprint *fp, size_t nr_agg, struct addr_report *p)
 {
 	int *grp = xcalloc(nr_agg + 1, sizeof(*grp));
@@ -142,6 +173,7 @@ void addrsample__pool_spans(const struct footprint *fp, size_t nr_agg, struct ad
 			}
 		grp[x->agg] = leader[k];
 	}
+	thread_extents(fp, nr_agg, p);
 	group_spans(fp, grp, nr_agg, 0, lines, samples);
 	group_spans(fp, grp, nr_agg, 6, pages, NULL);
 	for (int k = 0; k < p->nr_ips; k++) {
