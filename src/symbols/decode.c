@@ -446,7 +446,8 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
 	const uint8_t *c;
 	uint64_t a;
 	size_t sz;
-	int n = 0;
+	int n = 0, nread = 0;
+	x86_op_mem read[16];	/* loads whose registers have not moved since */
 
 	if (!h || hot < code_addr || hot >= code_addr + len)
 		return -ENOENT;
@@ -462,16 +463,38 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
 	a = *lo;
 	while (n < max && cs_disasm_iter(h, &c, &sz, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
+		cs_regs rr, rw;
+		uint8_t nr = 0, nw = 0;
 
+		/* a register moved since a load: what it read is another element */
+		if (!cs_regs_access(h, in, rr, &nr, rw, &nw))
+			for (int k = 0; k < nw; k++)
+				for (int r = 0; r < nread; r++)
+					if (reg_family(rw[k]) >= 0 &&
+					    (reg_family(rw[k]) == reg_family(read[r].base) ||
+					     reg_family(rw[k]) == reg_family(read[r].index)))
+						read[r--] = read[--nread];
 		if (is_no_access(in->id) || x->prefix[0] == X86_PREFIX_LOCK)
 			continue;
 		for (int i = 0; i < x->op_count; i++) {
 			const cs_x86_op *m = &x->operands[i];
+			bool rmw = false;
 
 			if (m->type != X86_OP_MEM)
 				continue;
+			if (!(mem_access(in, m) & CS_AC_WRITE)) {
+				if (nread < (int)(sizeof(read) / sizeof(read[0])))
+					read[nread++] = m->mem;
+				break;
+			}
+			/*
+			 * the element the loop read just before: its line is in
+			 * the cache already, a non-temporal store saves nothing
+			 */
+			for (int r = 0; r < nread && !rmw; r++)
+				rmw = !memcmp(&read[r], &m->mem, sizeof(m->mem));
 			/* not a spill, not a global scalar (RIP-relative takes no index) */
-			if ((mem_access(in, m) & CS_AC_WRITE) && !(mem_access(in, m) & CS_AC_READ) &&
+			if (!(mem_access(in, m) & CS_AC_READ) && !rmw &&
 			    reg_family(m->mem.base) != AS_SP && m->mem.base != X86_REG_RIP &&
 			    m->mem.segment == X86_REG_INVALID)
 				stores[n++] = in->address;

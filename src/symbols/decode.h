@@ -59,8 +59,10 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
  * on (at most AS_LOOP_SCAN bytes), the first jump back to HOT or before it
  * closes the loop [target, end); its instructions, decoded from the target,
  * that write memory without reading it, other than through the stack
- * pointer (spills) or RIP-relative (global scalars), go to STORES (addresses, at most MAX).  CODE holds
- * the bytes from CODE_ADDR on.  The count, or -ENOENT when no loop closes.
+ * pointer (spills) or RIP-relative (global scalars), or to the element a
+ * load of the loop read through the same registers unmoved (its line is
+ * cached already), go to STORES (addresses, at most MAX).  CODE holds the
+ * bytes from CODE_ADDR on.  The count, or -ENOENT when no loop closes.
  */
 #define AS_LOOP_SCAN 512
 int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,

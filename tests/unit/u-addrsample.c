@@ -670,6 +670,40 @@ void test_addrsample__loop_stores(void)
 					  st, 4), -ENOENT, "no jump back: no loop");
 }
 
+/*
+ * level[i] = level[i] * k + input[i]: the store writes the element the
+ * loop has just read, whose line is in the cache: no streaming store.
+ * Once the index moved, the same operand is another element.
+ */
+void test_addrsample__loop_stores_rmw(void)
+{
+	static const uint8_t rmw[] = {
+		0xf3, 0x0f, 0x10, 0x04, 0x02,		/* 401000: movss xmm0, [rdx + rax] */
+		0xf3, 0x0f, 0x59, 0xc2,			/* 401005: mulss xmm0, xmm2 */
+		0xf3, 0x0f, 0x58, 0x04, 0x01,		/* 401009: addss xmm0, [rcx + rax] */
+		0xf3, 0x0f, 0x11, 0x04, 0x02,		/* 40100e: movss [rdx + rax], xmm0 */
+		0x48, 0x83, 0xc0, 0x04,			/* 401013: add rax, 4 */
+		0x48, 0x39, 0xf0,			/* 401017: cmp rax, rsi */
+		0x75, 0xe4,				/* 40101a: jne 401000 */
+		0xc3,					/* 40101c: ret */
+	};
+	static const uint8_t moved[] = {
+		0xf3, 0x0f, 0x10, 0x04, 0x02,		/* 401000: movss xmm0, [rdx + rax] */
+		0x48, 0x83, 0xc0, 0x04,			/* 401005: add rax, 4 */
+		0xf3, 0x0f, 0x11, 0x04, 0x02,		/* 401009: movss [rdx + rax], xmm0 */
+		0x48, 0x39, 0xf0,			/* 40100e: cmp rax, rsi */
+		0x75, 0xed,				/* 401011: jne 401000 */
+		0xc3,					/* 401013: ret */
+	};
+	uint64_t st[4], lo = 0, hi = 0;
+
+	ASSERT_EQ(addrsample__loop_stores(rmw, sizeof(rmw), 0x401000, 0x401000, &lo, &hi, st, 4),
+		  0, "the element read, then written: no streaming store");
+	if (ASSERT_EQ(addrsample__loop_stores(moved, sizeof(moved), 0x401000, 0x401000, &lo, &hi,
+					      st, 4), 1, "the next element: a store of its own"))
+		ASSERT_EQ(st[0], 0x401009, "movss [rdx + rax] after the add");
+}
+
 /* Jump targets: where a sample may have come from a jump, not the access before it. */
 void test_addrsample__jump_targets(void)
 {
