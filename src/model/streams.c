@@ -22,8 +22,7 @@ bool stream_ip__in_order(const struct stream_ip *s)
 	uint64_t moves = s->forward + s->backward;
 	uint64_t most = s->forward > s->backward ? s->forward : s->backward;
 
-	return moves && (double)most >= 0.9 * (double)moves &&
-	       (double)s->jumps <= 0.1 * (double)moves;
+	return moves && (double)most >= 0.9 * (double)moves;
 }
 
 bool stream_ip__strided(const struct stream_ip *s)

@@ -153,11 +153,10 @@ struct streams_report {
 
 void streams_report__free(struct streams_report *s);
 /*
- * In order: at least nine in ten of its deltas go one way, and at most one
- * in ten is a jump (a page or more, not the stride): a walk a prefetcher
- * can follow.  Direction alone is not order: a descent through a tree
- * whose children were allocated after their parents goes up in memory at
- * every step, anywhere.
+ * In order: at least nine in ten of its deltas go one way (the page walks
+ * of such a walk read page-table lines in order too).  It may still jump:
+ * a descent through a tree whose children were allocated after their
+ * parents goes up at every step, anywhere (jumps, line.stream_jump_share).
  */
 bool stream_ip__in_order(const struct stream_ip *s);
 /* Regular: most deltas are the stride (the instruction walks with it). */

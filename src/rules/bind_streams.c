@@ -44,6 +44,7 @@ static void bind_order(struct binder *b, const struct streams_report *s,
 		return;
 	in_order = stream_ip__in_order(ip);
 	factbase__set(fb, idx, "line.stream_order", ratio(most, moves), s->tier);
+	factbase__set(fb, idx, "line.stream_jump_share", ratio(ip->jumps, moves), s->tier);
 	factbase__set(fb, idx, "line.in_order", in_order, s->tier);
 }
 

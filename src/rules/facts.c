@@ -319,6 +319,9 @@ const struct metric_def metric__registry[] = {
 	{ "line.stream_order", L, EV_STREAMS, "ratio",
 	  "share of the stream's address deltas going its main way (0.5: random order); at "
 	  "0.9 or more line.in_order is true, from the stream" },
+	{ "line.stream_jump_share", L, EV_STREAMS, "ratio",
+	  "share of the stream's deltas that jump a page or more other than its stride: steps "
+	  "no prefetcher follows, though the walk may go one way" },
 	{ "line.stream_store_accesses", L, EV_STREAMS, "count",
 	  "accesses recorded of the line's store (its longest stream of an instruction that only "
 	  "writes)" },
