@@ -434,6 +434,14 @@ static struct sbind *fit_type(struct binder *b, const struct addr_ip *ip,
 	if (!sb || ft->t[i].global != (pass == 4) ||
 	    (pass < 4 && ft->t[i].member != (pass >= 2)))
 		return NULL;
+	/*
+	 * a slot of the function's own frame (an offset from the stack
+	 * pointer: a local, a spill) is an object of the type only where a
+	 * variable of that very type can lie there; a pointer to it cannot
+	 * put it in this frame
+	 */
+	if (ip->op.base == AS_SP && !ft->t[i].value)
+		return NULL;
 	/* over whole objects (some may be skipped: the offset in one is the same) */
 	bool stepped = bind__steps_over(ip, stride, (int64_t)sb->s->size);
 

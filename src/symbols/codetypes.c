@@ -223,12 +223,14 @@ static void qualified_name(struct codetypes *ct, Dwarf_Die *die, const char *nam
 }
 
 /* Adds struct NAME (qualified) to OUT, or marks it a parameter's; false when full. */
-static bool add_name(struct func_types *out, const char *qname, bool param, bool member)
+static bool add_name(struct func_types *out, const char *qname, bool param, bool member,
+		     bool value)
 {
 	for (int i = 0; i < out->nr; i++) {
 		if (!strcmp(out->t[i].name, qname)) {
 			out->t[i].param |= param;
 			out->t[i].member &= member;
+			out->t[i].value |= value;
 			return true;
 		}
 	}
@@ -237,6 +239,7 @@ static bool add_name(struct func_types *out, const char *qname, bool param, bool
 	snprintf(out->t[out->nr].name, sizeof(out->t[0].name), "%s", qname);
 	out->t[out->nr].param = param;
 	out->t[out->nr].member = member;
+	out->t[out->nr].value = value;
 	out->nr++;
 	return true;
 }
@@ -274,7 +277,8 @@ static bool strip_to_struct(struct codetypes *ct, Dwarf_Die *die, bool refs, Dwa
 		}
 		if (tag == DW_TAG_typedef)
 			typedef_name = dwarf_diename(out);
-		if (tag == DW_TAG_pointer_type)
+		if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+		    tag == DW_TAG_rvalue_reference_type)
 			*via |= VIA_POINTER;
 		if (tag == DW_TAG_array_type)
 			*via |= VIA_ARRAY;
@@ -298,14 +302,15 @@ static void add_type(struct codetypes *ct, Dwarf_Die *var, bool param, struct fu
 	unsigned int via;
 
 	if (!strip_to_struct(ct, var, true, &t, qname, sizeof(qname), &via) ||
-	    !add_name(out, qname, param, false) || dwarf_child(&t, &m) != 0)
+	    !add_name(out, qname, param, false, !(via & VIA_POINTER)) ||
+	    dwarf_child(&t, &m) != 0)
 		return;
 	do {
 		Dwarf_Die mt;
 
 		if (dwarf_tag(&m) == DW_TAG_member &&
 		    strip_to_struct(ct, &m, false, &mt, qname, sizeof(qname), &via) && via)
-			add_name(out, qname, false, true);
+			add_name(out, qname, false, true, false);
 	} while (dwarf_siblingof(&m, &m) == 0);
 }
 
@@ -469,7 +474,7 @@ static void add_globals(struct codetypes *ct, Dwarf_Off cu_off, struct func_type
 	for (int i = 0; i < g->n; i++) {
 		int had = out->nr;
 
-		if (!add_name(out, g->qname[i], false, false))
+		if (!add_name(out, g->qname[i], false, false, false))
 			return;
 		if (out->nr > had)
 			out->t[had].global = true;

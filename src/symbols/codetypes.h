@@ -28,6 +28,9 @@ struct func_types {
 				  * (c->items[i].x), listed after the variables' own */
 		bool global;	 /* only a file-scope variable of the function's unit leads
 				  * to it (static struct s *table), listed last */
+		bool value;	 /* a variable of the type itself, or an array of them (no
+				  * pointer or reference on the way): its objects can lie in
+				  * the function's own frame */
 	} t[CODETYPES_MAX];
 };
 
