@@ -139,6 +139,16 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *xgrow(void *p, size_t *cap, size_t need, size_t sz)
+{
+	if (need <= *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 64;
+	if (*cap < need)
+		*cap = need;
+	return xrealloc(p, *cap * sz);
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);

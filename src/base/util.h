@@ -20,6 +20,8 @@ int parse_size(const char *s, uint64_t *bytes);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
+/* P (an array of *CAP items of SZ bytes) grown to hold NEED: doubled, at least 64. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t sz);
 char *xstrdup(const char *s);
 
 /* Reads a whole (small) file; returns malloc'd NUL-terminated text or NULL with errno. */

@@ -124,6 +124,13 @@ struct addr_ip {
 	 * the walk's step, 0 = not known from the code.
 	 */
 	int64_t loop_step;
+	/*
+	 * The innermost loop around the access (addrsample__loop_range):
+	 * [loop_lo, loop_hi), both 0 when none was found.  An access in a block
+	 * laid out past the loop's end that jumps back into it has its loop
+	 * begin inside that one's.
+	 */
+	uint64_t loop_lo, loop_hi;
 	uint64_t region[MAPK__COUNT];
 	uint64_t top_region_samples; /* samples in the most hit mapping */
 	char top_region[200];	     /* its name ("[heap]", "anon", path) */

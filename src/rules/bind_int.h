@@ -49,6 +49,15 @@ struct sbind {
 	double hot_samples[64];	/* ... and the samples on each */
 	bool code_hot[64];	/* ... reached by the hot loop's code (sampled or not) */
 	bool sampled_hot[64];	/* ... with 2 % of the hot function's samples or more */
+	/*
+	 * ... used together with the busiest access: with 2 % of the samples
+	 * of its loop (addr_ip.loop_lo) or more (loop_sampled), or that or
+	 * reached by that loop's code through the pointer of a sampled access
+	 * (together); the function's when the loop is not known
+	 */
+	bool loop_sampled[64];
+	bool together[64];
+	double together_samples;	/* its decoded samples in that loop (or function) */
 	int nr_hot;
 	const struct addr_ip *top; /* the IP with most samples on it */
 	/*

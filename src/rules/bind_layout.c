@@ -188,19 +188,24 @@ int bind__member_at(const struct ma_struct *s, int64_t off)
 }
 
 /*
- * The struct reorganised with the members the accesses hit first, the
- * hottest first (the rest packed after them), for {hot_decl}; NULL when it
- * cannot be.
+ * The struct reorganised with the members the busiest access's loop uses
+ * first (sbind.together; all that the accesses hit when that is not known),
+ * the hottest first (the rest packed after them), for {hot_decl}; NULL when
+ * it cannot be.
  */
 char *binder__hot_decl(struct binder *b, const struct sbind *sb)
 {
 	const char *hot[65];
 	int order[64], nh = 0, n = sb->nr_hot < 64 ? sb->nr_hot : 64;
 	struct layout_reorg reorg;
+	bool any = false;
 	char *text;
 
-	for (int k = 0; k < n; k++)
+	/* the members used together with the busiest access, when known */
+	for (int k = 0; k < n; k++) {
 		order[k] = k;
+		any |= sb->together[k];
+	}
 	for (int k = 0; k < n; k++)	/* by samples, the most first */
 		for (int j = k + 1; j < n; j++)
 			if (sb->hot_samples[order[j]] > sb->hot_samples[order[k]]) {
@@ -213,7 +218,7 @@ char *binder__hot_decl(struct binder *b, const struct sbind *sb)
 		int mi = bind__member_at(sb->s, (int64_t)sb->hot_off[order[k]]);
 		bool dup = false;
 
-		if (mi < 0 || !sb->s->members[mi].name)
+		if (mi < 0 || !sb->s->members[mi].name || (any && !sb->together[order[k]]))
 			continue;
 		for (int q = 0; q < nh && !dup; q++)
 			dup = !strcmp(hot[q], sb->s->members[mi].name);

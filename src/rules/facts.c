@@ -173,6 +173,16 @@ const struct metric_def metric__registry[] = {
 	{ "struct.hot_split_saved", S, EV_ADDR, "ratio",
 	  "share of the objects that would no longer straddle were the used members first and "
 	  "together" },
+	{ "struct.hot_lines_saved", S, EV_ADDR, "ratio",
+	  "share of the line fetches of an object its busiest access's loop costs that putting the "
+	  "members that loop uses first and together would save, from where the sampled objects "
+	  "begin in their lines" },
+	{ "struct.together_bytes", S, EV_ADDR, "bytes",
+	  "bytes of the members the loop of its busiest access uses: sampled there, or reached by its "
+	  "code through the pointer of a sampled access" },
+	{ "struct.together_samples", S, EV_ADDR, "count",
+	  "code samples of its accesses in the loop of its busiest access (its function when that "
+	  "loop is not known): the time a layout of the members used together can shorten" },
 	{ "struct.walk_dense", S, EV_STREAMS, "bool",
 	  "the address stream of its walk steps one object at a time (its stride or period is the "
 	  "size), not over a sparse subset of them" },
@@ -180,7 +190,8 @@ const struct metric_def metric__registry[] = {
 	{ "struct.bind_ambiguous", S, EV_ADDR, "ratio",
 	  "share of those samples whose access fits another struct as well: the function's types, "
 	  "not the debug info of the base register, chose" },
-	{ "struct.hot_members", S, EV_ADDR, "count", "members the sampled accesses touched" },
+	{ "struct.hot_members", S, EV_ADDR, "count",
+	  "members the sampled accesses of the busiest access's loop touched" },
 	{ "struct.reached_bytes", S, EV_ADDR, "bytes",
 	  "bytes of the members sampled or reached by the hot loop's code through the pointer of a "
 	  "sampled access (what a hot/cold split must keep together)" },
@@ -188,11 +199,11 @@ const struct metric_def metric__registry[] = {
 	  "from the lowest to the highest address hit by its sampled accesses that step over its "
 	  "objects one by one (the array walked), in one thread (threads walking arrays of their "
 	  "own walk small ones)" },
-	{ "struct.hot_bytes", S, EV_ADDR, "bytes", "bytes of the members accessed" },
+	{ "struct.hot_bytes", S, EV_ADDR, "bytes", "bytes of those members" },
 	{ "struct.no_address_share", S, EV_ADDR, "ratio",
 	  "share of the hot function's decoded memory samples that gave no address "
 	  "(a load that overwrote its index): accesses to members unknown" },
-	{ "struct.hot_lines", S, EV_ADDR, "count", "distinct lines the accessed members lie on" },
+	{ "struct.hot_lines", S, EV_ADDR, "count", "distinct lines those members lie on" },
 	{ "struct.placement_split_frac", S, EV_ADDR, "ratio",
 	  "share of the sampled objects (no larger than a line) that straddle two lines "
 	  "because of where they begin in theirs (sampled address less the member's offset), "

@@ -438,6 +438,23 @@ static int find_loop(csh h, cs_insn *in, const uint8_t *code, size_t len, uint64
 	return find_loop_from(h, in, code, len, code_addr, hot, false, lo, hi);
 }
 
+int addrsample__loop_range(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,
+			   uint64_t *lo, uint64_t *hi)
+{
+	csh h = decoder();
+	cs_insn *in;
+	int err;
+
+	if (!h || hot < code_addr || hot >= code_addr + len)
+		return -ENOENT;
+	in = cs_malloc(h);
+	if (!in)
+		return -ENOMEM;
+	err = find_loop(h, in, code, len, code_addr, hot, lo, hi);
+	cs_free(in, 1);
+	return err ? -ENOENT : 0;
+}
+
 int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,
 			    uint64_t *lo, uint64_t *hi, uint64_t *stores, int max)
 {

@@ -65,6 +65,13 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
  * bytes from CODE_ADDR on.  The count, or -ENOENT when no loop closes.
  */
 #define AS_LOOP_SCAN 512
+/*
+ * The innermost loop around the instruction at HOT, found as
+ * addrsample__loop_stores finds it: [*LO, *HI), 0; -ENOENT when no jump
+ * back closes one within AS_LOOP_SCAN bytes.
+ */
+int addrsample__loop_range(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,
+			   uint64_t *lo, uint64_t *hi);
 int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,
 			    uint64_t *lo, uint64_t *hi, uint64_t *stores, int max);
 /*

@@ -152,16 +152,6 @@ struct addrsample {
 	size_t nr_regions, cap_regions;
 };
 
-static void *grow(void *p, size_t *cap, size_t need, size_t sz)
-{
-	if (need <= *cap)
-		return p;
-	*cap = *cap ? *cap * 2 : 64;
-	if (*cap < need)
-		*cap = need;
-	return xrealloc(p, *cap * sz);
-}
-
 static void space_free(struct aspace *sp);
 
 /* Forgets a space no sample points at (its symboliser session goes too). */
@@ -225,7 +215,7 @@ static const uint8_t *code_page(struct addrsample *as, struct aspace *sp, uint64
 
 	if (!added)
 		return sp->pages[*v - 1].bytes;
-	sp->pages = grow(sp->pages, &sp->cap_pages, sp->nr_pages + 1, sizeof(*sp->pages));
+	sp->pages = xgrow(sp->pages, &sp->cap_pages, sp->nr_pages + 1, sizeof(*sp->pages));
 	cp = &sp->pages[sp->nr_pages++];
 	*v = sp->nr_pages;
 	cp->addr = page;
@@ -289,9 +279,9 @@ static void ensure_sym(struct addrsample *as, struct aspace *sp, uint64_t ip,
 }
 
 /*
- * What the loop around a decoded access reaches through the same pointer,
- * and whether it moves that pointer along a chain of loads: the code up to AS_LOOP_SCAN bytes either side (within the instruction's
- * page if the neighbours are not readable).
+ * The loop around a decoded access, what it reaches through the same pointer and whether it
+ * moves that pointer along a chain of loads: the code up to AS_LOOP_SCAN bytes either side
+ * (within the instruction's page if the neighbours are not readable).
  */
 static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_agg *ia,
 			  uint64_t fstart, uint64_t fsize)
@@ -319,6 +309,8 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 	if (addrsample__loop_step(buf, (size_t)(to - from), from, &ia->out.op, &ia->out.loop_step))
 		ia->out.loop_step = 0;
 	ia->out.op.chained = addrsample__loop_chained(buf, (size_t)(to - from), from, &ia->out.op);
+	addrsample__loop_range(buf, (size_t)(to - from), from, insn, &ia->out.loop_lo,
+			       &ia->out.loop_hi); /* left 0 when none closes */
 	free(buf);
 	/* or a function that passes the base on to itself loaded through it: a recursive walk */
 	if (!ia->out.op.chained && fsize && fsize <= AS_MAX_SWEEP && insn < fstart + fsize &&
@@ -473,7 +465,7 @@ static void read_maps(struct addrsample *as, struct aspace *sp)
 				break;
 		}
 		if (j == as->nr_regions) {
-			as->regions = grow(as->regions, &as->cap_regions, j + 1, sizeof(*as->regions));
+			as->regions = xgrow(as->regions, &as->cap_regions, j + 1, sizeof(*as->regions));
 			memset(&as->regions[j], 0, sizeof(as->regions[j]));
 			as->regions[j].r.start = pm->start;
 			as->regions[j].r.end = pm->end;
@@ -591,7 +583,7 @@ static void note_line(struct addrsample *as, struct aspace *sp, uint32_t ipi, in
 	int k;
 
 	if (added) {
-		as->lines = grow(as->lines, &as->cap_lines, as->nr_lines + 1, sizeof(*as->lines));
+		as->lines = xgrow(as->lines, &as->cap_lines, as->nr_lines + 1, sizeof(*as->lines));
 		la = &as->lines[as->nr_lines++];
 		memset(la, 0, sizeof(*la));
 		la->line = line;
@@ -733,7 +725,7 @@ static uint32_t ip_index(struct addrsample *as, struct aspace *sp, uint64_t ip, 
 			return *w - 1;
 		}
 	}
-	as->ips = grow(as->ips, &as->cap_ips, as->nr_ips + 1, sizeof(*as->ips));
+	as->ips = xgrow(as->ips, &as->cap_ips, as->nr_ips + 1, sizeof(*as->ips));
 	ia = &as->ips[as->nr_ips++];
 	memset(ia, 0, sizeof(*ia));
 	ia->out.ip = ip;
@@ -872,7 +864,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	if (!v) {
 		/* approximate: not the address accessed */
 	} else if (added) {
-		as->eas = grow(as->eas, &as->cap_eas, as->nr_eas + 1, sizeof(*as->eas));
+		as->eas = xgrow(as->eas, &as->cap_eas, as->nr_eas + 1, sizeof(*as->eas));
 		as->eas[as->nr_eas++] = ea;
 		*v = as->nr_eas;
 		ia->out.nr_threads++;
@@ -1058,7 +1050,7 @@ static int cmp_ip(const void *a, const void *b)
 
 	if (x->samples != y->samples)
 		return x->samples < y->samples ? 1 : -1;
-	return x->ip < y->ip ? -1 : x->ip > y->ip;
+	return (x->ip > y->ip) - (x->ip < y->ip);
 }
 
 static int cmp_region(const void *a, const void *b)
