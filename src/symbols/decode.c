@@ -30,7 +30,6 @@ static csh decoder(void)
 	return cs_handle;
 }
 
-/* The sampled register holding (a part of) r, -1 when not sampled. */
 /* A register a call may change (the System V x86-64 ABI's caller-saved ones). */
 static bool caller_saved(int f)
 {
@@ -38,6 +37,7 @@ static bool caller_saved(int f)
 	       (f >= AS_R8 && f <= AS_R11);
 }
 
+/* The sampled register holding (a part of) r, -1 when not sampled. */
 static int reg_family(unsigned int r)
 {
 	switch (r) {
