@@ -197,6 +197,19 @@ static struct json_object *faults_json(const struct sampling *p)
 	return x;
 }
 
+/*
+ * Whether region R is listed: every region of the main process, and of
+ * the others those with something measured in them.  A shell loop of 300
+ * short commands maps 13000 regions, of which a handful fault: listing
+ * all of them took 280 ms and 4 MB of JSON (regions_unlisted counts the
+ * rest).
+ */
+static bool region_listed(const struct sampling *p, const struct sampling_region *r)
+{
+	return !p->nr_procs || r->pid == p->procs[0].pid || r->faults || r->fault_samples ||
+	       r->writes || r->major || r->rss || r->anon_huge;
+}
+
 /* The mapped regions, with their faults and huge-page state. */
 static struct json_object *regions_json(const struct sampling *p)
 {
@@ -205,6 +218,8 @@ static struct json_object *regions_json(const struct sampling *p)
 	for (int i = 0; i < p->nr_regions; i++) {
 		const struct sampling_region *r = &p->regions[i];
 
+		if (!region_listed(p, r))
+			continue;
 		x = json_object_new_object();
 		json_add(x, "pid", json_object_new_int(r->pid));
 		json_add(x, "start", json_hex(r->start));
@@ -400,6 +415,13 @@ struct json_object *sampling__to_json(const struct sampling *p)
 	json_add(o, "stacks", stacks_json(p));
 	json_add(o, "page_faults", faults_json(p));
 	json_add(o, "regions", regions_json(p));
+	{
+		int unlisted = 0;
+
+		for (int i = 0; i < p->nr_regions; i++)
+			unlisted += !region_listed(p, &p->regions[i]);
+		json_add(o, "regions_unlisted", json_object_new_int(unlisted));
+	}
 	json_add(o, "thp", thp_json(p));
 	json_add(o, "syscalls", syscalls_json(p));
 	json_add(o, "processes", procs_json(p));

@@ -32,14 +32,23 @@ top = rows[0] if rows else {}
 in_rg = top.get("top_region_samples", 0) / top["decoded"] if top else 0
 bufs = [r for r in d["profile"]["regions"]
         if r["kind"] == "anon" and r["size"] >= 8 << 20 and r["faults"] > 0]
+# the children's regions listed are those with something measured; the
+# rest are counted (the main process, sh, has all of its own listed)
+main_pid = d["profile"]["processes"][0]["pid"]
+idle = [r for r in d["profile"]["regions"] if r["pid"] != main_pid
+        and not (r.get("faults") or r.get("fault_samples") or r.get("writes") or r.get("rss"))]
+unlisted = d["profile"].get("regions_unlisted", -1)
 ok = (total >= 20 and unknown * 20 <= total and main > 0 and a["samples"] >= 10
       and unreadable * 5 <= a["samples"] and decoded_main > 0
-      and top.get("top_region") == "anon" and in_rg >= 0.9 and len(bufs) >= 48)
+      and top.get("top_region") == "anon" and in_rg >= 0.9 and len(bufs) >= 48
+      and not idle and unlisted > 0)
 print("[%s: hot: %d of %d samples unknown, %d in main; data addresses: %d of %d with "
       "unreadable code, %d in main, its hottest row in-rg %.0f %% (%s, %s procs); "
-      "8 MiB buffers with faults: %d of 60]" % (
+      "8 MiB buffers with faults: %d of 60; children's regions listed with nothing "
+      "measured: %d, unlisted: %d]" % (
           "Success" if ok else "Failed", unknown, total, main, unreadable, a["samples"],
-          decoded_main, 100 * in_rg, top.get("top_region"), top.get("processes"), len(bufs)))
+          decoded_main, 100 * in_rg, top.get("top_region"), top.get("processes"), len(bufs),
+          len(idle), unlisted))
 sys.exit(0 if ok else 1)
 PY
 pass "short-lived children's code is named and decoded"
