@@ -5,6 +5,8 @@
  * address from the sampled registers.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,95 @@ static csh decoder(void)
 		cs_ready = true;
 	}
 	return cs_handle;
+}
+
+/*
+ * Decoded instructions by address, each checked against the bytes before
+ * use: a decode depends on nothing else, so a hit is what capstone would
+ * return.  The analyses of one sampled instruction sweep the same function
+ * several times (the instruction's start, the loop around it, its jump
+ * targets, the registers changed before it), and the samples of a hot
+ * function land on many of its instructions: decoding with capstone's
+ * detail took about half of memadvise's own CPU time on sqlite3.  Only the
+ * x86 part of the detail is kept.
+ */
+#define DIS_SLOTS 8192
+#define DIS_DETAIL_BYTES (offsetof(cs_detail, x86) + sizeof(cs_x86))
+
+struct dis_slot {
+	cs_insn insn;			/* size 0: empty; detail NULL */
+	uint8_t detail[DIS_DETAIL_BYTES];
+};
+
+/* the address streams' thread decodes its probes while the sampler decodes */
+static pthread_mutex_t dis_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dis_slot *dis_cache;
+static bool dis_cache_failed;
+
+/* cs_disasm_iter through the cache; IN's detail, when it has one, is filled. */
+static bool dis_next(csh h, const uint8_t **code, size_t *size, uint64_t *addr, cs_insn *in)
+{
+	cs_detail *d = in->detail;
+	struct dis_slot *s = NULL;
+	bool hit = false;
+
+	pthread_mutex_lock(&dis_lock);
+	if (!dis_cache && !dis_cache_failed) {
+		dis_cache = calloc(DIS_SLOTS, sizeof(*dis_cache));
+		dis_cache_failed = !dis_cache;
+	}
+	if (dis_cache) {
+		s = &dis_cache[((*addr * 0x9e3779b97f4a7c15ULL) >> 40) & (DIS_SLOTS - 1)];
+		hit = s->insn.size && s->insn.address == *addr && s->insn.size <= *size &&
+		      !memcmp(s->insn.bytes, *code, s->insn.size);
+		if (hit) {
+			*in = s->insn;
+			in->detail = d;
+			if (d)
+				memcpy(d, s->detail, DIS_DETAIL_BYTES);
+		}
+	}
+	pthread_mutex_unlock(&dis_lock);
+	if (hit) {
+		*code += in->size;
+		*size -= in->size;
+		*addr += in->size;
+		return true;
+	}
+	if (!cs_disasm_iter(h, code, size, addr, in))
+		return false;
+	if (s && d && in->size <= sizeof(in->bytes)) {
+		pthread_mutex_lock(&dis_lock);
+		s->insn = *in;
+		s->insn.detail = NULL;
+		memcpy(s->detail, d, DIS_DETAIL_BYTES);
+		pthread_mutex_unlock(&dis_lock);
+	}
+	return true;
+}
+
+int decode__insn_starts(const uint8_t *code, size_t len, uint64_t start, uint64_t **v,
+			size_t *n, size_t *cap)
+{
+	csh h = decoder();
+	const uint8_t *c = code;
+	uint64_t a = start;
+	size_t size = len;
+	cs_insn *in;
+
+	if (!h || !(in = cs_malloc(h)))
+		return -ENOTSUP;
+	for (;;) {
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			*v = xrealloc(*v, *cap * sizeof(**v));
+		}
+		(*v)[(*n)++] = a;	/* where the next instruction starts */
+		if (!size || !dis_next(h, &c, &size, &a, in))
+			break;
+	}
+	cs_free(in, 1);
+	return 0;
 }
 
 /* A register a call may change (the System V x86-64 ABI's caller-saved ones). */
@@ -141,7 +232,7 @@ int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct me
 	if (!h)
 		return -EINVAL;
 	in = cs_malloc(h);
-	if (!in || !cs_disasm_iter(h, &c, &sz, &a, in)) {
+	if (!in || !dis_next(h, &c, &sz, &a, in)) {
 		if (in)
 			cs_free(in, 1);
 		return -EINVAL;
@@ -249,7 +340,7 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 	/* the sweep: the last instructions before ip, and where branches land */
 	c = code + (func_start - code_addr);
 	size = ip - func_start;
-	while (size && cs_disasm_iter(h, &c, &size, &a, in)) {
+	while (size && dis_next(h, &c, &size, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
 
 		if (n == AS_BACK_MAX + 2) {
@@ -297,7 +388,7 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 			cs_regs rr, rw;
 			uint8_t nr = 0, nw = 0;
 
-			if (!cs_disasm_iter(h, &cj, &sj, &aj, in) || cs_regs_access(h, in, rr, &nr, rw, &nw)) {
+			if (!dis_next(h, &cj, &sj, &aj, in) || cs_regs_access(h, in, rr, &nr, rw, &nw)) {
 				m.clobbers = true;
 				m.chase = false;
 				break;
@@ -377,7 +468,7 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 		uint64_t a = ip - off;
 		unsigned int last = 0;
 
-		while (sz && cs_disasm_iter(h, &c, &sz, &a, in))
+		while (sz && dis_next(h, &c, &sz, &a, in))
 			last = in->size;
 		if (!sz && a == ip && last && last < 16)
 			votes[last]++;
@@ -416,7 +507,7 @@ static int find_loop_from(csh h, cs_insn *in, const uint8_t *code, size_t len,
 	size_t sz = len - (size_t)(hot - code_addr);
 	uint64_t a = hot;
 
-	while (a < hot + AS_LOOP_SCAN && cs_disasm_iter(h, &c, &sz, &a, in)) {
+	while (a < hot + AS_LOOP_SCAN && dis_next(h, &c, &sz, &a, in)) {
 		uint64_t t = jump_target(h, in);
 
 		if (t && (outer ? t < hot : t <= hot) && t >= code_addr &&
@@ -478,7 +569,7 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
 	c = code + (*lo - code_addr);
 	sz = (size_t)(*hi - *lo);
 	a = *lo;
-	while (n < max && cs_disasm_iter(h, &c, &sz, &a, in)) {
+	while (n < max && dis_next(h, &c, &sz, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
 		cs_regs rr, rw;
 		uint8_t nr = 0, nw = 0;
@@ -620,7 +711,7 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
-	while (nr_seen < (int)ARRAY_SIZE(seen) && cs_disasm_iter(h, &c, &sz, &a, in)) {
+	while (nr_seen < (int)ARRAY_SIZE(seen) && dis_next(h, &c, &sz, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
 		int64_t d = 0;
 		int step;
@@ -706,7 +797,7 @@ int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
-	while (!other && cs_disasm_iter(h, &c, &sz, &a, in)) {
+	while (!other && dis_next(h, &c, &sz, &a, in)) {
 		int64_t d = 0;
 		int r = reg_step(h, in, op->base, &d);
 
@@ -756,7 +847,7 @@ static void chain_pass(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 	size_t sz = (size_t)(hi - lo);
 	uint64_t a = lo;
 
-	while (cs_disasm_iter(h, &c, &sz, &a, in)) {
+	while (dis_next(h, &c, &sz, &a, in)) {
 		const cs_x86_op *src;
 		cs_regs rr, rw;
 		uint8_t nr = 0, nw = 0;
@@ -862,7 +953,7 @@ static int slot_chains(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 		c = code + (lo - code_addr);
 		sz = (size_t)(hi - lo);
 		a = lo;
-		while (n < max && cs_disasm_iter(h, &c, &sz, &a, in)) {
+		while (n < max && dis_next(h, &c, &sz, &a, in)) {
 			const cs_x86 *x = &in->detail->x86;
 			const cs_x86_op *src;
 			cs_regs rr, rw;
@@ -928,7 +1019,7 @@ static bool base_from_slot(csh h, cs_insn *in, const uint8_t *code, uint64_t cod
 	uint64_t a = lo;
 	bool any = false;
 
-	while (cs_disasm_iter(h, &c, &sz, &a, in)) {
+	while (dis_next(h, &c, &sz, &a, in)) {
 		const cs_x86_op *src;
 		cs_regs rr, rw;
 		uint8_t nr = 0, nw = 0;
@@ -1025,7 +1116,7 @@ bool addrsample__call_chained(const uint8_t *code, size_t len, uint64_t code_add
 		ident[r] = via[r] = -1;
 	for (int k = 0; k < (int)ARRAY_SIZE(args); k++)
 		ident[args[k]] = k;
-	while (cs_disasm_iter(h, &c, &sz, &a, in)) {
+	while (dis_next(h, &c, &sz, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
 		const cs_x86_op *src;
 		cs_regs rr, rw;
@@ -1093,7 +1184,7 @@ size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_a
 	while (sz) {
 		uint64_t to;
 
-		if (!cs_disasm_iter(h, &c, &sz, &a, in)) {
+		if (!dis_next(h, &c, &sz, &a, in)) {
 			/* data or padding between functions: step a byte */
 			c++;
 			sz--;
@@ -1135,7 +1226,7 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
 	in = cs_malloc(h);
 	if (!in)
 		return false;
-	for (int n = 0; n < AS_STORE_MAX && cs_disasm_iter(h, &c, &sz, &a, in); n++) {
+	for (int n = 0; n < AS_STORE_MAX && dis_next(h, &c, &sz, &a, in); n++) {
 		const cs_x86 *x = &in->detail->x86;
 		cs_regs rr, rw;
 		uint8_t nr = 0, nw = 0;

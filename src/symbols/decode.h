@@ -18,6 +18,16 @@ bool addrsample__decoder_ready(void);
 
 #define AS_VOTE_WINDOW 40	/* bytes tried before the IP without a symbol */
 
+/*
+ * The instruction starts of LEN bytes of CODE at START, appended to *V (*N
+ * used of *CAP): each decoded instruction's start, then the end of the last
+ * one decoded (it stops at the first that does not decode).  Decoded
+ * through the decoder's cache, which the sampler's sweeps then find.
+ * -ENOTSUP without a decoder.
+ */
+int decode__insn_starts(const uint8_t *code, size_t len, uint64_t start, uint64_t **v,
+			size_t *n, size_t *cap);
+
 /* Decodes the one instruction at code[0..len) placed at address addr. 0 or -EINVAL. */
 int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct mem_operand *op);
 /* Effective address from sampled registers (regs indexed by enum as_reg). */

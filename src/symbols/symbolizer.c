@@ -19,6 +19,7 @@
 
 #include "base/log.h"
 #include "base/util.h"
+#include "symbols/decode.h"
 #include "symbols/scopeidx.h"
 #include "symbols/vdso.h"
 
@@ -1111,44 +1112,27 @@ int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t f
 			     uint64_t ip, uint64_t *prev)
 {
 #if defined(__x86_64__)
-	static csh cs;		/* 0 until needed */
-	static bool cs_failed;
 	const struct sweep *w;
 	struct sweep *nw;
-	const uint8_t *c;
-	uint64_t a = func_start;
-	size_t size, lo, hi, cap = 0;
-	cs_insn *insn;
+	size_t lo, hi, cap = 0;
 
 	if (func_start < code_addr || func_start >= ip)
 		return -ENOENT;
 	w = sweep_find(code, code_addr, func_start, ip);
 	if (!w) {
-		if (!cs && !cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-			cs_failed = true;
-		if (cs_failed)
-			return -ENOTSUP;
-		insn = cs_malloc(cs);
-		if (!insn)
-			return -ENOMEM;
 		nw = &sweeps[next_sweep++ % SWEEP_CACHE];
 		nw->start = func_start;
 		nw->len = ip - func_start;
 		nw->bytes = xrealloc(nw->bytes, nw->len);
 		memcpy(nw->bytes, code + (func_start - code_addr), nw->len);
 		nw->n = 0;
-		c = nw->bytes;
-		size = nw->len;
-		for (;;) {
-			if (nw->n == cap) {
-				cap = cap ? 2 * cap : 256;
-				nw->insn = xrealloc(nw->insn, cap * sizeof(*nw->insn));
-			}
-			nw->insn[nw->n++] = a;
-			if (!size || !cs_disasm_iter(cs, &c, &size, &a, insn))
-				break;
+		/* the decoder's cache: the sampler sweeps the same function next */
+		if (decode__insn_starts(nw->bytes, nw->len, func_start, &nw->insn, &nw->n, &cap)) {
+			free(nw->bytes);	/* not a sweep */
+			nw->bytes = NULL;
+			nw->len = 0;
+			return -ENOTSUP;
 		}
-		cs_free(insn, 1);
 		w = nw;
 	}
 	/* every byte decoded and the last instruction ends at ip: ip is a start past the first */

@@ -54,6 +54,34 @@ void test_addrsample__base_index_scale(void)
 	ASSERT_EQ(addrsample__ea(&op, regs), regs[AS_CX] + regs[AS_AX] * 8 + 0x10, "ea");
 }
 
+/*
+ * The decoder keeps instructions by address: the same address with other
+ * bytes (another process's code, a test's) decodes those bytes, and bytes
+ * cut short do not decode.
+ */
+void test_addrsample__decode_cached_by_bytes(void)
+{
+	static const uint8_t a[] = { 0x48, 0x03, 0x74, 0xc1, 0x10 }; /* add rsi, [rcx+rax*8+0x10] */
+	static const uint8_t b[] = { 0x48, 0x8b, 0x57, 0x08 };	     /* mov rdx, [rdi+8] */
+	struct mem_operand op;
+
+	for (int round = 0; round < 2; round++) {
+		if (!ASSERT_OK(addrsample__decode(a, sizeof(a), 0x7000, &op), "decode a"))
+			return;
+		ASSERT_EQ(op.base, AS_CX, "a: base rcx");
+		ASSERT_EQ(op.index, AS_AX, "a: index rax");
+		ASSERT_EQ(op.len, 5, "a: length");
+		if (!ASSERT_OK(addrsample__decode(b, sizeof(b), 0x7000, &op), "decode b"))
+			return;
+		ASSERT_EQ(op.base, AS_DI, "b: base rdi at the same address");
+		ASSERT_EQ(op.index, -1, "b: no index");
+		ASSERT_EQ(op.disp, 8, "b: displacement");
+		ASSERT_EQ(op.len, 4, "b: length");
+	}
+	ASSERT_TRUE(addrsample__decode(a, 3, 0x7000, &op) != 0 || op.skip != AS_OK,
+		    "a cut to 3 bytes does not decode");
+}
+
 void test_addrsample__rip_relative_store(void)
 {
 	static const uint8_t code[] = { 0x89, 0x05, 0x10, 0x00, 0x00, 0x00 }; /* mov [rip+0x10], eax */
