@@ -44,7 +44,7 @@ def run(k):
             err.seek(0)
             at = {}
             for line in err:
-                m = re.match(r"debug: phase (target ran|done) .*\(at +([0-9.]+) ms", line)
+                m = re.match(r"debug: phase (target ran|done)\b.*\(at +([0-9.]+) ms", line)
                 if m:
                     at[m.group(1)] = float(m.group(2))
             if len(at) == 2:
