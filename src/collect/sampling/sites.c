@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/u64map.h"
 #include "base/util.h"
 #include "model/addr.h"
 #include "symbols/decode.h"
@@ -28,6 +29,58 @@ static int cmp_site(const void *a, const void *b)
 static int region_of(const struct sampling *p, pid_t pid, uint64_t addr)
 {
 	for (int i = 0; i < p->nr_regions; i++)
+		if (p->regions[i].pid == pid && addr >= p->regions[i].start &&
+		    addr < p->regions[i].end)
+			return i;
+	return -1;
+}
+
+/*
+ * Each process's regions, while they are still grouped by process (as
+ * prof_finish_regions lays them out): a build's thousands of processes
+ * have tens of regions each, and looking every faulted page up among all
+ * of them grew with the square of the processes.
+ */
+struct region_idx {
+	struct u64map at;	/* pid -> index into first/n, + 1 */
+	int *first, *n;
+	int nr;
+};
+
+static void region_idx_build(struct region_idx *x, const struct sampling *p)
+{
+	memset(x, 0, sizeof(*x));
+	for (int i = 0; i < p->nr_regions; i++) {
+		bool added;
+		uint32_t *v = u64map__get(&x->at, (uint64_t)(uint32_t)p->regions[i].pid, &added);
+
+		if (added) {
+			x->first = xrealloc(x->first, (x->nr + 1) * sizeof(*x->first));
+			x->n = xrealloc(x->n, (x->nr + 1) * sizeof(*x->n));
+			x->first[x->nr] = i;
+			x->n[x->nr] = 0;
+			*v = (uint32_t)++x->nr;
+		}
+		/* from its first region to its last: all of them, grouped or not */
+		x->n[*v - 1] = i + 1 - x->first[*v - 1];
+	}
+}
+
+static void region_idx_free(struct region_idx *x)
+{
+	u64map__free(&x->at);
+	free(x->first);
+	free(x->n);
+}
+
+static int region_of_idx(const struct sampling *p, const struct region_idx *x, pid_t pid,
+			 uint64_t addr)
+{
+	uint32_t k = pid > 0 ? u64map__find(&x->at, (uint64_t)(uint32_t)pid) : 0;
+
+	if (!k)
+		return -1;
+	for (int i = x->first[k - 1]; i < x->first[k - 1] + x->n[k - 1]; i++)
 		if (p->regions[i].pid == pid && addr >= p->regions[i].start &&
 		    addr < p->regions[i].end)
 			return i;
@@ -201,9 +254,9 @@ void prof_apportion(uint64_t **v, int n, uint64_t from, uint64_t to)
  * its samples saw, in proportion to their pages; PAGES: count those pages
  * as faulted.  *LAST: the region found last (chunks come in address order).
  */
-static void chunk_to_regions(struct sampling *p, const struct prof_chunk_key *ck,
-			     const struct prof_chunk_val *cv, const uint64_t cnt[2], int *last,
-			     bool pages)
+static void chunk_to_regions(struct sampling *p, const struct region_idx *x,
+			     const struct prof_chunk_key *ck, const struct prof_chunk_val *cv,
+			     const uint64_t cnt[2], int *last, bool pages)
 {
 	int ri_of[16], nr = 0, big = 0;
 	uint64_t np[16], total = 0, given[2] = { 0 };
@@ -218,7 +271,7 @@ static void chunk_to_regions(struct sampling *p, const struct prof_chunk_key *ck
 			    addr >= p->regions[*last].start && addr < p->regions[*last].end)
 				ri = *last;
 			else
-				ri = region_of(p, (pid_t)ck->tgid, addr);
+				ri = region_of_idx(p, x, (pid_t)ck->tgid, addr);
 			if (ri < 0)
 				continue;
 			*last = ri;
@@ -493,13 +546,15 @@ static void fault_regions(struct prof_state *st, const struct prof_maps *m, stru
 	struct prof_chunk_key ck;
 	struct prof_chunk_val cv;
 	struct map_iter it;
+	struct region_idx x;
 	int last = -1;
 
+	region_idx_build(&x, p);
 	prof_map_iter_open(&it, &m->fault_chunks, sizeof(ck), sizeof(cv));
 	while (prof_map_iter_next(&it, &ck, &cv)) {
 		const uint64_t cnt[2] = { cv.faults, cv.major };
 
-		chunk_to_regions(p, &ck, &cv, cnt, &last, true);
+		chunk_to_regions(p, &x, &ck, &cv, cnt, &last, true);
 	}
 	if (rescale && p->nr_regions)
 		scale_regions(st, p, win);
@@ -517,9 +572,10 @@ static void fault_regions(struct prof_state *st, const struct prof_maps *m, stru
 			memcpy(&ck, e[i].k, sizeof(ck));
 			if (e[i].periods &&
 			    !prof_map_lookup(&m->fault_chunks, sizeof(ck), sizeof(cv), &ck, &cv))
-				chunk_to_regions(p, &ck, &cv, cnt, &last, false);
+				chunk_to_regions(p, &x, &ck, &cv, cnt, &last, false);
 		}
 	}
+	region_idx_free(&x);
 }
 
 /* The timeline: the windows' buckets (scaled to WIN when RESCALE) and the gaps'. */
