@@ -21,15 +21,21 @@
 static csh cs_handle;
 static bool cs_ready;
 
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void decoder_open(void)
+{
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs_handle) != CS_ERR_OK)
+		return;
+	cs_option(cs_handle, CS_OPT_DETAIL, CS_OPT_ON);
+	cs_ready = true;
+}
+
+/* The one handle: dis_next decodes with it under dis_lock. */
 static csh decoder(void)
 {
-	if (!cs_ready) {
-		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs_handle) != CS_ERR_OK)
-			return 0;
-		cs_option(cs_handle, CS_OPT_DETAIL, CS_OPT_ON);
-		cs_ready = true;
-	}
-	return cs_handle;
+	pthread_once(&cs_once, decoder_open);
+	return cs_ready ? cs_handle : 0;
 }
 
 /*
@@ -50,7 +56,11 @@ struct dis_slot {
 	uint8_t detail[DIS_DETAIL_BYTES];
 };
 
-/* the address streams' thread decodes its probes while the sampler decodes */
+/*
+ * The address streams' thread decodes its probes while the sampler
+ * decodes, and capstone changes its handle while it decodes (the printer's
+ * memory-access state): decoding and the cache are under this lock.
+ */
 static pthread_mutex_t dis_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dis_slot *dis_cache;
 static bool dis_cache_failed;
@@ -60,7 +70,7 @@ static bool dis_next(csh h, const uint8_t **code, size_t *size, uint64_t *addr, 
 {
 	cs_detail *d = in->detail;
 	struct dis_slot *s = NULL;
-	bool hit = false;
+	bool ok;
 
 	pthread_mutex_lock(&dis_lock);
 	if (!dis_cache && !dis_cache_failed) {
@@ -69,32 +79,27 @@ static bool dis_next(csh h, const uint8_t **code, size_t *size, uint64_t *addr, 
 	}
 	if (dis_cache) {
 		s = &dis_cache[((*addr * 0x9e3779b97f4a7c15ULL) >> 40) & (DIS_SLOTS - 1)];
-		hit = s->insn.size && s->insn.address == *addr && s->insn.size <= *size &&
-		      !memcmp(s->insn.bytes, *code, s->insn.size);
-		if (hit) {
+		if (s->insn.size && s->insn.address == *addr && s->insn.size <= *size &&
+		    !memcmp(s->insn.bytes, *code, s->insn.size)) {
 			*in = s->insn;
 			in->detail = d;
 			if (d)
 				memcpy(d, s->detail, DIS_DETAIL_BYTES);
+			*code += in->size;
+			*size -= in->size;
+			*addr += in->size;
+			pthread_mutex_unlock(&dis_lock);
+			return true;
 		}
 	}
-	pthread_mutex_unlock(&dis_lock);
-	if (hit) {
-		*code += in->size;
-		*size -= in->size;
-		*addr += in->size;
-		return true;
-	}
-	if (!cs_disasm_iter(h, code, size, addr, in))
-		return false;
-	if (s && d && in->size <= sizeof(in->bytes)) {
-		pthread_mutex_lock(&dis_lock);
+	ok = cs_disasm_iter(h, code, size, addr, in);
+	if (ok && s && d && in->size <= sizeof(in->bytes)) {
 		s->insn = *in;
 		s->insn.detail = NULL;
 		memcpy(s->detail, d, DIS_DETAIL_BYTES);
-		pthread_mutex_unlock(&dis_lock);
 	}
-	return true;
+	pthread_mutex_unlock(&dis_lock);
+	return ok;
 }
 
 int decode__insn_starts(const uint8_t *code, size_t len, uint64_t start, uint64_t **v,
