@@ -262,6 +262,8 @@ struct sampling {
 
 	/* regions and huge pages */
 	struct sampling_region *regions;	int nr_regions;
+	/* processes other than the main one with no fault sampled: regions not read */
+	int regions_unread_procs;
 	char thp_mode[16];		/* always / madvise / never, "" unknown */
 	char thp_defrag[32];
 	bool thp_measured;		/* khugepaged programs (bpf/thp.bpf.c) attached */

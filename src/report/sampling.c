@@ -123,10 +123,39 @@ static struct json_object *stacks_json(const struct sampling *p)
 	return a;
 }
 
+/*
+ * The index of each region in JSON's profile.regions, -1 when not listed:
+ * every region of the main process, and of the others those with something
+ * measured in them or a fault site in them.  A shell loop of 300 short
+ * commands maps 13000 regions, of which a handful fault: listing all of
+ * them took 280 ms and 4 MB of JSON (regions_unlisted counts the rest).
+ * *LISTED: how many are.
+ */
+static int *regions_json_index(const struct sampling *p, int *listed)
+{
+	int *idx = xcalloc(p->nr_regions ? p->nr_regions : 1, sizeof(*idx));
+
+	for (int i = 0; i < p->nr_sites; i++)
+		if (p->sites[i].region >= 0 && p->sites[i].region < p->nr_regions)
+			idx[p->sites[i].region] = 1;
+	*listed = 0;
+	for (int i = 0; i < p->nr_regions; i++) {
+		const struct sampling_region *r = &p->regions[i];
+
+		if (idx[i] || !p->nr_procs || r->pid == p->procs[0].pid || r->faults || r->fault_samples || r->writes ||
+		    r->major || r->rss || r->anon_huge)
+			idx[i] = (*listed)++;
+		else
+			idx[i] = -1;
+	}
+	return idx;
+}
+
 /* The code locations that raised page faults. */
 static struct json_object *fault_sites_json(const struct sampling *p)
 {
 	struct json_object *a = json_object_new_array();
+	int listed, *idx = regions_json_index(p, &listed);
 
 	for (int i = 0; i < p->nr_sites; i++) {
 		const struct sampling_fault_site *s = &p->sites[i];
@@ -146,9 +175,12 @@ static struct json_object *fault_sites_json(const struct sampling *p)
 			json_add(y, "minor", json_u64(s->minor));
 			json_add(y, "major", json_u64(s->major));
 		}
-		json_add(y, "region", json_object_new_int(s->region));
+		/* its index in profile.regions, which lists it */
+		json_add(y, "region", json_object_new_int(s->region >= 0 && s->region < p->nr_regions
+								  ? idx[s->region] : -1));
 		json_object_array_add(a, y);
 	}
+	free(idx);
 	return a;
 }
 
@@ -197,28 +229,16 @@ static struct json_object *faults_json(const struct sampling *p)
 	return x;
 }
 
-/*
- * Whether region R is listed: every region of the main process, and of
- * the others those with something measured in them.  A shell loop of 300
- * short commands maps 13000 regions, of which a handful fault: listing
- * all of them took 280 ms and 4 MB of JSON (regions_unlisted counts the
- * rest).
- */
-static bool region_listed(const struct sampling *p, const struct sampling_region *r)
-{
-	return !p->nr_procs || r->pid == p->procs[0].pid || r->faults || r->fault_samples ||
-	       r->writes || r->major || r->rss || r->anon_huge;
-}
-
 /* The mapped regions, with their faults and huge-page state. */
 static struct json_object *regions_json(const struct sampling *p)
 {
 	struct json_object *a = json_object_new_array(), *x;
+	int listed, *idx = regions_json_index(p, &listed);
 
 	for (int i = 0; i < p->nr_regions; i++) {
 		const struct sampling_region *r = &p->regions[i];
 
-		if (!region_listed(p, r))
+		if (idx[i] < 0)
 			continue;
 		x = json_object_new_object();
 		json_add(x, "pid", json_object_new_int(r->pid));
@@ -256,6 +276,7 @@ static struct json_object *regions_json(const struct sampling *p)
 		}
 		json_object_array_add(a, x);
 	}
+	free(idx);
 	return a;
 }
 
@@ -416,11 +437,12 @@ struct json_object *sampling__to_json(const struct sampling *p)
 	json_add(o, "page_faults", faults_json(p));
 	json_add(o, "regions", regions_json(p));
 	{
-		int unlisted = 0;
+		int listed;
 
-		for (int i = 0; i < p->nr_regions; i++)
-			unlisted += !region_listed(p, &p->regions[i]);
-		json_add(o, "regions_unlisted", json_object_new_int(unlisted));
+		free(regions_json_index(p, &listed));
+		json_add(o, "regions_unlisted", json_object_new_int(p->nr_regions - listed));
+		json_add(o, "regions_unread_processes",
+			 json_object_new_int(p->regions_unread_procs));
 	}
 	json_add(o, "thp", thp_json(p));
 	json_add(o, "syscalls", syscalls_json(p));
@@ -730,7 +752,7 @@ static void print_thp(const struct sampling *p, FILE *f, bool wide)
 		if (shown == (wide ? 25 : 10)) {
 			for (n = 0, k = i; k < p->nr_regions; k++)
 				n += p->regions[k].large && !used[k];
-			fprintf(f, "  ... and %d more (JSON: profile.regions)\n", n);
+			fprintf(f, "  ... and %d more (JSON: profile.regions, where measured)\n", n);
 			break;
 		}
 		shown++;

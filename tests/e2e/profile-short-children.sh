@@ -38,17 +38,24 @@ main_pid = d["profile"]["processes"][0]["pid"]
 idle = [r for r in d["profile"]["regions"] if r["pid"] != main_pid
         and not (r.get("faults") or r.get("fault_samples") or r.get("writes") or r.get("rss"))]
 unlisted = d["profile"].get("regions_unlisted", -1)
+# a fault site's region is its index in the regions listed, of its process
+regs = d["profile"]["regions"]
+sites = d["profile"]["page_faults"].get("sites", [])
+bad_site = [s for s in sites if s.get("region", -1) >= 0 and
+            (s["region"] >= len(regs) or
+             (s.get("processes") == 1 and regs[s["region"]]["pid"] != s["pid"]))]
 ok = (total >= 20 and unknown * 20 <= total and main > 0 and a["samples"] >= 10
       and unreadable * 5 <= a["samples"] and decoded_main > 0
       and top.get("top_region") == "anon" and in_rg >= 0.9 and len(bufs) >= 48
-      and not idle and unlisted > 0)
+      and not idle and unlisted > 0 and not bad_site
+      and sum(1 for s in sites if s.get("region", -1) >= 0) > 0)
 print("[%s: hot: %d of %d samples unknown, %d in main; data addresses: %d of %d with "
       "unreadable code, %d in main, its hottest row in-rg %.0f %% (%s, %s procs); "
       "8 MiB buffers with faults: %d of 60; children's regions listed with nothing "
-      "measured: %d, unlisted: %d]" % (
+      "measured: %d, unlisted: %d; fault sites naming another process's region: %d]" % (
           "Success" if ok else "Failed", unknown, total, main, unreadable, a["samples"],
           decoded_main, 100 * in_rg, top.get("top_region"), top.get("processes"), len(bufs),
-          len(idle), unlisted))
+          len(idle), unlisted, len(bad_site)))
 sys.exit(0 if ok else 1)
 PY
 pass "short-lived children's code is named and decoded"

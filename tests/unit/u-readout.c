@@ -189,7 +189,7 @@ static struct sampling *faults_readout(uint64_t event_count)
 	m.fault_sites = (struct prof_map){ .fd = -1, .keys = site_keys, .vals = site_vals, .n = 3 };
 	m.fault_chunks = (struct prof_map){ .fd = -1, .keys = chunk_keys, .vals = chunk_vals, .n = 2 };
 	m.timeline = (struct prof_map){ .fd = -1, .keys = bucket_keys, .vals = buckets, .n = 2 };
-	prof_finish_regions(st, p);
+	prof_finish_regions(st, p, NULL);
 	prof_finish_faults(st, &m, p, sym, stats);
 	symbolizer__free(sym);
 	state_free(st);

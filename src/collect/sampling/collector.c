@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/u64map.h"
 #include "base/util.h"
 #include "collect/evring.h"
 #include "machine/sysinfo.h"
@@ -309,8 +310,28 @@ static int sampler_finish(void *state, struct report *r)
 	if (st->skel)
 		prof_finish_stacks(st, &maps, p, sym);
 	t[2] = now_ns();
-	/* regions and their THP state come from /proc: also without BPF */
-	prof_finish_regions(st, p);
+	/*
+	 * Regions and their THP state come from /proc: also without BPF.  Of
+	 * the other processes only those with faults sampled: a shell loop of
+	 * 300 short commands maps 13743 regions of which 7 fault, and reading
+	 * them all out was a third of the profile's work after the exit.
+	 */
+	if (st->skel) {
+		struct prof_chunk_key ck;
+		struct prof_chunk_val cv;
+		struct map_iter it;
+		struct u64map active = { 0 };
+		bool added;
+
+		prof_map_iter_open(&it, &maps.fault_chunks, sizeof(ck), sizeof(cv));
+		while (prof_map_iter_next(&it, &ck, &cv))
+			if (ck.tgid)
+				*u64map__get(&active, ck.tgid, &added) = 1;
+		prof_finish_regions(st, p, &active);
+		u64map__free(&active);
+	} else {
+		prof_finish_regions(st, p, NULL);
+	}
 	t[3] = now_ns();
 	if (st->skel)
 		prof_finish_faults(st, &maps, p, sym, stats);

@@ -413,7 +413,9 @@ void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct sa
 		     struct symbolizer *sym);
 void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 			struct symbolizer *sym);
-void prof_finish_regions(struct prof_state *st, struct sampling *p);
+struct u64map;
+/* ACTIVE (pids, NULL: all): the processes other than the main one whose regions are read */
+void prof_finish_regions(struct prof_state *st, struct sampling *p, const struct u64map *active);
 
 /* sites.c */
 int prof_cmp_region_faults(const void *a, const void *b);

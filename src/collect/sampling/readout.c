@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/u64map.h"
 #include "base/util.h"
 #include "model/addr.h"
 
@@ -500,13 +501,19 @@ static bool covered(const struct sampling *p, int first, uint64_t start, uint64_
  * mappings of earlier snapshots the later ones do not cover (unmapped or
  * shrunk before exit), then those only its mapping records had (see
  * prof_proc_snapshot). */
-void prof_finish_regions(struct prof_state *st, struct sampling *p)
+void prof_finish_regions(struct prof_state *st, struct sampling *p, const struct u64map *active)
 {
 	int cap = 0;
 
 	for (int i = 0; i < st->nr_procs; i++) {
 		struct proc *pr = &st->procs[i];
 		int first = p->nr_regions;	/* pr's regions follow (procs are unique) */
+
+		if (active && pr->pid != st->pid && pr->pid > 0 &&
+		    !u64map__find(active, (uint64_t)(uint32_t)pr->pid)) {
+			p->regions_unread_procs++;
+			continue;
+		}
 
 		for (int s = pr->nr_snaps - 1; s >= 0; s--) {
 			const struct procmaps *m = pr->snaps[s];
