@@ -457,7 +457,9 @@ class Run:
         if mode == "attach":
             return ok
         if target_could_get:
-            if not (self.kind == "ignint" and sig == signal.SIGINT):
+            # ignint ignores SIGINT from its main() on: a Ctrl-C at the start
+            # can reach it in exec or the dynamic loader, before that
+            if not (self.kind == "ignint" and sig == signal.SIGINT and self.phase != "start"):
                 ok.add(128 + sig)
             if len(self.sent) > 1:
                 ok.add(128 + signal.SIGKILL)
