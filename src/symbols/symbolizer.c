@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "symbols/symbolizer.h"
 
-#include <capstone/capstone.h>
 #include <ctype.h>
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -1160,39 +1159,17 @@ int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t f
 static int func_insns_decode(struct func_insns *f, const uint8_t *code, uint64_t start,
 			     uint64_t len)
 {
-#if defined(__x86_64__)
-	static csh cs;		/* 0 until needed */
-	static bool cs_failed;
-	const uint8_t *c = code;
-	uint64_t a = start;
-	size_t size = len, cap = 0;
-	cs_insn *insn;
+	size_t cap = 0;
+	int err;
 
-	if (!cs && !cs_failed && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		cs_failed = true;
-	if (cs_failed)
-		return -ENOTSUP;
-	insn = cs_malloc(cs);
-	if (!insn)
-		return -ENOMEM;
+	/* the decoder's one handle and its lock: the symbolizer serves several threads */
 	f->n = 0;
-	for (;;) {
-		if (f->n == cap) {
-			cap = cap ? 2 * cap : 256;
-			f->insn = xrealloc(f->insn, cap * sizeof(*f->insn));
-		}
-		f->insn[f->n++] = a;	/* where the next instruction starts */
-		if (!size || !cs_disasm_iter(cs, &c, &size, &a, insn))
-			break;
-	}
-	cs_free(insn, 1);
+	err = decode__insn_starts(code, len, start, &f->insn, &f->n, &cap);
+	if (err)
+		return err;
 	f->start = start;
 	f->len = len;
 	return 0;
-#else
-	(void)f; (void)code; (void)start; (void)len;
-	return -ENOTSUP;
-#endif
 }
 
 /* The decoded function at file address A (LEN bytes at least), from the cache or decoded now. */
