@@ -152,10 +152,9 @@ static int *regions_json_index(const struct sampling *p, int *listed)
 }
 
 /* The code locations that raised page faults. */
-static struct json_object *fault_sites_json(const struct sampling *p)
+static struct json_object *fault_sites_json(const struct sampling *p, const int *idx)
 {
 	struct json_object *a = json_object_new_array();
-	int listed, *idx = regions_json_index(p, &listed);
 
 	for (int i = 0; i < p->nr_sites; i++) {
 		const struct sampling_fault_site *s = &p->sites[i];
@@ -180,12 +179,11 @@ static struct json_object *fault_sites_json(const struct sampling *p)
 								  ? idx[s->region] : -1));
 		json_object_array_add(a, y);
 	}
-	free(idx);
 	return a;
 }
 
 /* Page faults: totals, how they were sampled, the sites and the timeline. */
-static struct json_object *faults_json(const struct sampling *p)
+static struct json_object *faults_json(const struct sampling *p, const int *region_idx)
 {
 	struct json_object *x = json_object_new_object(), *a;
 
@@ -213,7 +211,7 @@ static struct json_object *faults_json(const struct sampling *p)
 			json_add(x, "minor", json_u64(p->minor));
 			json_add(x, "major", json_u64(p->major));
 		}
-		json_add(x, "sites", fault_sites_json(p));
+		json_add(x, "sites", fault_sites_json(p, region_idx));
 		json_add(x, "bucket_ns", json_u64(p->bucket_ns));
 		a = json_object_new_array();
 		for (int i = 0; i < p->nr_buckets; i++)
@@ -230,10 +228,9 @@ static struct json_object *faults_json(const struct sampling *p)
 }
 
 /* The mapped regions, with their faults and huge-page state. */
-static struct json_object *regions_json(const struct sampling *p)
+static struct json_object *regions_json(const struct sampling *p, const int *idx)
 {
 	struct json_object *a = json_object_new_array(), *x;
-	int listed, *idx = regions_json_index(p, &listed);
 
 	for (int i = 0; i < p->nr_regions; i++) {
 		const struct sampling_region *r = &p->regions[i];
@@ -276,7 +273,6 @@ static struct json_object *regions_json(const struct sampling *p)
 		}
 		json_object_array_add(a, x);
 	}
-	free(idx);
 	return a;
 }
 
@@ -421,6 +417,7 @@ static struct json_object *syscalls_json(const struct sampling *p)
 struct json_object *sampling__to_json(const struct sampling *p)
 {
 	struct json_object *o = json_object_new_object();
+	int listed, *region_idx;
 
 	if (!p)
 		return o;
@@ -434,16 +431,12 @@ struct json_object *sampling__to_json(const struct sampling *p)
 		json_add(o, "thread_functions",
 			 sum_json(p->thread_funcs, p->nr_thread_funcs, false));
 	json_add(o, "stacks", stacks_json(p));
-	json_add(o, "page_faults", faults_json(p));
-	json_add(o, "regions", regions_json(p));
-	{
-		int listed;
-
-		free(regions_json_index(p, &listed));
-		json_add(o, "regions_unlisted", json_object_new_int(p->nr_regions - listed));
-		json_add(o, "regions_unread_processes",
-			 json_object_new_int(p->regions_unread_procs));
-	}
+	region_idx = regions_json_index(p, &listed);
+	json_add(o, "page_faults", faults_json(p, region_idx));
+	json_add(o, "regions", regions_json(p, region_idx));
+	free(region_idx);
+	json_add(o, "regions_unlisted", json_object_new_int(p->nr_regions - listed));
+	json_add(o, "regions_unread_processes", json_object_new_int(p->regions_unread_procs));
 	json_add(o, "thp", thp_json(p));
 	json_add(o, "syscalls", syscalls_json(p));
 	json_add(o, "processes", procs_json(p));
