@@ -11,6 +11,7 @@ const char *stream_skip__name(enum stream_skip s)
 		[STREAM_SKIP_OPERAND] = "operand",
 		[STREAM_SKIP_NO_FILE] = "no_file",
 		[STREAM_SKIP_ATTACH] = "attach",
+		[STREAM_SKIP_EMULATED] = "kernel_emulates",
 		[STREAM_SKIP_NO_HITS] = "no_hits",
 	};
 

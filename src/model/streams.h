@@ -25,6 +25,7 @@ enum stream_skip {
 	STREAM_SKIP_OPERAND,	/* an operand not computable from pt_regs (VSIB gathers, ...) */
 	STREAM_SKIP_NO_FILE,	/* code not in a file mapping (JIT, deleted file) */
 	STREAM_SKIP_ATTACH,	/* the kernel refused the uprobe */
+	STREAM_SKIP_EMULATED,	/* the kernel would emulate it as a branch, not run it */
 	STREAM_SKIP_NO_HITS,	/* probed, never executed during a burst */
 	STREAM_SKIP__COUNT,
 };

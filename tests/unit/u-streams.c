@@ -60,6 +60,24 @@ void test_streams__ea_table(void)
 		  0x401000, STREAM_SKIP_OPERAND, 0, 0, false },
 		{ "add rax, rbx (no memory)", { 0x48, 0x01, 0xd8 }, 3, 0x401000,
 		  STREAM_SKIP_OPERAND, 0, 0, false },
+		/* the kernel's uprobes would take these for jumps (analyze.c) */
+		{ "vpcmpeqb ymm1, ymm0, [rdi] (VEX 74: je)", { 0xc5, 0xfd, 0x74, 0x0f }, 4,
+		  0x401000, STREAM_SKIP_EMULATED, 0, 0, false },
+		{ "vmovdqu [rsi], xmm1 (VEX 7f: jg)", { 0xc5, 0xfa, 0x7f, 0x0e }, 4, 0x401000,
+		  STREAM_SKIP_EMULATED, 0, 0, false },
+		{ "vmovdqu [r14], ymm1 (3-byte VEX 7f)", { 0xc4, 0xc1, 0x7e, 0x7f, 0x0e }, 5,
+		  0x401000, STREAM_SKIP_EMULATED, 0, 0, false },
+		{ "vpor ymm0, ymm1, [rdi] (VEX eb: jmp)", { 0xc5, 0xf5, 0xeb, 0x07 }, 4,
+		  0x401000, STREAM_SKIP_EMULATED, 0, 0, false },
+		{ "vmovdqu64 [rdi], zmm0 (EVEX 7f)", { 0x62, 0xf1, 0xfe, 0x48, 0x7f, 0x07 }, 6,
+		  0x401000, STREAM_SKIP_EMULATED, 0, 0, false },
+		/* run out of line as they should be */
+		{ "vmovdqu ymm1, [rax] (VEX 6f)", { 0xc5, 0xfe, 0x6f, 0x08 }, 4, 0x401000,
+		  STREAM_OK, 0x100000, 32, false },
+		{ "pcmpeqb xmm1, [rdi] (legacy 0f 74)", { 0x66, 0x0f, 0x74, 0x0f }, 4, 0x401000,
+		  STREAM_OK, 0x600000, 16, false },
+		{ "movdqu [rsi], xmm1 (legacy 0f 7f)", { 0xf3, 0x0f, 0x7f, 0x0e }, 4, 0x401000,
+		  STREAM_OK, 0x500000, 16, true },
 	};
 	uint64_t regs[AS_NR_REGS];
 

@@ -33,6 +33,13 @@ struct stream_access {
  */
 enum stream_skip streams__probe_from_code(const uint8_t *code, size_t len, uint64_t addr,
 					  struct stream_probe *p, char *text, size_t tlen);
+/*
+ * True when the x86 uprobe code would emulate the instruction in
+ * code[0..len) as a branch instead of running it: a VEX, EVEX, XOP or
+ * REX2 (map 1) instruction whose opcode byte is one of a jump's (70-7f,
+ * e8, e9, eb).  See analyze.c.
+ */
+bool streams__kernel_misemulates(const uint8_t *code, size_t len);
 /* The effective address from registers indexed by enum as_reg (model/addr.h). */
 uint64_t streams__ea(const struct stream_probe *p, const uint64_t *regs);
 

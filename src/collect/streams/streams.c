@@ -324,6 +324,9 @@ static bool locate(struct streams *st, struct sprobe *sp, const struct procmaps 
 	if (sp->out.skip == STREAM_SKIP_SEGMENT)
 		snprintf(sp->out.why, sizeof(sp->out.why),
 			 "fs/gs relative: the segment base is not in pt_regs");
+	else if (sp->out.skip == STREAM_SKIP_EMULATED)
+		snprintf(sp->out.why, sizeof(sp->out.why),
+			 "the kernel's uprobe would take it for a branch and not run it");
 	else if (sp->out.skip != STREAM_OK)
 		snprintf(sp->out.why, sizeof(sp->out.why),
 			 "operand not computable from pt_regs (VSIB, implicit or undecodable)");
