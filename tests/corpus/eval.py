@@ -20,10 +20,16 @@ label:
 A finding counts when its status is "fired" and it is not marked
 "folded": true.  Reports and logs stay under OUT for inspection.
 
+Where a program prints 'checksum ...' lines, it is also run natively and
+those lines compared: memadvise must not change what a program computes
+(unless --no-output-check).
+
 Usage: eval.py [--memadvise PATH] [--out DIR] [--corpus DIR] [-k PATTERN]...
                [--list FILE] [--json FILE] [--no-run] [--strict] [--check]
-Exit: 0 it ran; 1 a memadvise run failed, or (--strict) a variant missed its
-expectation; 2 a broken corpus (a label or a program that is wrong).
+               [--no-output-check]
+Exit: 0 it ran; 1 a memadvise run failed or changed a program's checksum,
+or (--strict) a variant missed its expectation; 2 a broken corpus (a label
+or a program that is wrong).
 """
 import argparse
 import json
@@ -266,6 +272,40 @@ def run_variant(ma, vdir, args):
     return read_report(report), took, None
 
 
+CHECK_LINE = re.compile(r"^checksum\b.*$", re.M)
+
+
+def check_output(vdir, args):
+    """Whether the program computed the same under memadvise as without it.
+
+    The corpus programs print a 'checksum ...' line of what they computed;
+    memadvise must not change it (a probe that skips an instruction would).
+    The program is run once natively and its checksum lines compared with
+    those in run.log; where they differ, a second native run tells a program
+    whose result varies from run to run (None) from a changed result (the
+    text that says how).  None too where the program prints no checksum.
+    """
+    with open(os.path.join(vdir, "run.log"), errors="replace") as f:
+        under = CHECK_LINE.findall(f.read())
+    if not under:
+        return None
+
+    def native():
+        try:
+            p = subprocess.run(["./prog"] + [str(a) for a in args], cwd=vdir, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, errors="replace", timeout=900)
+        except subprocess.TimeoutExpired:
+            return None
+        return CHECK_LINE.findall(p.stdout)
+    first = native()
+    if first is None or first == under:
+        return None
+    second = native()
+    if second != first:
+        return None
+    return "native %s, under memadvise %s" % (" ".join(first)[:80], " ".join(under)[:80])
+
+
 def read_report(path):
     try:
         with open(path) as f:
@@ -384,6 +424,7 @@ def totals(results, classes):
         "false_positive_share": ratio(len(fp), len(quiet)),
         "spurious_classes": sum(len(r["extra"]) for r in bad),
         "run_errors": sum(1 for r in results if r.get("error")),
+        "output_changed": sum(1 for r in results if r.get("output_changed")),
         "confusion": conf,
     }
 
@@ -427,6 +468,10 @@ def print_table(results, tot, out=sys.stdout):
         tot["spurious_classes"], tot["bad_variants"]))
     if tot["run_errors"]:
         out.write("run errors        %d\n" % tot["run_errors"])
+    if tot["output_changed"]:
+        out.write("OUTPUT CHANGED    %d  (the program computed something else under memadvise: %s)\n" % (
+            tot["output_changed"], ", ".join("%s/%s (%s)" % (r["scenario"], r["variant"], r["output_changed"])
+                                             for r in results if r.get("output_changed"))))
     out.write("\n%-20s %-24s %8s %8s %10s\n" % ("rule", "class", "fired ok", "missed", "unexpected"))
     for rid, c in tot["confusion"].items():
         if c["fired_expected"] or c["missed"] or c["fired_unexpected"]:
@@ -464,6 +509,8 @@ def main(argv):
                     help="score the reports already under OUT (build and run nothing)")
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 when a variant misses its expectation")
+    ap.add_argument("--no-output-check", action="store_true",
+                    help="do not run the programs natively to compare their checksum lines")
     ap.add_argument("--check", action="store_true",
                     help="only check the labels (build and run nothing)")
     a = ap.parse_args(argv)
@@ -502,17 +549,22 @@ def main(argv):
     results = []
     for lab, v in todo:
         vdir = os.path.join(a.out, lab["name"], v)
+        changed = None
         if a.no_run:
             report, took, err = read_report(os.path.join(vdir, "report.json")), None, None
         else:
             print("  RUN      %s/%s" % (lab["name"], v), file=sys.stderr, flush=True)
             report, took, err = run_variant(a.memadvise, vdir, lab["variants"][v]["args"])
+            changed = None if err or a.no_output_check else check_output(
+                vdir, lab["variants"][v]["args"])
         if report and "__error__" in report:
             err, report = report["__error__"], None
         r = score_variant(lab, v, report or {}, classes)
         r["seconds"] = None if took is None else round(took, 2)
         if err:
             r["error"] = err
+        if changed:
+            r["output_changed"] = changed
         results.append(r)
     tot = totals(results, classes)
     print_table(results, tot)
@@ -524,7 +576,7 @@ def main(argv):
         for r in unmet:
             print("not as labelled: %s/%s" % (r["scenario"], r["variant"]))
         return 1
-    return 1 if tot["run_errors"] else 0
+    return 1 if tot["run_errors"] or tot["output_changed"] else 0
 
 
 if __name__ == "__main__":
