@@ -23,6 +23,10 @@ tests/real/verdicts.yaml:
             threshold, with its review (actionable, demoted, rejected) or
             UNREVIEWED
 
+The sqlite3 script's output and zstd's compressed file must be the same
+bytes as a native run gives: memadvise must not change what a program
+computes (the run fails otherwise).
+
 A program that is not built is skipped with a reason.  Reports and logs stay
 under OUT for inspection.
 
@@ -336,14 +340,14 @@ def need(pattern, what):
     raise Skip("%s not built (no %s; sh scripts/real-programs.sh)" % (what, pattern))
 
 
-def memadvise(a, args, d, report, stdin=None):
+def memadvise(a, args, d, report, stdin=None, stdout=None):
     """'memadvise run -j -o report ARGS' with its stderr in d/memadvise.log."""
     cmd = [a.memadvise, "run", "-j", "-o", report] + args
     with open(os.path.join(d, "memadvise.log"), "w") as log:
         log.write("$ %s\n" % " ".join(cmd))
         log.flush()
         t = time.monotonic()
-        p = subprocess.run(cmd, stdin=stdin or subprocess.DEVNULL, stdout=log, stderr=log)
+        p = subprocess.run(cmd, stdin=stdin or subprocess.DEVNULL, stdout=stdout or log, stderr=log)
         el = time.monotonic() - t
     if p.returncode == 2 or not os.path.isfile(report):
         raise RunFailed("memadvise exited %d (%s)" % (p.returncode, os.path.join(d, "memadvise.log")))
@@ -393,10 +397,25 @@ def run_sqlite(a, d, procs):
     for f in glob.glob(db + "*"):
         os.unlink(f)
     sql = os.path.join(HERE, "sqlite-work.sql")
-    with open(sql) as inp:
-        el, cmd = memadvise(a, ["--", sq, db], d, os.path.join(d, "report.json"), stdin=inp)
+    under, native = os.path.join(d, "out.txt"), os.path.join(d, "out-native.txt")
+    with open(sql) as inp, open(under, "w") as out:
+        el, cmd = memadvise(a, ["--", sq, db], d, os.path.join(d, "report.json"), stdin=inp, stdout=out)
     os.unlink(db)
-    return "%s < tests/real/sqlite-work.sql (%.1f s)" % (cmd, el)
+    # memadvise must not change what the program computes: the same queries natively
+    with open(sql) as inp, open(native, "w") as out:
+        subprocess.run([sq, db], stdin=inp, stdout=out, stderr=subprocess.DEVNULL)
+    os.unlink(db)
+    same_output(under, native)
+    return "%s < tests/real/sqlite-work.sql (%.1f s; output as natively)" % (cmd, el)
+
+
+def same_output(under, native):
+    """RunFailed unless the two files have the same bytes."""
+    with open(under, "rb") as f, open(native, "rb") as g:
+        u, n = f.read(), g.read()
+    if u != n:
+        raise RunFailed("the program's output changed under memadvise: %s (%d bytes) against %s (%d bytes) "
+                        "natively" % (under, len(u), native, len(n)))
 
 
 ZSTD_INPUT = 80000000
@@ -429,8 +448,16 @@ def run_zstd(a, d, procs):
     zin = zstd_input(d)
     el, cmd = memadvise(a, ["--", z, "-q", "-f", "-3", "-T1", zin, "-o", zin + ".zst"], d,
                         os.path.join(d, "report.json"))
-    os.unlink(zin + ".zst")
-    return "%s (80 MB of /usr/lib/x86_64-linux-gnu/*.so*; %.1f s)" % (cmd, el)
+    # the same compression natively gives the same bytes
+    subprocess.run([z, "-q", "-f", "-3", "-T1", zin, "-o", zin + ".native.zst"], stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        same_output(zin + ".zst", zin + ".native.zst")
+    finally:
+        for f in (zin + ".zst", zin + ".native.zst"):
+            if os.path.exists(f):
+                os.unlink(f)
+    return "%s (80 MB of /usr/lib/x86_64-linux-gnu/*.so*; %.1f s; output as natively)" % (cmd, el)
 
 
 PROGRAMS = (("redis", run_redis), ("memcached", run_memcached), ("sqlite3", run_sqlite), ("zstd", run_zstd))
