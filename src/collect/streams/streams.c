@@ -450,7 +450,9 @@ static void refresh(struct streams *st)
 		for (int k = 0; k < st->nr_ips; k++) {
 			struct sprobe *o = &st->ips[k];
 
-			if (o->out.loop_store || o->retired)
+			/* one never probed (kernel_emulates, segment, ...) takes no place */
+			if (o->out.loop_store || o->retired ||
+			    (o->out.skip != STREAM_OK && o->out.skip != STREAM_SKIP_NO_HITS))
 				continue;
 			sampled++;
 			if (!weakest || o->out.addr_samples < weakest->out.addr_samples)
