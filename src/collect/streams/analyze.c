@@ -52,7 +52,9 @@ static bool has_addr32(const uint8_t *code, size_t len)
  * are never probed, whatever the kernel: a breakpoint must not change what
  * the program computes.  Legacy-encoded SSE (0f 74 pcmpeqb: two opcode
  * bytes, the second not taken for a jump) and VEX opcodes outside the set
- * (vmovdqu loads, 6f) are run out of line as they should be.
+ * (vpaddb, fc) are run out of line as they should be.  The kernel looks the
+ * same byte up in its table of opcodes it refuses, so it refuses a VEX
+ * load with vmovdqu (6f, read as outs): that shows as an attach refusal.
  */
 bool streams__kernel_misemulates(const uint8_t *code, size_t len)
 {
