@@ -446,11 +446,11 @@ def zstd_input(d):
 def run_zstd(a, d, procs):
     z = need(os.path.join(a.real, "libzstd-*", "programs", "zstd"), "zstd")
     zin = zstd_input(d)
-    el, cmd = memadvise(a, ["--", z, "-q", "-f", "-3", "-T1", zin, "-o", zin + ".zst"], d,
-                        os.path.join(d, "report.json"))
+    argv = [z, "-q", "-f", "-3", "-T1", zin, "-o"]
+    el, cmd = memadvise(a, ["--"] + argv + [zin + ".zst"], d, os.path.join(d, "report.json"))
     # the same compression natively gives the same bytes
-    subprocess.run([z, "-q", "-f", "-3", "-T1", zin, "-o", zin + ".native.zst"], stdin=subprocess.DEVNULL,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv + [zin + ".native.zst"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
     try:
         same_output(zin + ".zst", zin + ".native.zst")
     finally:

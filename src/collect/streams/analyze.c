@@ -18,21 +18,27 @@ _Static_assert(sizeof(struct stream_probe) == 16, "stream_probe has no padding")
 _Static_assert(sizeof(struct stream_rec) == 32, "stream_rec has no padding");
 _Static_assert(AS_NR_REGS == STREAM_NR_REGS, "the BPF program reads the registers perf samples");
 
+/* The number of legacy prefix bytes before the opcode (or a VEX/EVEX/REX prefix). */
+static size_t legacy_prefixes(const uint8_t *code, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && i < 15) {
+		switch (code[i]) {
+		case 0x66: case 0x67: case 0xf0: case 0xf2: case 0xf3:
+		case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65:
+			i++;
+			continue;
+		}
+		break;
+	}
+	return i;
+}
+
 /* True when the legacy prefixes before the opcode hold 0x67 (32-bit address size). */
 static bool has_addr32(const uint8_t *code, size_t len)
 {
-	for (size_t i = 0; i < len && i < 15; i++) {
-		switch (code[i]) {
-		case 0x67:
-			return true;
-		case 0x66: case 0xf0: case 0xf2: case 0xf3:
-		case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65:
-			continue;
-		default:
-			return false;
-		}
-	}
-	return false;
+	return memchr(code, 0x67, legacy_prefixes(code, len)) != NULL;
 }
 
 /*
@@ -58,17 +64,8 @@ static bool has_addr32(const uint8_t *code, size_t len)
  */
 bool streams__kernel_misemulates(const uint8_t *code, size_t len)
 {
-	size_t i = 0, at;
+	size_t i = legacy_prefixes(code, len), at;
 
-	while (i < len && i < 14) {
-		switch (code[i]) {
-		case 0x66: case 0x67: case 0xf0: case 0xf2: case 0xf3:
-		case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65:
-			i++;
-			continue;
-		}
-		break;
-	}
 	if (i + 1 >= len)
 		return false;
 	switch (code[i]) {
