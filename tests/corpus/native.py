@@ -37,12 +37,13 @@ def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(os.environ.get("OUTPUT", ".output"), "corpus"))
     ap.add_argument("-n", type=int, default=5)
+    ap.add_argument("--corpus", default=corpus.HERE, help="the scenarios' directory")
     ap.add_argument("names", nargs="+")
     a = ap.parse_args(argv)
     classes = corpus.load_classes(os.path.join(corpus.HERE, "classes.yaml"))
     cc = os.environ.get("CC", "cc")
     for name in a.names:
-        lab = corpus.load_label(os.path.join(corpus.HERE, name), classes)
+        lab = corpus.load_label(os.path.join(a.corpus, name), classes)
         progs = {}
         for v in sorted(lab["variants"]):
             vdir = os.path.join(a.out, name, v)
