@@ -19,6 +19,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "symbols/decode.h"
+#include "symbols/fileid.h"
 #include "symbols/scopeidx.h"
 #include "symbols/vdso.h"
 
@@ -66,7 +67,17 @@ struct func_insns {
 	size_t n;
 };
 
+/* The instruction before a file address (symbolizer__prev_insn), by build-id. */
+struct prev_entry {
+	struct prev_entry *next;
+	unsigned char id[20];
+	int id_len;
+	uint64_t rel;		/* the address, as in the file */
+	uint64_t back;		/* how far the instruction before it starts; 0: none found */
+};
+
 struct symbolizer {
+	struct prev_entry *prevs[CACHE_BUCKETS];
 	struct func_insns **funcs;	/* SCOPES_BUCKETS lists, by function address */
 	struct { unsigned char id[20]; int len; } *loaded; /* modules whose DWARF was read */
 	int nr_loaded;
@@ -213,10 +224,15 @@ void symbolizer__free(struct symbolizer *s)
 	free(s->loaded);
 	for (int i = 0; i < CACHE_BUCKETS; i++) {
 		struct cache_entry *e = s->cache[i], *n;
+		struct prev_entry *pe = s->prevs[i], *pn;
 
 		for (; e; e = n) {
 			n = e->next;
 			free(e);
+		}
+		for (; pe; pe = pn) {
+			pn = pe->next;
+			free(pe);
 		}
 	}
 	free(s);
@@ -878,6 +894,31 @@ bool symbolizer__dwarf_wanted(struct symbolizer *s, Dwfl_Module *mod)
 	return true;
 }
 
+/* The cache entry for (ID, REL), or NULL; with LINES, only one that has lines. */
+static struct cache_entry *cache_find(struct symbolizer *s, const unsigned char *id, int id_len,
+				      uint64_t rel, bool return_addr, bool lines)
+{
+	for (struct cache_entry *e = s->cache[cache_hash(id, id_len, rel)]; e; e = e->next)
+		if (e->rel == rel && e->build_id_len == id_len && e->return_addr == return_addr &&
+		    !memcmp(e->build_id, id, id_len) && (e->lines || !lines))
+			return e;
+	return NULL;
+}
+
+/*
+ * Whether DETAIL asks for lines in module NAME: a system library's line is
+ * seldom what the user changes (its caller is) and its DWARF costs 100 ms to
+ * decompress, so not unless loaded.
+ */
+static bool lines_wanted(struct symbolizer *s, enum sym_detail detail, const char *name,
+			 const unsigned char *id, int id_len)
+{
+	if (detail == SYM_LINES && name && is_system_path(name))
+		detail = SYM_LINES_IF_LOADED;
+	return detail == SYM_LINES || detail == SYM_LINES_ALWAYS ||
+	       (detail == SYM_LINES_IF_LOADED && id_len > 0 && dwarf_loaded(s, id, id_len, false));
+}
+
 int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 			bool return_addr, enum sym_detail detail, struct sampling_loc *loc)
 {
@@ -889,9 +930,12 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	Dwfl_Line *line;
 	const char *name, *file;
 	Dwarf_Addr rel = addr, start, bias = 0;
+	const struct procmap *pm;
 	struct cache_entry *e;
+	unsigned char fid[FILEID_MAX];
+	uint64_t frel = 0;
 	unsigned int h = 0;
-	int id_len, lno = 0;
+	int id_len, fid_len = 0, lno = 0;
 	Dwfl *dwfl;
 
 	memset(loc, 0, sizeof(*loc));
@@ -900,22 +944,30 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	if (!maps || !ip)
 		return -ENOENT;
 	current_maps = maps;
-	{
-		const struct procmap *pm = procmaps__find(maps, addr);
-
-		/* no file behind it: libdwfl would blame a neighbouring module */
-		if (pm && !strcmp(pm->path, "[vdso]")) {
-			copy(loc->module, sizeof(loc->module), "[vdso]");
-			vdso__resolve(pm->start, pm->end, addr, loc->function, sizeof(loc->function));
-			loc->rel = addr - pm->start;
+	pm = procmaps__find(maps, addr);
+	/* no file behind it: libdwfl would blame a neighbouring module */
+	if (pm && !strcmp(pm->path, "[vdso]")) {
+		copy(loc->module, sizeof(loc->module), "[vdso]");
+		vdso__resolve(pm->start, pm->end, addr, loc->function, sizeof(loc->function));
+		loc->rel = addr - pm->start;
+		return 0;
+	}
+	/* by the file's build-id: no libdwfl session for this process (see fileid.c) */
+	if (fileid__file_addr(maps, pm, addr, fid, &fid_len, &frel)) {
+		e = cache_find(s, fid, fid_len, frel, return_addr,
+			       lines_wanted(s, detail, pm->path, fid, fid_len));
+		if (e) {
+			*loc = e->loc;
+			loc->ip = ip;
+			s->hits++;
 			return 0;
 		}
+	} else {
+		fid_len = 0;
 	}
 	dwfl = space_dwfl(s, maps);
 	mod = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
 	if (!mod) {
-		const struct procmap *pm = procmaps__find(maps, addr);
-
 		if (pm && pm->path[0])
 			copy(loc->module, sizeof(loc->module), pm->path);
 		return pm ? 0 : -ENOENT;
@@ -932,25 +984,19 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
 	if (id_len > 20)
 		id_len = 20;
-	/*
-	 * A system library's line is seldom what the user changes (its caller
-	 * is) and its DWARF costs 100 ms to decompress: not unless loaded.
-	 */
-	if (detail == SYM_LINES && name && is_system_path(name))
-		detail = SYM_LINES_IF_LOADED;
-	lines = detail == SYM_LINES || detail == SYM_LINES_ALWAYS ||
-		(detail == SYM_LINES_IF_LOADED && id_len > 0 && dwarf_loaded(s, id, id_len, false));
+	/* the file's own reading must agree with libdwfl's, or it is not used */
+	if (fid_len && (fid_len != id_len || frel != rel || memcmp(fid, id, (size_t)id_len)))
+		fileid__distrust(pm);
+	lines = lines_wanted(s, detail, name, id, id_len);
 	if (id_len > 0) {
 		h = cache_hash(id, id_len, rel);
-		for (e = s->cache[h]; e; e = e->next)
-			if (e->rel == rel && e->build_id_len == id_len &&
-			    e->return_addr == return_addr && !memcmp(e->build_id, id, id_len) &&
-			    (e->lines || !lines)) {
-				*loc = e->loc;
-				loc->ip = ip;
-				s->hits++;
-				return 0;
-			}
+		e = cache_find(s, id, id_len, rel, return_addr, lines);
+		if (e) {
+			*loc = e->loc;
+			loc->ip = ip;
+			s->hits++;
+			return 0;
+		}
 	}
 
 	symbolizer__name(loc->function, sizeof(loc->function),
@@ -1211,8 +1257,8 @@ static const struct func_insns *func_insns(struct symbolizer *s, Dwfl_Module *mo
 	return f;
 }
 
-int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
-			  uint64_t *prev)
+static int prev_insn_dwfl(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+			  uint64_t *prev, uint64_t *rel)
 {
 	const struct func_insns *f;
 	Dwfl_Module *mod;
@@ -1224,16 +1270,12 @@ int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uin
 	Elf *elf;
 	Dwfl *dwfl;
 
-	if (!maps || !ip)
-		return -ENOENT;
 	dwfl = symbolizer__dwfl(s, maps);
 	mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
-	if (!mod || !symbolizer__addrinfo(mod, ip, &off, &sym))
+	if (!mod || !(elf = dwfl_module_getelf(mod, &bias)))
 		return -ENOENT;
-	if (!off || off > 65536)
-		return -ENOENT;
-	elf = dwfl_module_getelf(mod, &bias);
-	if (!elf)
+	*rel = ip - bias;
+	if (!symbolizer__addrinfo(mod, ip, &off, &sym) || !off || off > 65536)
 		return -ENOENT;
 	a = ip - off - bias;	/* the function's start, as in the file */
 	f = func_insns(s, mod, elf, a, off, sym.st_size);
@@ -1254,4 +1296,48 @@ int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uin
 		return -ENOENT;
 	*prev = f->insn[lo - 1] + bias;
 	return 0;
+}
+
+int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
+			  uint64_t *prev)
+{
+	const struct procmap *pm;
+	struct prev_entry *pe;
+	unsigned char fid[FILEID_MAX];
+	uint64_t frel = 0, rel = 0;
+	unsigned int h = 0;
+	int fid_len = 0, err;
+
+	if (!maps || !ip)
+		return -ENOENT;
+	/* by the file's build-id: the same code in every process that maps it */
+	pm = procmaps__find(maps, ip);
+	if (fileid__file_addr(maps, pm, ip, fid, &fid_len, &frel)) {
+		h = cache_hash(fid, fid_len, frel);
+		for (pe = s->prevs[h]; pe; pe = pe->next)
+			if (pe->rel == frel && pe->id_len == fid_len && !memcmp(pe->id, fid, fid_len)) {
+				if (!pe->back)
+					return -ENOENT;
+				*prev = ip - pe->back;
+				return 0;
+			}
+	} else {
+		fid_len = 0;
+	}
+	err = prev_insn_dwfl(s, maps, ip, prev, &rel);
+	if (!fid_len)
+		return err;
+	if (rel != frel) {
+		/* libdwfl placed the file otherwise: ask it from now on */
+		fileid__distrust(pm);
+		return err;
+	}
+	pe = xcalloc(1, sizeof(*pe));
+	memcpy(pe->id, fid, (size_t)fid_len);
+	pe->id_len = fid_len;
+	pe->rel = frel;
+	pe->back = err ? 0 : ip - *prev;
+	pe->next = s->prevs[h];
+	s->prevs[h] = pe;
+	return err;
 }
