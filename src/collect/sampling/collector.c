@@ -466,6 +466,7 @@ static void sampler_destroy(void *state)
 		maprecs__clear(&st->procs[i].recs);
 	}
 	free(st->procs);
+	u64map__free(&st->proc_idx);
 	free(st);
 }
 

@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 
 #include "collect/collector.h"
+#include "base/u64map.h"
 #include "collect/maprecs.h"
 #include "model/sampling.h"
 #include "symbols/procmaps.h"
@@ -279,6 +280,7 @@ struct prof_state {
 	int attach_failed;
 	struct proc *procs;
 	int nr_procs, cap_procs;
+	struct u64map proc_idx;		/* pid -> index in procs + 1 (the first with that pid) */
 	struct symbolizer *sym;	/* built while the target runs (see prof_warm_symbols) */
 	uint64_t next_warm;	/* CLOCK_MONOTONIC of the next pass, 0: none yet */
 	uint64_t t0, t_open, t_start, last_refresh, t_end;
@@ -413,7 +415,6 @@ void prof_finish_hot(struct prof_state *st, const struct prof_maps *m, struct sa
 		     struct symbolizer *sym);
 void prof_finish_stacks(struct prof_state *st, const struct prof_maps *m, struct sampling *p,
 			struct symbolizer *sym);
-struct u64map;
 /* ACTIVE (pids, NULL: all): the processes other than the main one whose regions are read */
 void prof_finish_regions(struct prof_state *st, struct sampling *p, const struct u64map *active);
 

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/u64map.h"
 #include "base/util.h"
 #include "model/report.h"
 #include "collect/evring.h"
@@ -48,9 +49,16 @@ void prof_proc_read_exe(struct proc *p)
 
 struct proc *prof_proc_get(struct prof_state *st, pid_t pid, bool create)
 {
-	for (int i = 0; i < st->nr_procs; i++)
-		if (st->procs[i].pid == pid)
-			return &st->procs[i];
+	/* by index: a shell loop makes thousands, and every record looks one up */
+	uint32_t i = pid > 0 ? u64map__find(&st->proc_idx, (uint64_t)pid) : 0;
+	bool added;
+
+	if (i)
+		return &st->procs[i - 1];
+	if (pid <= 0)
+		for (int k = 0; k < st->nr_procs; k++)
+			if (st->procs[k].pid == pid)
+				return &st->procs[k];
 	if (!create)
 		return NULL;
 	if (st->nr_procs == st->cap_procs) {
@@ -60,6 +68,8 @@ struct proc *prof_proc_get(struct prof_state *st, pid_t pid, bool create)
 	}
 	memset(&st->procs[st->nr_procs], 0, sizeof(*st->procs));
 	st->procs[st->nr_procs].pid = pid;
+	if (pid > 0)
+		*u64map__get(&st->proc_idx, (uint64_t)pid, &added) = (uint32_t)st->nr_procs + 1;
 	return &st->procs[st->nr_procs++];
 }
 
