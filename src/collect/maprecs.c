@@ -302,38 +302,33 @@ bool maprecs__read_page(const struct maprecs *s, uint64_t addr, size_t page_size
 struct procmaps *maprecs__procmaps(struct maprecs *s, pid_t pid)
 {
 	struct procmap *v;
-	size_t cap = 1, len = 0;
-	char *text;
 
 	s->changed = false;
 	if (!s->n)
 		return NULL;
-	for (size_t i = 0; i < s->n; i++)
-		cap += 80 + strlen(s->v[i].path);
-	text = xmalloc(cap);
-	text[0] = '\0';
 	v = xcalloc(s->n, sizeof(*v));
-	/* entries and their maps text at once (parsing the text back was most of the cost) */
+	/* the entries only: their maps text is made if libdwfl ever needs it (procmaps__format) */
 	for (size_t i = 0; i < s->n; i++) {
 		const struct maprec *r = &s->v[i];
 		struct procmap *pm = &v[i];
-		int w;
+		const char *path = strcmp(r->path, "//anon") ? r->path : "";
+		size_t pl = strlen(path);
 
 		pm->start = r->start;
 		pm->end = r->end;
 		pm->offset = r->pgoff;
 		pm->inode = r->ino;
-		snprintf(pm->perms, sizeof(pm->perms), "%c%c%c%c", r->prot & PROT_READ ? 'r' : '-',
-			 r->prot & PROT_WRITE ? 'w' : '-', r->prot & PROT_EXEC ? 'x' : '-',
-			 (r->flags & MAP_TYPE) == MAP_SHARED ? 's' : 'p');
-		snprintf(pm->path, sizeof(pm->path), "%s", strcmp(r->path, "//anon") ? r->path : "");
-		w = snprintf(text + len, cap - len, "%" PRIx64 "-%" PRIx64 " %s %08" PRIx64
-			     " %02x:%02x %" PRIu64 " %s\n", r->start, r->end, pm->perms, r->pgoff,
-			     r->maj, r->min, r->ino, pm->path);
-		if (w > 0 && (size_t)w < cap - len)
-			len += (size_t)w;
+		pm->perms[0] = r->prot & PROT_READ ? 'r' : '-';
+		pm->perms[1] = r->prot & PROT_WRITE ? 'w' : '-';
+		pm->perms[2] = r->prot & PROT_EXEC ? 'x' : '-';
+		pm->perms[3] = (r->flags & MAP_TYPE) == MAP_SHARED ? 's' : 'p';
+		pm->perms[4] = '\0';
+		if (pl >= sizeof(pm->path))
+			pl = sizeof(pm->path) - 1;
+		memcpy(pm->path, path, pl);
+		pm->path[pl] = '\0';
 	}
-	return procmaps__adopt(pid, text, len, v, (int)s->n);
+	return procmaps__adopt(pid, NULL, 0, v, (int)s->n);
 }
 
 void maprecs__clear(struct maprecs *s)

@@ -14,6 +14,7 @@
 #include "symbols/fileid.h"
 
 #include <elfutils/libdwelf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <pthread.h>
@@ -36,6 +37,8 @@ struct fileid {
 	int id_len;
 	int nseg;
 	struct { uint64_t off, filesz, vaddr; } seg[FILEID_SEGS];	/* PT_LOAD */
+	int nxsec;
+	struct { uint64_t addr, size, off; } xsec[FILEID_SEGS];	/* executable PROGBITS */
 };
 
 static struct {
@@ -80,6 +83,16 @@ static void read_file_id(struct fileid *f, int fd)
 		}
 		f->ok = f->nseg > 0;
 	}
+	for (Elf_Scn *scn = NULL; f->ok && (scn = elf_nextscn(e, scn)) && f->nxsec < FILEID_SEGS;) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || !sh.sh_size)
+			continue;
+		f->xsec[f->nxsec].addr = sh.sh_addr;
+		f->xsec[f->nxsec].size = sh.sh_size;
+		f->xsec[f->nxsec++].off = sh.sh_offset;
+	}
 	elf_end(e);
 }
 
@@ -111,27 +124,76 @@ static struct fileid *lookup(const struct procmaps *m, const struct procmap *pm,
 	return f;
 }
 
+/* ADDR's file address in F (or false); call with the lock held. */
+static bool addr_in_file(const struct fileid *f, const struct procmap *pm, uint64_t addr, uint64_t *fa)
+{
+	uint64_t off = pm->offset + (addr - pm->start);
+
+	for (int i = 0; f->ok && i < f->nseg; i++)
+		if (off >= f->seg[i].off && off < f->seg[i].off + f->seg[i].filesz) {
+			*fa = off - f->seg[i].off + f->seg[i].vaddr;
+			return true;
+		}
+	return false;
+}
+
 bool fileid__file_addr(const struct procmaps *m, const struct procmap *pm, uint64_t addr,
 		       unsigned char id[FILEID_MAX], int *id_len, uint64_t *file_addr)
 {
 	const struct fileid *f;
-	uint64_t off;
-	bool ok = false;
+	bool ok;
 
 	if (!pm || pm->path[0] != '/' || !pm->inode || addr < pm->start || addr >= pm->end)
 		return false;
-	off = pm->offset + (addr - pm->start);
 	pthread_mutex_lock(&ids.lock);
 	f = lookup(m, pm, true);
-	for (int i = 0; f->ok && i < f->nseg && !ok; i++)
-		if (off >= f->seg[i].off && off < f->seg[i].off + f->seg[i].filesz) {
-			*file_addr = off - f->seg[i].off + f->seg[i].vaddr;
-			memcpy(id, f->id, (size_t)f->id_len);
-			*id_len = f->id_len;
-			ok = true;
-		}
+	ok = addr_in_file(f, pm, addr, file_addr);
+	if (ok) {
+		memcpy(id, f->id, (size_t)f->id_len);
+		*id_len = f->id_len;
+	}
 	pthread_mutex_unlock(&ids.lock);
 	return ok;
+}
+
+int fileid__code(const struct procmaps *m, const struct procmap *pm, uint64_t addr, uint8_t *buf,
+		 size_t max)
+{
+	const struct fileid *f;
+	uint64_t fa, at = 0;
+	size_t n = 0;
+	ssize_t got;
+	int fd;
+
+	if (!pm || pm->path[0] != '/' || !pm->inode || addr < pm->start || addr >= pm->end)
+		return -ENOENT;
+	pthread_mutex_lock(&ids.lock);
+	f = lookup(m, pm, true);
+	if (addr_in_file(f, pm, addr, &fa))
+		for (int i = 0; i < f->nxsec && !n; i++)
+			if (fa >= f->xsec[i].addr && fa < f->xsec[i].addr + f->xsec[i].size) {
+				n = f->xsec[i].addr + f->xsec[i].size - fa;
+				at = f->xsec[i].off + (fa - f->xsec[i].addr);
+			}
+	pthread_mutex_unlock(&ids.lock);
+	if (!n)
+		return -ENOENT;
+	if (n > max)
+		n = max;
+	fd = m ? procmaps__file_fd(m, pm->path) : -1;
+	if (fd >= 0) {
+		got = pread(fd, buf, n, (off_t)at);
+	} else {
+		struct stat st;
+
+		fd = open(pm->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -ENOENT;
+		got = fstat(fd, &st) || (uint64_t)st.st_ino != pm->inode ? -1 :
+		      pread(fd, buf, n, (off_t)at);
+		close(fd);
+	}
+	return got > 0 ? (int)got : -ENOENT;
 }
 
 void fileid__distrust(const struct procmap *pm)

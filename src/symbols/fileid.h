@@ -8,6 +8,7 @@
 #define __MA_SYMBOLS_FILEID_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "symbols/procmaps.h"
@@ -23,6 +24,13 @@
  */
 bool fileid__file_addr(const struct procmaps *m, const struct procmap *pm, uint64_t addr,
 		       unsigned char id[FILEID_MAX], int *id_len, uint64_t *file_addr);
+/*
+ * Up to MAX bytes of code at ADDR, read from the file (to the end of its
+ * executable section): how many, or -ENOENT (not code of a file read this
+ * way: the caller asks libdwfl).
+ */
+int fileid__code(const struct procmaps *m, const struct procmap *pm, uint64_t addr, uint8_t *buf,
+		 size_t max);
 /* PM's file gave another answer than libdwfl: not used this way again. */
 void fileid__distrust(const struct procmap *pm);
 

@@ -98,18 +98,8 @@ static struct procmaps *parse_text(pid_t pid, char *text, size_t len, bool smaps
 	}
 	free(copy);
 	if (smaps) {
-		/* Keep a plain maps text for libdwfl: rebuild it from the entries. */
-		size_t cap2 = (size_t)m->n * 320 + 1, off = 0;
-		char *t = xmalloc(cap2);
-
-		t[0] = '\0';
-		for (int i = 0; i < m->n; i++)
-			off += snprintf(t + off, cap2 - off, "%" PRIx64 "-%" PRIx64 " %s %08" PRIx64
-					" 00:00 %" PRIu64 " %s\n", m->v[i].start, m->v[i].end,
-					m->v[i].perms, m->v[i].offset, m->v[i].inode, m->v[i].path);
+		/* a plain maps text for libdwfl is made from the entries when needed */
 		free(text);
-		m->text = t;
-		m->len = off;
 	} else {
 		m->text = text;
 		m->len = len;
@@ -236,6 +226,27 @@ struct procmaps *procmaps__capture(pid_t pid, bool with_smaps)
 	return m;
 }
 
+char *procmaps__format(const struct procmaps *m, size_t *len)
+{
+	size_t cap = 1, off = 0;
+	char *t;
+
+	for (int i = 0; i < m->n; i++)
+		cap += 80 + strlen(m->v[i].path);
+	t = xmalloc(cap);
+	t[0] = '\0';
+	for (int i = 0; i < m->n; i++) {
+		int w = snprintf(t + off, cap - off, "%" PRIx64 "-%" PRIx64 " %s %08" PRIx64
+				 " 00:00 %" PRIu64 " %s\n", m->v[i].start, m->v[i].end,
+				 m->v[i].perms, m->v[i].offset, m->v[i].inode, m->v[i].path);
+
+		if (w > 0 && (size_t)w < cap - off)
+			off += (size_t)w;
+	}
+	*len = off;
+	return t;
+}
+
 struct procmaps *procmaps__dup(const struct procmaps *m, pid_t pid)
 {
 	struct procmaps *d = xcalloc(1, sizeof(*d));
@@ -245,10 +256,12 @@ struct procmaps *procmaps__dup(const struct procmaps *m, pid_t pid)
 	d->n = m->n;
 	d->v = xmalloc((m->n ? m->n : 1) * sizeof(*d->v));
 	memcpy(d->v, m->v, m->n * sizeof(*d->v));
-	d->len = m->len;
-	d->text = xmalloc(m->len + 1);
-	memcpy(d->text, m->text, m->len);
-	d->text[m->len] = '\0';
+	if (m->text) {
+		d->len = m->len;
+		d->text = xmalloc(m->len + 1);
+		memcpy(d->text, m->text, m->len);
+		d->text[m->len] = '\0';
+	}
 	/*
 	 * The files are the same at the fork: shared, not duplicated (a shell
 	 * that runs 300 commands forked 300 copies of its 3-5 descriptors).

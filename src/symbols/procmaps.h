@@ -43,7 +43,7 @@ struct procmap {
 
 struct procmaps {
 	pid_t pid;
-	char *text;		/* the maps file as read (for libdwfl) */
+	char *text;		/* the maps file as read (for libdwfl); NULL: see procmaps__format */
 	size_t len;
 	struct procmap *v;
 	int n;
@@ -62,6 +62,8 @@ struct procmaps *procmaps__parse(pid_t pid, const char *text);
  * path set; kind derived here) and their maps text: both are the map's now.
  */
 struct procmaps *procmaps__adopt(pid_t pid, char *text, size_t len, struct procmap *v, int n);
+/* M's entries as a maps text (start-end perms offset 00:00 inode path), malloc'd. */
+char *procmaps__format(const struct procmaps *m, size_t *len);
 /* A copy of M for process PID (its files' fds shared with M): a forked child's map. */
 struct procmaps *procmaps__dup(const struct procmaps *m, pid_t pid);
 void procmaps__free(struct procmaps *m);

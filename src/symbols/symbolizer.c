@@ -246,7 +246,9 @@ uint64_t symbolizer__cache_hits(const struct symbolizer *s)
 static Dwfl *space_dwfl(struct symbolizer *s, const struct procmaps *maps)
 {
 	struct space *sp = NULL;
-	FILE *f;
+	char *text, *made = NULL;
+	FILE *f = NULL;
+	size_t len;
 
 	for (int i = 0; i < s->nr_spaces; i++)
 		if (s->spaces[i].maps == maps)
@@ -260,8 +262,13 @@ static Dwfl *space_dwfl(struct symbolizer *s, const struct procmaps *maps)
 	if (sp->dwfl || sp->failed)
 		return sp->dwfl;
 	sp->dwfl = dwfl_begin(&callbacks);
-	f = sp->dwfl ? fmemopen(maps->text, maps->len, "r") : NULL;
+	if (sp->dwfl) {
+		len = maps->len;
+		text = maps->text ? maps->text : (made = procmaps__format(maps, &len));
+		f = len ? fmemopen(text, len, "r") : NULL;
+	}
 	if (!f) {
+		free(made);
 		sp->failed = true;
 		if (sp->dwfl)
 			dwfl_end(sp->dwfl);
@@ -273,6 +280,7 @@ static Dwfl *space_dwfl(struct symbolizer *s, const struct procmaps *maps)
 		pr_debug("symbolizer: pid %d: %s", (int)maps->pid, dwfl_errmsg(-1));
 	dwfl_report_end(sp->dwfl, NULL, NULL);
 	fclose(f);
+	free(made);
 	return sp->dwfl;
 }
 
@@ -1097,11 +1105,16 @@ static const unsigned char *code_bytes(Elf *elf, uint64_t a, size_t len)
 int symbolizer__code(struct symbolizer *s, const struct procmaps *maps, uint64_t ip,
 		     uint8_t *buf, size_t max)
 {
-	Dwfl *dwfl = maps && ip ? symbolizer__dwfl(s, maps) : NULL;
+	/* from the file itself: no libdwfl session for this process (see fileid.c) */
+	int got = maps && ip ? fileid__code(maps, procmaps__find(maps, ip), ip, buf, max) : -ENOENT;
+	Dwfl *dwfl = got < 0 && maps && ip ? symbolizer__dwfl(s, maps) : NULL;
 	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, ip) : NULL;
 	Dwarf_Addr bias;
 	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
 	Elf_Scn *scn = NULL;
+
+	if (got > 0)
+		return got;
 
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		uint64_t a = ip - bias;

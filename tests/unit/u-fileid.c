@@ -2,7 +2,7 @@
 /*
  * A mapped file's address as in the file, read from the file itself: it
  * must be the address the dynamic linker's symbol table gives (a libc
- * function's st_value), and the symbolizer must hand out the same answer
+ * function's st_value; its code the bytes in memory), and the symbolizer must hand out the same answer
  * for a second process's snapshot from its cache.
  */
 #include <dlfcn.h>
@@ -37,6 +37,13 @@ void test_fileid__libc_function(void)
 		    "libc has a build-id and segments");
 	ASSERT_EQ(fa, sym->st_value + 3, "the address as in the file: the symbol's value");
 	ASSERT_TRUE(len > 0 && len <= FILEID_MAX, "build-id length");
+	{
+		uint8_t code[16];
+
+		ASSERT_EQ(fileid__code(m, pm, (uint64_t)(uintptr_t)fn, code, sizeof(code)),
+			  (int)sizeof(code), "its code, from the file");
+		ASSERT_TRUE(!memcmp(code, fn, sizeof(code)), "the bytes mapped in memory");
+	}
 	/* outside the mapping given, and an anonymous mapping: not answered */
 	ASSERT_TRUE(!fileid__file_addr(m, pm, pm->end, id, &len, &fa), "outside the mapping");
 	for (int i = 0; i < m->n; i++)

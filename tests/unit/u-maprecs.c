@@ -250,7 +250,8 @@ void test_maprecs__random_against_pages(void)
 }
 
 /*
- * A map made from records has the entries that parsing its own text gives
+ * A map made from records has the entries that parsing its text (made for
+ * libdwfl only when asked, procmaps__format) gives
  * (kind, perms and anonymous paths included), and a forked child's copy of a
  * captured map has its entries and its own fds on the same files.
  */
@@ -270,13 +271,19 @@ void test_maprecs__procmaps_like_parsed(void)
 	};
 	struct maprecs s = { 0 };
 	struct procmaps *m, *p, *self, *child;
+	size_t len;
+	char *text;
 
 	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
 		maprecs__add(&s, &recs[i], 4096);
 	m = maprecs__procmaps(&s, 77);
 	if (!ASSERT_TRUE(m != NULL, "a map from the records"))
 		return;
-	p = procmaps__parse(77, m->text);
+	ASSERT_TRUE(m->text == NULL, "no text made until libdwfl needs it");
+	text = procmaps__format(m, &len);
+	ASSERT_EQ(len, strlen(text), "its length");
+	p = procmaps__parse(77, text);
+	free(text);
 	ASSERT_EQ(m->n, p->n, "as many entries as its text has lines");
 	for (int i = 0; i < m->n && i < p->n; i++) {
 		const struct procmap *a = &m->v[i], *b = &p->v[i];
