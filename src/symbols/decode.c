@@ -1174,20 +1174,29 @@ bool addrsample__call_chained(const uint8_t *code, size_t len, uint64_t code_add
 	return base_ident >= 0 && (passed & (1u << base_ident));
 }
 
-size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_addr,
-				uint64_t **out)
+static int cmp_jump_to(const void *a, const void *b)
+{
+	const struct as_jump *x = a, *y = b;
+
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+size_t addrsample__jumps(const uint8_t *code, size_t len, uint64_t code_addr, struct as_jump **out)
 {
 	csh h = decoder();
 	cs_insn *in;
 	const uint8_t *c = code;
-	uint64_t a = code_addr, *t = NULL;
+	uint64_t a = code_addr;
+	struct as_jump *j = NULL;
 	size_t sz = len, n = 0, cap = 0;
 
 	*out = NULL;
 	if (!h || !(in = cs_malloc(h)))
 		return 0;
 	while (sz) {
-		uint64_t to;
+		uint64_t at = a, to;
 
 		if (!dis_next(h, &c, &sz, &a, in)) {
 			/* data or padding between functions: step a byte */
@@ -1200,14 +1209,28 @@ size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_a
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
-			t = xrealloc(t, cap * sizeof(*t));
+			j = xrealloc(j, cap * sizeof(*j));
 		}
-		t[n++] = to;
+		j[n].from = at;
+		j[n++].to = to;
 	}
 	cs_free(in, 1);
 	if (n)
-		qsort(t, n, sizeof(*t), cmp_u64);
-	*out = t;
+		qsort(j, n, sizeof(*j), cmp_jump_to);
+	*out = j;
+	return n;
+}
+
+size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_addr,
+				uint64_t **out)
+{
+	struct as_jump *j;
+	size_t n = addrsample__jumps(code, len, code_addr, &j);
+
+	*out = n ? xmalloc(n * sizeof(**out)) : NULL;
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = j[i].to;
+	free(j);
 	return n;
 }
 

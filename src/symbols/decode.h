@@ -134,6 +134,16 @@ bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_add
  */
 bool addrsample__call_chained(const uint8_t *code, size_t len, uint64_t code_addr,
 			      const struct mem_operand *op);
+/* A direct jump: the instruction's address and where it goes. */
+struct as_jump {
+	uint64_t from, to;
+};
+
+/*
+ * The direct jumps in CODE (the bytes from CODE_ADDR on, decoded in order),
+ * sorted by target, in *OUT (malloc'd; NULL when none).  The count.
+ */
+size_t addrsample__jumps(const uint8_t *code, size_t len, uint64_t code_addr, struct as_jump **out);
 /*
  * The targets of the direct jumps in CODE (the bytes from CODE_ADDR on,
  * decoded in order), sorted, in *OUT (malloc'd; NULL when none): a sample

@@ -1169,18 +1169,26 @@ static const struct sweep *sweep_find(const uint8_t *code, uint64_t code_addr,
 int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			     uint64_t ip, uint64_t *prev)
 {
+	return ip > code_addr ? symbolizer__prev_insn_span(code, code_addr, ip - code_addr, func_start,
+							   ip, prev) : -ENOENT;
+}
+
+int symbolizer__prev_insn_span(const uint8_t *code, uint64_t code_addr, size_t code_len,
+			       uint64_t func_start, uint64_t ip, uint64_t *prev)
+{
 #if defined(__x86_64__)
 	const struct sweep *w;
 	struct sweep *nw;
 	size_t lo, hi, cap = 0;
 
-	if (func_start < code_addr || func_start >= ip)
+	if (func_start < code_addr || func_start >= ip || ip > code_addr + code_len)
 		return -ENOENT;
 	w = sweep_find(code, code_addr, func_start, ip);
 	if (!w) {
 		nw = &sweeps[next_sweep++ % SWEEP_CACHE];
 		nw->start = func_start;
-		nw->len = ip - func_start;
+		/* all the bytes given: a later IP of the function finds its sweep here */
+		nw->len = code_addr + code_len - func_start;
 		nw->bytes = xrealloc(nw->bytes, nw->len);
 		memcpy(nw->bytes, code + (func_start - code_addr), nw->len);
 		nw->n = 0;
@@ -1209,7 +1217,7 @@ int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t f
 	*prev = w->insn[lo - 1];
 	return 0;
 #else
-	(void)code; (void)code_addr; (void)func_start; (void)ip; (void)prev;
+	(void)code; (void)code_addr; (void)code_len; (void)func_start; (void)ip; (void)prev;
 	return -ENOTSUP;
 #endif
 }

@@ -71,6 +71,13 @@ int symbolizer__prev_insn(struct symbolizer *s, const struct procmaps *maps, uin
 int symbolizer__prev_insn_in(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			     uint64_t ip, uint64_t *prev);
 /*
+ * The same with CODE_LEN bytes at hand, which may go past IP (to the
+ * function's end): they are decoded and kept, so that the next IP of the
+ * function is answered without decoding again.
+ */
+int symbolizer__prev_insn_span(const uint8_t *code, uint64_t code_addr, size_t code_len,
+			       uint64_t func_start, uint64_t ip, uint64_t *prev);
+/*
  * Up to MAX bytes of code at IP, from the file of the module mapping it (as
  * far as its executable section goes).  The count, or -ENOENT.
  */

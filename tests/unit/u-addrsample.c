@@ -751,6 +751,16 @@ void test_addrsample__jump_targets(void)
 	ASSERT_EQ(t[0], 0x401000, "the loop's head, first");
 	ASSERT_EQ(t[1], 0x401008, "the join");
 	free(t);
+	{
+		struct as_jump *j;
+
+		if (!ASSERT_EQ(addrsample__jumps(code, sizeof(code), 0x401000, &j), 2,
+			       "the same jumps, with where they are"))
+			return;
+		ASSERT_TRUE(j[0].from == 0x40100c && j[0].to == 0x401000, "jne back to the head");
+		ASSERT_TRUE(j[1].from == 0x401003 && j[1].to == 0x401008, "jmp to the join");
+		free(j);
+	}
 }
 
 /*

@@ -235,6 +235,15 @@ void test_sampling__prev_insn_sweep_reuse(void)
 	ASSERT_OK(symbolizer__prev_insn_in(code + 3, 0x3003, 0x3003, 0x300d, &prev),
 		  "a later start in the same bytes");
 	ASSERT_EQ(prev, 0x3007, "the cmp's start again");
+	/* a sweep over more than the IP needs answers the later IPs in it */
+	ASSERT_OK(symbolizer__prev_insn_span(nops, 0x5000, sizeof(nops), 0x5000, 0x5002, &prev),
+		  "a sweep of the whole function for its second byte");
+	ASSERT_EQ(prev, 0x5001, "the nop before it");
+	ASSERT_OK(symbolizer__prev_insn_span(nops, 0x5000, sizeof(nops), 0x5000, 0x5007, &prev),
+		  "the last IP of the bytes given");
+	ASSERT_EQ(prev, 0x5006, "from the same sweep");
+	ASSERT_EQ(symbolizer__prev_insn_span(nops, 0x5000, 3, 0x5000, 0x5005, &prev), -ENOENT,
+		  "not past the bytes given");
 }
 
 /*

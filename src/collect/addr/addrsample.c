@@ -107,10 +107,10 @@ struct aspace {
 	struct procmaps *maps;	   /* regions and symbols: as->sym knows it */
 	int *map_region;	   /* maps->v[i] -> index into regions */
 	uint64_t maps_read_ns;
-	/* the jump targets of the functions last looked at (joined()) */
+	/* the jumps of the functions last looked at (joined()) */
 	struct {
 		uint64_t fstart, end;
-		uint64_t *t;
+		struct as_jump *j;	/* sorted by target */
 		size_t n;
 	} jumps[AS_JUMP_CACHE];
 	unsigned int next_jumps;
@@ -203,7 +203,7 @@ static void space_free(struct aspace *sp)
 	procmaps__free(sp->maps);
 	free(sp->map_region);
 	for (int i = 0; i < AS_JUMP_CACHE; i++)
-		free(sp->jumps[i].t);
+		free(sp->jumps[i].j);
 	free(sp);
 }
 
@@ -326,22 +326,30 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
  * the IP: back edges come after it) lands after the decoded access and at
  * or before the sampled IP.  A tick charged there may follow the jump, not
  * the access before it in memory: the other branch of an if joining, a
- * loop's head.  The targets of a function are decoded once (the hot IPs of
- * a loop share it).
+ * loop's head.  The jumps of a function (FSIZE bytes, 0: not known) are
+ * decoded once, to its end: the hot IPs of a function share them.
  */
-static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, uint64_t fstart)
+static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, uint64_t fstart,
+		   uint64_t fsize)
 {
-	uint64_t ip = ia->out.ip, to = ip + AS_LOOP_SCAN;
+	uint64_t ip = ia->out.ip, to = ip + AS_LOOP_SCAN, fend = 0;
+	size_t i;
 	int k;
 
 	if (ip <= fstart || ip - fstart > AS_MAX_SWEEP)
 		return false;
+	if (fsize && fsize <= AS_MAX_SWEEP + AS_LOOP_SCAN && fstart + fsize > ip)
+		fend = fstart + fsize;
 	for (k = 0; k < AS_JUMP_CACHE; k++)
-		if (sp->jumps[k].fstart == fstart && sp->jumps[k].end >= ip + AS_LOOP_SCAN / 2)
+		if (sp->jumps[k].fstart == fstart &&
+		    (sp->jumps[k].end >= to || (fend && sp->jumps[k].end >= fend)))
 			break;
 	if (k == AS_JUMP_CACHE) {
-		uint8_t *buf = xmalloc((size_t)(to - fstart));
+		uint8_t *buf;
 
+		if (fend > to)
+			to = fend;
+		buf = xmalloc((size_t)(to - fstart));
 		if (!read_code(as, sp, fstart, to, buf)) {
 			/* up to the end of the IP's page */
 			to = (ip | (uint64_t)(as->page_size - 1)) + 1;
@@ -351,22 +359,25 @@ static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, 
 			}
 		}
 		k = (int)(sp->next_jumps++ % AS_JUMP_CACHE);
-		free(sp->jumps[k].t);
+		free(sp->jumps[k].j);
 		sp->jumps[k].fstart = fstart;
 		sp->jumps[k].end = to;
-		sp->jumps[k].n = addrsample__jump_targets(buf, (size_t)(to - fstart), fstart,
-							  &sp->jumps[k].t);
+		sp->jumps[k].n = addrsample__jumps(buf, (size_t)(to - fstart), fstart,
+						   &sp->jumps[k].j);
 		free(buf);
 	}
-	/* the first target after the access: a join if it is at or before the IP */
-	size_t first = u64_lower_bound(sp->jumps[k].t, sp->jumps[k].n, ia->out.op.insn + 1);
-
-	return first < sp->jumps[k].n && sp->jumps[k].t[first] <= ip;
+	/* a target after the access and at or before the IP, from a jump before IP + AS_LOOP_SCAN */
+	for (i = 0; i < sp->jumps[k].n && sp->jumps[k].j[i].to <= ia->out.op.insn; i++)
+		;
+	for (; i < sp->jumps[k].n && sp->jumps[k].j[i].to <= ip; i++)
+		if (sp->jumps[k].j[i].from < ip + AS_LOOP_SCAN)
+			return true;
+	return false;
 }
 
 static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
 {
-	uint64_t ip = ia->out.ip, fstart = 0, from, insn;
+	uint64_t ip = ia->out.ip, fstart = 0, from, to, insn;
 	struct sym_site site;
 	uint8_t *buf;
 	bool swept;
@@ -379,10 +390,18 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 			fstart = 0;
 	}
 	from = fstart ? fstart : ip - AS_VOTE_WINDOW;
-	buf = xmalloc(ip - from + 16);
-	if (!read_code(as, sp, from, ip, buf)) {
+	/* the whole function (as far as a sweep goes): its other IPs use the same sweep */
+	to = fstart && site.func_size > ip - fstart ?
+	     fstart + (site.func_size < AS_MAX_SWEEP ? site.func_size : AS_MAX_SWEEP) : ip;
+	if (to < ip)
+		to = ip;
+	buf = xmalloc(to - from + 16);
+	if (to > ip && !read_code(as, sp, from, to, buf))
+		to = ip;
+	if (to == ip && !read_code(as, sp, from, ip, buf)) {
 		/* The function start may be on an unreadable page: try the window. */
 		from = ip - AS_VOTE_WINDOW;
+		to = ip;
 		fstart = 0;
 		if (!read_code(as, sp, from, ip, buf)) {
 			ia->out.op.skip = AS_UNDECODABLE;
@@ -396,7 +415,7 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 	 * the vote over the bytes before ip only most likely (swept: the
 	 * address streams put breakpoints only on sure instruction starts)
 	 */
-	swept = fstart && !symbolizer__prev_insn_in(buf, from, fstart, ip, &insn);
+	swept = fstart && !symbolizer__prev_insn_span(buf, from, to - from, fstart, ip, &insn);
 	if ((!swept && addrsample__prev_insn(buf, from, ip, 0, &insn)) ||
 	    addrsample__decode(buf + (insn - from), ip - insn, insn, &ia->out.op))
 		ia->out.op.skip = AS_UNDECODABLE;
@@ -426,7 +445,7 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 	if (ia->out.op.skip == AS_OK)
 		loop_siblings(as, sp, ia, fstart, fstart ? site.func_size : 0);
 	if (ia->out.op.skip == AS_OK && fstart)
-		ia->out.op.joined = joined(as, sp, ia, fstart);
+		ia->out.op.joined = joined(as, sp, ia, fstart, site.func_size);
 }
 
 static void read_maps(struct addrsample *as, struct aspace *sp)
