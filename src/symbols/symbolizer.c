@@ -1142,8 +1142,10 @@ int symbolizer__code(struct symbolizer *s, const struct procmaps *maps, uint64_t
  * from: a sweep is a function of the bytes alone, so a later address in the
  * same function whose bytes up to it match is answered from the boundaries
  * (the sampler decodes each distinct IP of a hot function from its start).
+ * sqlite3's script has its 740 decoded IPs in about 100 functions,
+ * interleaved: 8 sweeps kept were swept again 330 times, 64 about once each.
  */
-#define SWEEP_CACHE 8
+#define SWEEP_CACHE 64
 static __thread struct sweep {
 	uint64_t start;		/* func_start */
 	uint8_t *bytes;		/* [start, start + len) as decoded */

@@ -90,7 +90,7 @@ struct code_page {
 };
 
 /* One process's address space: the target, or a child it forked or exec'd. */
-#define AS_JUMP_CACHE 8
+#define AS_JUMP_CACHE 64
 
 struct aspace {
 	pid_t pid;
