@@ -1221,6 +1221,25 @@ size_t addrsample__jumps(const uint8_t *code, size_t len, uint64_t code_addr, st
 	return n;
 }
 
+bool addrsample__jump_lands(const struct as_jump *j, size_t n, uint64_t after, uint64_t upto,
+			    uint64_t from_below)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {	/* the first target past AFTER */
+		size_t mid = (lo + hi) / 2;
+
+		if (j[mid].to <= after)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && j[lo].to <= upto; lo++)
+		if (j[lo].from < from_below)
+			return true;
+	return false;
+}
+
 size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_addr,
 				uint64_t **out)
 {

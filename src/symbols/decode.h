@@ -144,6 +144,9 @@ struct as_jump {
  * sorted by target, in *OUT (malloc'd; NULL when none).  The count.
  */
 size_t addrsample__jumps(const uint8_t *code, size_t len, uint64_t code_addr, struct as_jump **out);
+/* Whether one of the N jumps J (as sorted there) at an address below FROM_BELOW lands in (AFTER, UPTO]. */
+bool addrsample__jump_lands(const struct as_jump *j, size_t n, uint64_t after, uint64_t upto,
+			    uint64_t from_below);
 /*
  * The targets of the direct jumps in CODE (the bytes from CODE_ADDR on,
  * decoded in order), sorted, in *OUT (malloc'd; NULL when none): a sample

@@ -759,6 +759,12 @@ void test_addrsample__jump_targets(void)
 			return;
 		ASSERT_TRUE(j[0].from == 0x40100c && j[0].to == 0x401000, "jne back to the head");
 		ASSERT_TRUE(j[1].from == 0x401003 && j[1].to == 0x401008, "jmp to the join");
+		ASSERT_TRUE(addrsample__jump_lands(j, 2, 0x401005, 0x40100c, 0x401205),
+			    "the jmp lands between the second store and a tick at the jne");
+		ASSERT_TRUE(!addrsample__jump_lands(j, 2, 0x401005, 0x40100c, 0x401003),
+			    "not when only jumps before it count");
+		ASSERT_TRUE(!addrsample__jump_lands(j, 2, 0x401008, 0x40100c, 0x401205),
+			    "nothing lands after the join");
 		free(j);
 	}
 }

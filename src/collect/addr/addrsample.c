@@ -322,18 +322,17 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 }
 
 /*
- * Whether a jump in the function (from its start to AS_LOOP_SCAN bytes past
- * the IP: back edges come after it) lands after the decoded access and at
- * or before the sampled IP.  A tick charged there may follow the jump, not
- * the access before it in memory: the other branch of an if joining, a
- * loop's head.  The jumps of a function (FSIZE bytes, 0: not known) are
- * decoded once, to its end: the hot IPs of a function share them.
+ * Whether a jump in the function (from its start to AS_LOOP_SCAN bytes past the IP: back
+ * edges come after it) lands after the decoded access and at or before the sampled IP.  A
+ * tick charged there may follow the jump, not the access before it in memory: the other
+ * branch of an if joining, a loop's head.  The jumps of a function (FSIZE bytes, 0: not
+ * known) are decoded once, to its end: the hot IPs of a function share them.
  */
 static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, uint64_t fstart,
 		   uint64_t fsize)
 {
 	uint64_t ip = ia->out.ip, to = ip + AS_LOOP_SCAN, fend = 0;
-	size_t i;
+	uint8_t *buf;
 	int k;
 
 	if (ip <= fstart || ip - fstart > AS_MAX_SWEEP)
@@ -345,10 +344,7 @@ static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, 
 		    (sp->jumps[k].end >= to || (fend && sp->jumps[k].end >= fend)))
 			break;
 	if (k == AS_JUMP_CACHE) {
-		uint8_t *buf;
-
-		if (fend > to)
-			to = fend;
+		to = fend > to ? fend : to;
 		buf = xmalloc((size_t)(to - fstart));
 		if (!read_code(as, sp, fstart, to, buf)) {
 			/* up to the end of the IP's page */
@@ -366,13 +362,8 @@ static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, 
 						   &sp->jumps[k].j);
 		free(buf);
 	}
-	/* a target after the access and at or before the IP, from a jump before IP + AS_LOOP_SCAN */
-	for (i = 0; i < sp->jumps[k].n && sp->jumps[k].j[i].to <= ia->out.op.insn; i++)
-		;
-	for (; i < sp->jumps[k].n && sp->jumps[k].j[i].to <= ip; i++)
-		if (sp->jumps[k].j[i].from < ip + AS_LOOP_SCAN)
-			return true;
-	return false;
+	return addrsample__jump_lands(sp->jumps[k].j, sp->jumps[k].n, ia->out.op.insn, ip,
+				      ip + AS_LOOP_SCAN);
 }
 
 static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
@@ -391,10 +382,8 @@ static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *i
 	}
 	from = fstart ? fstart : ip - AS_VOTE_WINDOW;
 	/* the whole function (as far as a sweep goes): its other IPs use the same sweep */
-	to = fstart && site.func_size > ip - fstart ?
-	     fstart + (site.func_size < AS_MAX_SWEEP ? site.func_size : AS_MAX_SWEEP) : ip;
-	if (to < ip)
-		to = ip;
+	to = fstart ? fstart + (site.func_size < AS_MAX_SWEEP ? site.func_size : AS_MAX_SWEEP) : ip;
+	to = to < ip ? ip : to;
 	buf = xmalloc(to - from + 16);
 	if (to > ip && !read_code(as, sp, from, to, buf))
 		to = ip;
