@@ -124,6 +124,12 @@ static struct fileid *lookup(const struct procmaps *m, const struct procmap *pm,
 	return f;
 }
 
+/* Whether ADDR is inside PM and PM maps a file by its path. */
+static bool mapped_file(const struct procmap *pm, uint64_t addr)
+{
+	return pm && pm->path[0] == '/' && pm->inode && addr >= pm->start && addr < pm->end;
+}
+
 /* ADDR's file address in F (or false); call with the lock held. */
 static bool addr_in_file(const struct fileid *f, const struct procmap *pm, uint64_t addr, uint64_t *fa)
 {
@@ -143,7 +149,7 @@ bool fileid__file_addr(const struct procmaps *m, const struct procmap *pm, uint6
 	const struct fileid *f;
 	bool ok;
 
-	if (!pm || pm->path[0] != '/' || !pm->inode || addr < pm->start || addr >= pm->end)
+	if (!mapped_file(pm, addr))
 		return false;
 	pthread_mutex_lock(&ids.lock);
 	f = lookup(m, pm, true);
@@ -165,7 +171,7 @@ int fileid__code(const struct procmaps *m, const struct procmap *pm, uint64_t ad
 	ssize_t got;
 	int fd;
 
-	if (!pm || pm->path[0] != '/' || !pm->inode || addr < pm->start || addr >= pm->end)
+	if (!mapped_file(pm, addr))
 		return -ENOENT;
 	pthread_mutex_lock(&ids.lock);
 	f = lookup(m, pm, true);

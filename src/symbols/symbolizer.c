@@ -902,6 +902,16 @@ bool symbolizer__dwarf_wanted(struct symbolizer *s, Dwfl_Module *mod)
 	return true;
 }
 
+/* A lookup answered from cache entry E. */
+static int cache_hit(struct symbolizer *s, const struct cache_entry *e, uint64_t ip,
+		     struct sampling_loc *loc)
+{
+	*loc = e->loc;
+	loc->ip = ip;
+	s->hits++;
+	return 0;
+}
+
 /* The cache entry for (ID, REL), or NULL; with LINES, only one that has lines. */
 static struct cache_entry *cache_find(struct symbolizer *s, const unsigned char *id, int id_len,
 				      uint64_t rel, bool return_addr, bool lines)
@@ -964,12 +974,8 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	if (fileid__file_addr(maps, pm, addr, fid, &fid_len, &frel)) {
 		e = cache_find(s, fid, fid_len, frel, return_addr,
 			       lines_wanted(s, detail, pm->path, fid, fid_len));
-		if (e) {
-			*loc = e->loc;
-			loc->ip = ip;
-			s->hits++;
-			return 0;
-		}
+		if (e)
+			return cache_hit(s, e, ip, loc);
 	} else {
 		fid_len = 0;
 	}
@@ -999,12 +1005,8 @@ int symbolizer__resolve(struct symbolizer *s, const struct procmaps *maps, uint6
 	if (id_len > 0) {
 		h = cache_hash(id, id_len, rel);
 		e = cache_find(s, id, id_len, rel, return_addr, lines);
-		if (e) {
-			*loc = e->loc;
-			loc->ip = ip;
-			s->hits++;
-			return 0;
-		}
+		if (e)
+			return cache_hit(s, e, ip, loc);
 	}
 
 	symbolizer__name(loc->function, sizeof(loc->function),
