@@ -620,10 +620,38 @@ static void links_close(struct streams *st, const int *order, int nr, bool count
  * recorded 88 in a burst of 3 ms).  A link a probe's file refuses is
  * tried again one probe at a time, to name the probe the kernel refuses.
  */
-static int attach_all(struct streams *st, const int *order, int nr)
+/*
+ * ORDER's probes with those of the files they sample least first: the
+ * probes attached first are hit, unarmed, while the later links go in, and
+ * a link on a shared library takes milliseconds (the kernel walks every
+ * mapping of the file, in every process).  The hot loop's file goes last.
+ */
+static void attach_order(const struct streams *st, const int *order, int nr, int *out)
 {
-	int attached = 0;
+	uint64_t sum[STREAM_MAX_IPS];
 
+	for (int i = 0; i < nr; i++) {
+		sum[i] = 0;
+		for (int j = 0; j < nr; j++)
+			if (!strcmp(st->ips[order[j]].path, st->ips[order[i]].path))
+				sum[i] += st->ips[order[j]].out.addr_samples;
+		out[i] = order[i];
+	}
+	for (int i = 1; i < nr; i++)
+		for (int j = i; j > 0 && sum[j] < sum[j - 1]; j--) {
+			uint64_t t = sum[j];
+			int o = out[j];
+
+			sum[j] = sum[j - 1], sum[j - 1] = t;
+			out[j] = out[j - 1], out[j - 1] = o;
+		}
+}
+
+static int attach_all(struct streams *st, const int *by_heat, int nr)
+{
+	int attached = 0, order[STREAM_MAX_IPS];
+
+	attach_order(st, by_heat, nr, order);
 	for (int i = 0; i < nr && !st->stop; i++) {
 		struct sprobe *sp = &st->ips[order[i]];
 		int err = 0;
@@ -739,13 +767,19 @@ static void burst(struct streams *st, uint64_t len_ns)
 	/*
 	 * Until len_ns, or until every attached probe has recorded twice as
 	 * many accesses as the L1d has lines (enough for the cache model to
-	 * decide; the rest of the burst would only cost).
+	 * decide; the rest of the burst would only cost), or until its hits
+	 * have cost what the budget saved: len_ns assumes one hit every
+	 * STREAM_HIT_WALL_NS, and a loop with several probed accesses hits
+	 * them several times a pass.  Spent in one burst in a program's set-up
+	 * phase, that would leave nothing for the phase after it.
 	 */
+	double may_hit = (double)len_ns / STREAM_HIT_WALL_NS;
+
 	for (uint64_t end = now_ns() + len_ns; attached && !st->stop;) {
 		uint64_t now = now_ns(), left = end > now ? end - now : 0;
 		bool enough = true;
 
-		if (!left)
+		if (!left || (double)(stat(st, STREAM_ST_HITS) - hits0) >= may_hit)
 			break;
 		if (left > 1000000ULL)
 			left = 1000000ULL;
