@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/addr.h"
 #include "base/util.h"
@@ -110,4 +111,34 @@ size_t addr_report__reads_in(const struct addr_report *p, uint64_t lo, uint64_t 
 		return 0;
 	return u64_lower_bound(p->read_lines, p->nr_read_lines, hi + 1) -
 	       u64_lower_bound(p->read_lines, p->nr_read_lines, lo);
+}
+
+bool addr_line__one_object(const struct addr_line *l)
+{
+	const char *name = NULL;
+
+	for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++) {
+		if (!l->t[k].writes)
+			continue;
+		if (!l->t[k].object[0] || (name && strcmp(name, l->t[k].object)))
+			return false;
+		name = l->t[k].object;
+	}
+	return name != NULL;
+}
+
+static uint64_t line_writes(const struct addr_line *l)
+{
+	uint64_t w = 0;
+
+	for (int i = 0; i < l->nr_threads; i++)
+		w += l->t[i].writes;
+	return w;
+}
+
+int addr_line__cmp_writes(const void *a, const void *b)
+{
+	uint64_t x = line_writes(a), y = line_writes(b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
 }

@@ -58,6 +58,7 @@ struct mem_operand {
 			      * by a vote over the bytes before the sampled IP: sure */
 	bool chained;	     /* its loop moves the base only to a pointer loaded through it
 			      * (addrsample__loop_chained): a dependent chain */
+	bool bulk;	     /* its loop also stores with rep stos/movs (addrsample__loop_bulk) */
 	bool lea_indexed;    /* its base was last set by a lea with an index in its loop
 			      * (lea r9, [r8 + r9*8]; mov [r9]): an element of an array */
 	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */
@@ -104,6 +105,16 @@ struct addr_ip {
 	 */
 	uint32_t line_off[ADDR_LINE_OFF_MAX];
 	uint64_t ea_min, ea_max; /* lowest and highest exact address (0, 0: none) */
+	/*
+	 * An indexed access (base + index * scale + disp, the base not the
+	 * stack pointer): where the array it walks begins (base + disp) modulo
+	 * the bytes the L1d's sets span (line size * sets, 4096 here), in its
+	 * first exact sample (origin_off), and how many of its exact samples
+	 * had one (origin_n) and the same (origin_same).  Arrays walked by one
+	 * index whose origins lie within a line of each other share a set at
+	 * nearly every index (addr_origin_streams in the binder).
+	 */
+	uint32_t origin_off, origin_n, origin_same;
 	/*
 	 * The loop around the access reaches these through the same base and
 	 * index registers (addrsample__loop_siblings): displacements and sizes,
@@ -253,6 +264,13 @@ struct addr_report {
 };
 
 /* Read lines of P in [lo, hi] (line numbers, address / 64). */
+/*
+ * Whether the threads that wrote shared line L all wrote one object the
+ * debug info names (different bytes of one mutex: true sharing).
+ */
+bool addr_line__one_object(const struct addr_line *l);
+/* qsort order of shared lines: most writes first. */
+int addr_line__cmp_writes(const void *a, const void *b);
 size_t addr_report__reads_in(const struct addr_report *p, uint64_t lo, uint64_t hi);
 
 void addr_profile__free(struct addr_report *p);

@@ -127,6 +127,13 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 			json_object_object_add(e, "approx_line_splits",
 					       json_object_new_int64(ip->approx_line_splits));
 			json_object_object_add(e, "misaligned", json_object_new_int64(ip->misaligned));
+			if (ip->origin_n) {
+				json_object_object_add(e, "origin_offset",
+						       json_object_new_int64(ip->origin_off));
+				json_object_object_add(e, "origin_same",
+						       json_object_new_double((double)ip->origin_same /
+									      ip->origin_n));
+			}
 			json_object_object_add(e, "atomic", json_object_new_boolean(ip->op.atomic));
 			json_object_object_add(e, "cas", json_object_new_boolean(ip->op.cas));
 			if (ip->stride_deltas) {

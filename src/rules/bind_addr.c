@@ -111,6 +111,73 @@ static double region_size_named(const struct addr_report *a, const char *name)
 }
 
 /* The IP with most samples on a line describes it: stride, footprint, kind of access. */
+/*
+ * Whether IP's indexed access began its array in one L1d set in nearly all
+ * of its exact samples (addr_ip.origin_set): 8 or more, 9 in 10 the same.
+ */
+#define ORIGIN_MIN_SAMPLES 8
+static bool addr_same_loop(const struct addr_ip *top, const struct addr_ip *ip);
+
+static bool origin_fixed(const struct addr_ip *ip)
+{
+	return ip->origin_n >= ORIGIN_MIN_SAMPLES && ip->origin_same * 10 >= ip->origin_n * 9;
+}
+
+/*
+ * Arrays walked together that begin in one L1d set: the distinct arrays
+ * (base register and the line of its displacement) of the accesses in IP's
+ * loop, in its function, whose origin is fixed and within half a line of
+ * IP's (modulo the sets' span: then they share a set at more than half of
+ * the indices; x[i - 1] is 8 bytes before x[i]).  An index that steps them
+ * all alike keeps them together: more of them than a set has ways evict
+ * each other's lines before the next elements of those lines are read (18
+ * planes of doubles 1 MiB apart in a lattice update, each line read 8
+ * times).  -1 when IP has no fixed origin.
+ */
+static int addr_origin_streams(const struct addr_report *a, const struct addr_ip *ip,
+			       int line_size)
+{
+	int64_t span = (int64_t)line_size * a->l1_sets;
+
+	struct { int base; int64_t line; } seen[64];
+	char fn[128], other[128];
+	int n = 0;
+
+	if (!origin_fixed(ip) || line_size <= 0 || span <= 0)
+		return -1;
+	bind__base_function(ip->loc.function, fn, sizeof(fn));
+	for (int i = 0; i < a->nr_ips && n < (int)ARRAY_SIZE(seen); i++) {
+		const struct addr_ip *x = &a->ips[i];
+		int k;
+
+		int64_t d = ((int64_t)x->origin_off - (int64_t)ip->origin_off) % span;
+
+		if (d < 0)
+			d += span;
+		if (d > span / 2)
+			d = span - d;	/* circular: 8 bytes before 0 is 4088 */
+		/*
+		 * in its loop; where the loop was not found (a body longer than
+		 * the decoder scans), in the function, among accesses whose loop
+		 * was not found either
+		 */
+		if (x->pid != ip->pid || !origin_fixed(x) || 2 * d >= line_size ||
+		    (ip->loop_hi ? !addr_same_loop(ip, x) : x->loop_hi != 0))
+			continue;
+		bind__base_function(x->loc.function, other, sizeof(other));
+		if (strcmp(fn, other))
+			continue;
+		for (k = 0; k < n && !(seen[k].base == x->op.base &&
+				       seen[k].line == x->op.disp / line_size); k++)
+			;
+		if (k == n) {
+			seen[n].base = x->op.base;
+			seen[n++].line = x->op.disp / line_size;
+		}
+	}
+	return n;
+}
+
 static void addr_describe_line(struct binder *b, const struct addr_report *a,
 			       const struct addr_ip *ip, int idx)
 {
@@ -170,6 +237,8 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 	region_label(a, ip, fb->ents[idx].region, sizeof(fb->ents[0].region));
 	factbase__set(fb, idx, "line.cas", insn_has(ip, "cmpxchg"), t);
 	factbase__set(fb, idx, "line.nt_store", insn_has(ip, "movnt"), t);
+	if (addr_origin_streams(a, ip, b->line) >= 0)
+		factbase__set(fb, idx, "line.origin_streams", addr_origin_streams(a, ip, b->line), t);
 	if (region_size_named(a, ip->top_region) > 0)
 		factbase__set(fb, idx, "line.region_bytes", region_size_named(a, ip->top_region), t);
 }
@@ -443,6 +512,11 @@ static bool addr_bind_struct(struct binder *b, const struct addr_report *a,
 	}
 	if (!sb->top || ip->decoded > sb->top->decoded)
 		sb->top = ip;
+	double span = ip->line_span_samples ? ip->line_span_lines :
+		      addr__random_span(ip->decoded, ip->lines);
+
+	if (isfinite(span) && span > sb->span_lines)
+		sb->span_lines = span;
 	/* the extent of the objects walked: accesses that step over them one by one */
 	if (ip->ea_max && !ip->op.clobbers && sb->s->size &&
 	    (uint64_t)llabs(walk) == sb->s->size) {
@@ -713,6 +787,22 @@ static const struct addr_ip *addr_region_hottest(const struct addr_report *a,
 }
 
 /*
+ * The sampled access whose samples gave no address that stream X recorded
+ * with enough deltas to tell its order (STREAM_ORDER_MIN_DELTAS), or NULL.
+ */
+static const struct addr_ip *stream_sampled(const struct addr_report *a,
+					    const struct stream_ip *x)
+{
+	if (x->skip != STREAM_OK || x->loop_store || x->forward + x->backward < STREAM_ORDER_MIN_DELTAS)
+		return NULL;
+	for (int k = 0; k < a->nr_ips; k++)
+		if (a->ips[k].op.insn == x->insn && a->ips[k].pid == x->pid &&
+		    a->ips[k].op.skip == AS_OK && a->ips[k].samples > a->ips[k].decoded)
+			return &a->ips[k];
+	return NULL;
+}
+
+/*
  * How region entity E is walked: the share of the samples of the code
  * working mostly in it that comes from code walking it in no order
  * (not in_order(), or no order measured: the load overwrote its
@@ -748,6 +838,29 @@ static void addr_bind_region_order(const struct binder *b, struct factbase *fb, 
 			pages = addr__random_span(ip->decoded, ip->pages);
 		}
 	}
+	/*
+	 * A load that overwrites its own base (x = *p, h = tab[h]) gives the
+	 * samples no address; its address stream, recorded before it runs,
+	 * says where it went and in what order: its samples count for the
+	 * region its stream fell in.
+	 */
+	for (int k = 0; b->r->streams && k < b->r->streams->nr_ips; k++) {
+		const struct stream_ip *x = &b->r->streams->ips[k];
+		const struct addr_ip *ip = stream_sampled(a, x);
+		double n = ip ? (double)(ip->samples - ip->decoded) : 0;
+
+		if (n <= 0 || x->region_start < e->region_start ||
+		    x->region_start >= e->region_start + e->region_len)
+			continue;
+		all += n;
+		if (stream_ip__in_order(x))
+			continue;
+		rnd += n;
+		if (ip->samples > best) {
+			best = ip->samples;
+			pages = addr__random_span(x->accesses, x->pages);
+		}
+	}
 	if (!all)
 		return;
 	factbase__set(fb, i, "region.random_share", rnd / all, a->tier);
@@ -772,6 +885,15 @@ static void addr_bind_regions(struct binder *b, const struct addr_report *a)
 			if (a->regions[k].start < e->region_start + e->region_len &&
 			    a->regions[k].end > e->region_start)
 				n += (double)a->regions[k].samples;
+		/* and the samples without an address whose stream went there */
+		for (int k = 0; b->r->streams && k < b->r->streams->nr_ips; k++) {
+			const struct stream_ip *x = &b->r->streams->ips[k];
+			const struct addr_ip *ip = stream_sampled(a, x);
+
+			if (ip && x->region_start >= e->region_start &&
+			    x->region_start < e->region_start + e->region_len)
+				n += (double)(ip->samples - ip->decoded);
+		}
 		factbase__set(fb, i, "region.addr_samples", n, a->tier);
 		addr_bind_region_order(b, fb, i, a, e);
 		if (!n || !(best = addr_region_hottest(a, e)))
@@ -1176,6 +1298,13 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 				nr_lines++;
 			}
 		}
+		/*
+		 * a loop that also stores with rep stos/movs (a memset of each
+		 * record) writes bytes no displacement names: the whole object,
+		 * as far as anyone can tell
+		 */
+		if (sb->top && sb->top->op.bulk)
+			reached = together = (double)sb->s->size;
 		if (sb->top)
 			addr_describe_struct(b, a, sb);
 		/* one thread's walk: threads walking arrays of their own walk small ones */
@@ -1186,6 +1315,7 @@ static void addr_bind_structs(struct binder *b, const struct addr_report *a)
 					       sb->thread_extent : sb->ea_max - sb->ea_min) +
 				      (double)sb->s->size, t);
 		factbase__set(fb, sb->ent, "struct.hot_members", nr_sampled, t);
+		factbase__set(fb, sb->ent, "struct.span_lines", sb->span_lines, t);
 		/*
 		 * whether the loop around the busiest access was found and read:
 		 * then the members it reaches are known, not only the first one

@@ -184,9 +184,22 @@ int64_t bind__elem_offset(const struct ma_struct *s, const struct addr_ip *ip, b
 bool bind__steps_over(const struct addr_ip *ip, int64_t stride, int64_t size)
 {
 	int64_t step = llabs(ip->loop_step);
+	bool other = false;
 
-	return stride && size > 0 && llabs(stride) % size == 0 &&
-	       (!step || step % size == 0 || size % step == 0);
+	if (!stride || size <= 0 || llabs(stride) % size != 0 ||
+	    (step && step % size != 0 && size % step != 0))
+		return false;
+	/*
+	 * a loop that moves several objects a pass (step = k * size) reaches
+	 * into the others too (an unrolled walk: p[0].x, p[1].x); one access
+	 * a pass, every third 32-byte object, is as much one float of each
+	 * 96-byte frame: no evidence of these objects
+	 */
+	if (step <= size)
+		return true;
+	for (int k = 0; k < ip->nr_sib && !other; k++)
+		other = llabs(ip->sib_disp[k] - ip->op.disp) >= size;
+	return other;
 }
 
 int64_t bind__walk_stride(const struct binder *b, const struct addr_ip *ip)

@@ -68,6 +68,7 @@ struct sbind {
 	double base_off[ADDR_LINE_OFF_MAX];
 	uint64_t ea_min, ea_max; /* the exact addresses of its accesses, lowest and highest */
 	uint64_t thread_extent;	/* the widest range of them one thread hit (addr_ip.thread_extent) */
+	double span_lines;	/* lines its accesses cover, the widest of any one access's */
 	int line_ent[16];
 	int nr_line_ent;
 	int *member_ent;	/* entity of each member, -1 until created */

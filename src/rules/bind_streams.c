@@ -145,6 +145,7 @@ static void bind_store(struct binder *b, const struct streams_report *s,
 		return;
 	factbase__set(fb, idx, "line.stream_store_accesses", (double)ip->accesses, t);
 	factbase__set(fb, idx, "line.stream_store_stride", (double)llabs(ip->stride), t);
+	factbase__set(fb, idx, "line.stream_store_size", (double)ip->size, t);
 	factbase__set(fb, idx, "line.stream_store_stride_frac", ip->stride_frac, t);
 	factbase__set(fb, idx, "line.stream_write_only", ip->write_only, t);
 	bind_loop_store(b, s, ip, idx);

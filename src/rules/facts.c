@@ -195,6 +195,9 @@ const struct metric_def metric__registry[] = {
 	{ "struct.reached_bytes", S, EV_ADDR, "bytes",
 	  "bytes of the members sampled or reached by the hot loop's code through the pointer of a "
 	  "sampled access (what a hot/cold split must keep together)" },
+	{ "struct.span_lines", S, EV_ADDR, "count",
+	  "cache lines the accesses to its objects cover: the widest of its sampled accesses' "
+	  "(line.span_lines), estimated from the lines their samples saw once and twice" },
 	{ "struct.extent_bytes", S, EV_ADDR, "bytes",
 	  "from the lowest to the highest address hit by its sampled accesses that step over its "
 	  "objects one by one (the array walked), in one thread (threads walking arrays of their "
@@ -283,6 +286,10 @@ const struct metric_def metric__registry[] = {
 	{ "line.region_thp_share", L, EV_ADDR, "ratio",
 	  "share of the mapping the line's addresses fell in that is backed by transparent huge "
 	  "pages (smaps at exit)" },
+	{ "line.origin_streams", L, EV_ADDR, "count",
+	  "arrays its loop walks by an index whose starts lie in the same L1d set as its own "
+	  "(base register plus displacement, the same set in 9 of 10 samples or more): they "
+	  "share that set at every index" },
 	{ "line.span_lines", L, EV_ADDR, "count",
 	  "cache lines its accesses cover, estimated from the lines the samples of all its "
 	  "instructions saw once and twice (lower bound, robust to hot lines)" },
@@ -337,6 +344,7 @@ const struct metric_def metric__registry[] = {
 	  "accesses recorded of the line's store (its longest stream of an instruction that only "
 	  "writes)" },
 	{ "line.stream_store_stride", L, EV_STREAMS, "bytes", "that store's exact stride" },
+	{ "line.stream_store_size", L, EV_STREAMS, "bytes", "that store's access size" },
 	{ "line.stream_store_stride_frac", L, EV_STREAMS, "ratio",
 	  "share of that store's deltas equal to its stride" },
 	{ "line.loop_share", L, EV_STREAMS, "ratio",

@@ -163,7 +163,24 @@ bool addrsym__find_member(Dwarf_Die *type, const char *name, uint64_t *off, Dwar
 	return false;
 }
 
-/* Appends ".member" / "[i]" for byte offset off inside type (nested). */
+/*
+ * Whether TYPE is declared in a system header (/usr/include): a library's
+ * object (pthread_mutex_t, FILE, sem_t) whose fields the library writes,
+ * whichever thread calls it.
+ */
+static bool system_type(Dwarf_Die *type)
+{
+	char file[512];
+	int line;
+
+	return decl_of(type, file, sizeof(file), &line) && !strncmp(file, "/usr/include/", 13);
+}
+
+/*
+ * Appends ".member" / "[i]" for byte offset off inside type (nested), down
+ * to a library's object: two threads writing the owner and the lock word of
+ * one mutex write one object (true sharing), not two.
+ */
 static void member_path(Dwarf_Die type, uint64_t off, char *buf, size_t len)
 {
 	for (int depth = 0; depth < 8 && addrsym__peel_type(&type); depth++) {
@@ -172,6 +189,9 @@ static void member_path(Dwarf_Die type, uint64_t off, char *buf, size_t len)
 		Dwarf_Die child, mt;
 		Dwarf_Word sz;
 		bool found = false;
+
+		if (tag != DW_TAG_array_type && system_type(&type))
+			return;
 
 		if (tag == DW_TAG_array_type) {
 			if (!addrsym__die_type(&type, &mt) || dwarf_aggregate_size(&mt, &sz) || !sz)

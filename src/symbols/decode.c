@@ -693,26 +693,50 @@ static int loop_around(csh h, const uint8_t *code, size_t len, uint64_t code_add
 	return 0;
 }
 
-int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
-			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max,
-			      int64_t *bump, bool *lea_indexed)
+/*
+ * The loop enclosing [*LO, *HI) (a loop around HOT): the jumps after *HI,
+ * up to AS_LOOP_SCAN bytes past HOT, back into it or before it.  A walk
+ * whose test skips most elements (if (e->state != BOUND) continue) closes
+ * an inner loop around that one test; the element's other accesses lie in
+ * the enclosing one.  Stops at a return or an indirect jump.
+ */
+static void widen_loop(csh h, cs_insn *in, const uint8_t *code, size_t len,
+		       uint64_t code_addr, uint64_t hot, uint64_t *lo, uint64_t *hi)
+{
+	const uint8_t *c = code + (*hi - code_addr);
+	size_t sz = len - (size_t)(*hi - code_addr);
+	uint64_t a = *hi;
+
+	while (a < hot + AS_LOOP_SCAN && dis_next(h, &c, &sz, &a, in)) {
+		uint64_t t = jump_target(h, in);
+
+		if (t && t <= hot && t >= code_addr && hot - t <= AS_LOOP_SCAN) {
+			if (t < *lo)
+				*lo = t;
+			*hi = a;
+		}
+		if (cs_insn_group(h, in, CS_GRP_RET) ||
+		    (cs_insn_group(h, in, CS_GRP_JUMP) && !t && in->id == X86_INS_JMP))
+			break;
+	}
+}
+
+static int siblings_in(csh h, cs_insn *in, const uint8_t *code, uint64_t code_addr,
+		       uint64_t lo, uint64_t hi, const struct mem_operand *op, int64_t *disp,
+		       uint8_t *size, int max, int64_t *bump, bool *lea_indexed)
 {
 	struct {
 		int64_t disp;
 		uint8_t size;
 		int gen;
 	} seen[64];
-	csh h = decoder();
-	cs_insn *in;
 	const uint8_t *c;
-	uint64_t a, lo, hi;
+	uint64_t a;
 	size_t sz;
-	int n = 0, nr_seen = 0, gen = 0, op_gen = -1, err;
+	int n = 0, nr_seen = 0, gen = 0, op_gen = -1;
 	int64_t adj = 0, op_adj = 0;
 	bool lea_idx = false, op_lea_idx = false;
 
-	if ((err = loop_around(h, code, len, code_addr, op, &in, &lo, &hi)))
-		return err;
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
@@ -764,7 +788,6 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 			adj = 0;
 		}
 	}
-	cs_free(in, 1);
 	if (bump)
 		*bump = op_gen >= 0 ? op_adj : 0;
 	if (lea_indexed)
@@ -782,6 +805,35 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 			size[n++] = seen[i].size;
 		}
 	}
+	return n;
+}
+
+/*
+ * OP's siblings in its innermost loop; where that loop reaches the pointer
+ * at OP alone, in the loop enclosing it (widen_loop), whose other accesses
+ * through the same pointer value say where in the element it points.
+ */
+int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_addr,
+			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max,
+			      int64_t *bump, bool *lea_indexed)
+{
+	csh h = decoder();
+	cs_insn *in;
+	uint64_t lo, hi, wlo, whi;
+	int n, err;
+
+	if ((err = loop_around(h, code, len, code_addr, op, &in, &lo, &hi)))
+		return err;
+	n = siblings_in(h, in, code, code_addr, lo, hi, op, disp, size, max, bump, lea_indexed);
+	wlo = lo;
+	whi = hi;
+	if (n < 2 && max >= 2) {
+		widen_loop(h, in, code, len, code_addr, op->insn, &wlo, &whi);
+		if (wlo < lo || whi > hi)
+			n = siblings_in(h, in, code, code_addr, wlo, whi, op, disp, size, max,
+					bump, lea_indexed);
+	}
+	cs_free(in, 1);
 	return n;
 }
 
@@ -1070,6 +1122,35 @@ static bool slot_chained(csh h, cs_insn *in, const uint8_t *code, size_t len,
 		if (same_slot(&ch[k], &s))
 			return true;
 	return false;
+}
+
+bool addrsample__loop_bulk(const uint8_t *code, size_t len, uint64_t code_addr,
+			   const struct mem_operand *op)
+{
+	csh h = decoder();
+	cs_insn *in;
+	const uint8_t *c;
+	uint64_t lo, hi, a;
+	size_t sz;
+	bool bulk = false;
+
+	if (loop_around(h, code, len, code_addr, op, &in, &lo, &hi))
+		return false;
+	c = code + (lo - code_addr);
+	sz = (size_t)(hi - lo);
+	a = lo;
+	while (!bulk && dis_next(h, &c, &sz, &a, in)) {
+		const cs_x86 *x = &in->detail->x86;
+
+		/* F3 only: F2 0F 10 is SSE's movsd, which capstone also calls MOVSD */
+		bulk = x->prefix[0] == X86_PREFIX_REP &&
+		       (in->id == X86_INS_STOSB || in->id == X86_INS_STOSW ||
+			in->id == X86_INS_STOSD || in->id == X86_INS_STOSQ ||
+			in->id == X86_INS_MOVSB || in->id == X86_INS_MOVSW ||
+			in->id == X86_INS_MOVSD || in->id == X86_INS_MOVSQ);
+	}
+	cs_free(in, 1);
+	return bulk;
 }
 
 bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_addr,

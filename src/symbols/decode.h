@@ -113,6 +113,14 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
 			  const struct mem_operand *op, int64_t *step);
 /*
+ * Whether the loop around OP (as addrsample__loop_stores finds it) also
+ * stores with a repeated string instruction (rep stos, rep movs: an inlined
+ * memset or memcpy): it writes bytes no displacement names, so what it
+ * reaches of an object is not known from its accesses' displacements.
+ */
+bool addrsample__loop_bulk(const uint8_t *code, size_t len, uint64_t code_addr,
+			   const struct mem_operand *op);
+/*
  * Whether the loop around OP (found as addrsample__loop_stores finds it)
  * moves OP's base register only to a pointer loaded through it: p = p->next,
  * n = n->child[i], or through a register copied from it or loaded in turn

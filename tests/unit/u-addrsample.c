@@ -852,3 +852,107 @@ void test_addrsample__loop_step(void)
 		ASSERT_TRUE(!addrsample__loop_step(code, sizeof(loops_code), 0x401000, &op, &step) &&
 			    step == 4, "the index moved by 1, scaled by 4: 4");
 }
+
+/*
+ * A walk whose test skips most elements: the jne back to the step closes a
+ * loop around the one test (0x19), the element's other accesses are in the
+ * loop enclosing it (from 0x00).  At 0x401000: movb [rax],2; add rcx,rdx;
+ * add rdx,1; add rax,160; cmp rdx,0x200000; je out; cmpb [rax],1;
+ * jne 0x401006; cmp edi,[rax+12]; jae 0x401000; add r8d,1; jmp 0x401006.
+ */
+static const uint8_t skip_walk_code[] = {
+	0xc6, 0x00, 0x02, 0x48, 0x01, 0xd1, 0x48, 0x83, 0xc2, 0x01, 0x48, 0x05, 0xa0, 0x00,
+	0x00, 0x00, 0x48, 0x81, 0xfa, 0x00, 0x00, 0x20, 0x00, 0x74, 0x10, 0x80, 0x38, 0x01,
+	0x75, 0xe8, 0x3b, 0x78, 0x0c, 0x73, 0xdd, 0x41, 0x83, 0xc0, 0x01, 0xeb, 0xdd, 0xc3,
+};
+
+void test_addrsample__loop_siblings_enclosing(void)
+{
+	const uint8_t *code = skip_walk_code;
+	struct mem_operand op;
+	int64_t disp[16], bump = -1;
+	uint8_t size[16];
+	bool has0 = false, has12 = false;
+	int n;
+
+	if (!ASSERT_OK(addrsample__decode(code + 0x19, sizeof(skip_walk_code) - 0x19, 0x401019,
+					  &op), "decode cmpb"))
+		return;
+	n = addrsample__loop_siblings(code, sizeof(skip_walk_code), 0x401000, &op, disp, size, 16,
+				      &bump, NULL);
+	for (int i = 0; i < n; i++) {
+		has0 |= disp[i] == 0 && size[i] == 1;
+		has12 |= disp[i] == 12 && size[i] == 4;
+	}
+	ASSERT_TRUE(n >= 2, "more than the test itself: the enclosing loop's accesses");
+	ASSERT_TRUE(has0 && has12, "the byte it tests and the word 12 past it");
+	ASSERT_EQ(bump, 160, "the step comes before it in the enclosing loop");
+	/* the load at +12 has its siblings in its own loop: not widened */
+	if (ASSERT_OK(addrsample__decode(code + 0x1e, sizeof(skip_walk_code) - 0x1e, 0x40101e, &op),
+		      "decode cmp")) {
+		n = addrsample__loop_siblings(code, sizeof(skip_walk_code), 0x401000, &op, disp,
+					      size, 16, &bump, NULL);
+		ASSERT_TRUE(n >= 2, "its own loop holds the store and the test");
+	}
+}
+
+/* Two threads at different bytes of one named object share it; of two objects, falsely. */
+void test_addrsample__shared_line_one_object(void)
+{
+	struct addr_line l;
+
+	memset(&l, 0, sizeof(l));
+	l.nr_threads = 3;
+	l.t[0].writes = 1;
+	l.t[0].wmask = 0xf;
+	snprintf(l.t[0].object, sizeof(l.t[0].object), "stripes[9].lock");
+	l.t[1].writes = 2;
+	l.t[1].wmask = 0xf00;
+	snprintf(l.t[1].object, sizeof(l.t[1].object), "stripes[9].lock");
+	l.t[2].reads = 4;	/* a reader names nothing */
+	ASSERT_TRUE(addr_line__one_object(&l), "the lock word and the owner of one mutex");
+	snprintf(l.t[1].object, sizeof(l.t[1].object), "stripes[10].lock");
+	ASSERT_TRUE(!addr_line__one_object(&l), "two stripes' locks");
+	snprintf(l.t[1].object, sizeof(l.t[1].object), "q.tail");
+	snprintf(l.t[0].object, sizeof(l.t[0].object), "q.head");
+	ASSERT_TRUE(!addr_line__one_object(&l), "two members of one struct");
+	l.t[0].object[0] = '\0';
+	snprintf(l.t[1].object, sizeof(l.t[1].object), "q.head");
+	ASSERT_TRUE(!addr_line__one_object(&l), "an unnamed writer decides nothing");
+}
+
+/*
+ * A set-up loop that memsets each 160-byte record (rep stosq) and writes a
+ * field: it writes bytes no displacement names.  An SSE movsd (F2 0F 10),
+ * which capstone also calls MOVSD, is no string store.
+ */
+void test_addrsample__loop_bulk(void)
+{
+	static const uint8_t fill[] = {
+		0x48, 0x89, 0xdf,			/* mov rdi, rbx */
+		0xb9, 0x14, 0x00, 0x00, 0x00,		/* mov ecx, 20 */
+		0x31, 0xc0,				/* xor eax, eax */
+		0xf3, 0x48, 0xab,			/* rep stosq */
+		0x89, 0x53, 0x04,			/* mov [rbx+4], edx */
+		0x48, 0x81, 0xc3, 0xa0, 0x00, 0x00, 0x00, /* add rbx, 160 */
+		0x48, 0x39, 0xeb,			/* cmp rbx, rbp */
+		0x75, 0xe4,				/* jne 0x401000 */
+		0xc3,
+	};
+	static const uint8_t sum[] = {
+		0xf2, 0x0f, 0x10, 0x03,			/* movsd xmm0, [rbx] */
+		0x48, 0x83, 0xc3, 0x08,			/* add rbx, 8 */
+		0x48, 0x39, 0xeb,			/* cmp rbx, rbp */
+		0x75, 0xf3,				/* jne 0x401000 */
+		0xc3,
+	};
+	struct mem_operand op;
+
+	if (ASSERT_OK(addrsample__decode(fill + 0x0d, sizeof(fill) - 0x0d, 0x40100d, &op),
+		      "decode the field store"))
+		ASSERT_TRUE(addrsample__loop_bulk(fill, sizeof(fill), 0x401000, &op),
+			    "the loop memsets each record");
+	if (ASSERT_OK(addrsample__decode(sum, sizeof(sum), 0x401000, &op), "decode movsd"))
+		ASSERT_TRUE(!addrsample__loop_bulk(sum, sizeof(sum), 0x401000, &op),
+			    "an SSE load is no string store");
+}

@@ -494,3 +494,119 @@ out:
 	factbase__free(fb);
 	report__free(r);
 }
+
+/*
+ * Nine arrays walked by one index that begin in one L1d set (the planes of
+ * a lattice 1 MiB apart; x[i - 1] reads 8 bytes before its origin), one
+ * that begins a line later, one whose origin moves: line.origin_streams
+ * counts the nine, by base register.
+ */
+void test_bind__origin_streams(void)
+{
+	static const int bases[] = { AS_AX, AS_BX, AS_CX, AS_DX, AS_SI, AS_DI, AS_R8, AS_R9,
+				     AS_R10, AS_R11, AS_R12 };
+	struct report r;
+	struct sampling p;
+	struct sampling_hotsum hs[3];
+	struct sampling_fault_site site;
+	struct sampling_region g;
+	struct addr_report a = { .tier = TIER_SW_ADDR, .period_ns = 1000000, .line_size = 64,
+				 .l1_sets = 64 };
+	struct addr_ip ips[11];
+	struct factbase *fb;
+	int line;
+
+	fill_profile(&r, &p, hs, &site, &g);
+	for (int i = 0; i < 11; i++) {
+		addr_ip(&ips[i], "walk", i ? 11 : 10, "movsd xmm0, qword ptr [rax + rcx*8]");
+		ips[i].samples = ips[i].decoded = i ? 40 : 400;
+		ips[i].op.base = bases[i];
+		ips[i].op.index = AS_R13;
+		ips[i].op.scale = 8;
+		ips[i].op.size = 8;
+		ips[i].lines = 40;
+		ips[i].origin_n = ips[i].origin_same = 20;
+		ips[i].origin_off = i % 2 ? 4088 : 0;
+	}
+	ips[9].origin_off = 64;		/* a line on: another set */
+	ips[10].origin_same = 15;	/* moves: no fixed origin */
+	a.samples = a.decoded = 1000;
+	a.ips = ips;
+	a.nr_ips = 11;
+	r.addr = &a;
+	fb = bind(&r, NULL, NULL);
+	if (!fb)
+		return;
+	line = find_at(fb, SCOPE_LINE, "/src/walk.c", 10);
+	if (ASSERT_TRUE(line >= 0, "the hot line"))
+		ASSERT_NEAR(fact(fb, line, "line.origin_streams"), 9, 0,
+			    "nine arrays in its set, by base register");
+	factbase__free(fb);
+}
+
+/*
+ * A counter load that overwrites its own base (mov eax, [rax]): its 500
+ * samples give no address, its stream recorded 400 accesses on 398 pages,
+ * up and down at random, in the large anonymous region.  They count for
+ * the region and its random walk; a stream that went in order would not.
+ */
+void test_bind__region_walk_from_stream(void)
+{
+	struct report r;
+	struct sampling p;
+	struct sampling_hotsum hs[3];
+	struct sampling_fault_site site;
+	struct sampling_region g;
+	struct addr_report a = { .tier = TIER_SW_ADDR, .period_ns = 1000000 };
+	struct addr_ip ip;
+	struct stream_ip sip;
+	struct streams_report s = { .tier = TIER_UPROBE_STREAM };
+	struct factbase *fb;
+	int reg = -1;
+
+	fill_profile(&r, &p, hs, &site, &g);
+	addr_ip(&ip, "walk", 10, "mov eax, dword ptr [rax]");
+	ip.op.insn = 0x401000;
+	ip.samples = ip.no_addr = 500;
+	a.samples = 520;
+	a.ips = &ip;
+	a.nr_ips = 1;
+	r.addr = &a;
+	memset(&sip, 0, sizeof(sip));
+	sip.insn = 0x401000;
+	sip.skip = STREAM_OK;
+	sip.read = true;
+	sip.accesses = 400;
+	sip.pages = 398;
+	sip.forward = 205;
+	sip.backward = 194;
+	sip.region_start = g.start + 4096;
+	sip.region_bytes = g.size;
+	s.ips = &sip;
+	s.nr_ips = 1;
+	r.streams = &s;
+	fb = bind(&r, NULL, NULL);
+	if (!fb)
+		return;
+	for (int i = 0; i < fb->nr_ents; i++)
+		if (fb->ents[i].scope == SCOPE_REGION)
+			reg = i;
+	if (ASSERT_TRUE(reg >= 0, "the region")) {
+		ASSERT_NEAR(fact(fb, reg, "region.addr_samples"), 500, 0,
+			    "the samples its stream placed there");
+		ASSERT_NEAR(fact(fb, reg, "region.random_share"), 1, 0, "all of them at random");
+		ASSERT_TRUE(fact(fb, reg, "region.random_pages") > 3072,
+			    "398 pages of 400 accesses: far more than a TLB maps");
+	}
+	factbase__free(fb);
+	sip.forward = 390;	/* in order: no random walk */
+	sip.backward = 9;
+	fb = bind(&r, NULL, NULL);
+	if (!fb)
+		return;
+	for (int i = 0; i < fb->nr_ents; i++)
+		if (fb->ents[i].scope == SCOPE_REGION)
+			reg = i;
+	ASSERT_NEAR(fact(fb, reg, "region.random_share"), 0, 0, "a walk in order");
+	factbase__free(fb);
+}

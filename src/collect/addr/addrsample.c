@@ -309,6 +309,7 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 	if (addrsample__loop_step(buf, (size_t)(to - from), from, &ia->out.op, &ia->out.loop_step))
 		ia->out.loop_step = 0;
 	ia->out.op.chained = addrsample__loop_chained(buf, (size_t)(to - from), from, &ia->out.op);
+	ia->out.op.bulk = addrsample__loop_bulk(buf, (size_t)(to - from), from, &ia->out.op);
 	addrsample__loop_range(buf, (size_t)(to - from), from, insn, &ia->out.loop_lo,
 			       &ia->out.loop_hi); /* left 0 when none closes */
 	free(buf);
@@ -844,6 +845,14 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 			ia->out.ea_min = ea;
 		if (ea > ia->out.ea_max)
 			ia->out.ea_max = ea;
+		if (ia->out.op.index >= 0 && ia->out.op.base >= 0 && ia->out.op.base != AS_SP) {
+			uint64_t org = regs[ia->out.op.base] +
+				       (uint64_t)(ia->out.op.disp - ia->out.op.adj);
+
+			set = (unsigned int)(org % ((uint64_t)as->line_size * as->l1_sets));
+			ia->out.origin_off = ia->out.origin_n++ ? ia->out.origin_off : set;
+			ia->out.origin_same += set == ia->out.origin_off;
+		}
 		set = (unsigned int)((ea / as->line_size) % as->l1_sets);
 		if (!(ia->sets[set / 64] >> (set % 64) & 1)) {
 			ia->sets[set / 64] |= 1ULL << (set % 64);
@@ -1068,22 +1077,6 @@ static int cmp_region(const void *a, const void *b)
 	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
 }
 
-static uint64_t line_writes(const struct addr_line *l)
-{
-	uint64_t w = 0;
-
-	for (int i = 0; i < l->nr_threads; i++)
-		w += l->t[i].writes;
-	return w;
-}
-
-static int cmp_line(const void *a, const void *b)
-{
-	uint64_t x = line_writes(a), y = line_writes(b);
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
 /* The lines loads were sampled at (addr_report.read_lines): sorted, distinct. */
 static void read_lines(struct addrsample *as, struct addr_report *p)
 {
@@ -1278,8 +1271,7 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 		o->nr_threads = la->nr;
 		for (int k = 0; k < la->nr; k++) {
 			o->t[k].tid = la->t[k].tid;
-			o->t[k].reads = la->t[k].reads;
-			o->t[k].writes = la->t[k].writes;
+			o->t[k].reads = la->t[k].reads, o->t[k].writes = la->t[k].writes;
 			o->t[k].rmask = la->t[k].rmask;
 			o->t[k].wmask = la->t[k].wmask;
 			if (wmaps && la->t[k].wmask && keep <= AS_KEEP_SHARED)
@@ -1290,10 +1282,11 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 						   sizeof(o->decl_file), &o->decl_line);
 		}
 		o->ip = top ? as->ips[top - 1].out.ip : 0;
-		o->false_sharing = !overlap;
+		/* different bytes of one object (a mutex's lock word, its owner): shared */
+		o->false_sharing = !overlap && !addr_line__one_object(o);
 	}
 	p->nr_shared = (int)keep;
-	qsort(p->shared, p->nr_shared, sizeof(*p->shared), cmp_line);
+	qsort(p->shared, p->nr_shared, sizeof(*p->shared), addr_line__cmp_writes);
 	if (p->nr_shared > AS_KEEP_SHARED)
 		p->nr_shared = AS_KEEP_SHARED;
 	free(cls);
