@@ -59,6 +59,8 @@ struct stream_ip {
 	 * sample): the loop's code [loop_lo, loop_hi).
 	 */
 	bool loop_store;
+	uint32_t fill;		/* a loop store: the bytes its loop writes through its pointer a
+				 * pass (addrsample__loop_fill), 0: unknown */
 	uint64_t loop_lo, loop_hi;
 	uint64_t region_start, region_bytes; /* the mapping its first access fell in, 0: unknown */
 	uint64_t accesses;	/* records */
@@ -128,8 +130,14 @@ struct stream_ip {
  */
 #define STREAM_WRITE_ONLY_LINES 20
 
-/* Deltas a stream needs before its order (forward against backward) is taken. */
-#define STREAM_ORDER_MIN_DELTAS 64
+/*
+ * Deltas a stream needs before its order (forward against backward) is
+ * taken.  In order is nine in ten one way: of 32 deltas in random order,
+ * 29 or more go one way with probability 2.6e-6, so 32 tell a walk in order
+ * from a random one; more would only leave the short streams of a walk that
+ * visits few elements a pass (a budgeted burst records some 50) undecided.
+ */
+#define STREAM_ORDER_MIN_DELTAS 32
 
 struct streams_report {
 	enum tier tier;		/* TIER_UPROBE_STREAM */

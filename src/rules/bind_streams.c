@@ -62,7 +62,12 @@ static void bind_loop_store(struct binder *b, const struct streams_report *s,
 	struct factbase *fb = b->fb;
 	double in_loop = 0, v;
 
-	if (ip->region_bytes && factbase__get(fb, idx, "line.region_bytes", &v, NULL))
+	/*
+	 * where the store writes, from its own exact addresses: the line's
+	 * samples may be its loads' (a record built on the stack, then
+	 * stored to a ring)
+	 */
+	if (ip->region_bytes && (ip->write || factbase__get(fb, idx, "line.region_bytes", &v, NULL)))
 		factbase__set(fb, idx, "line.region_bytes", (double)ip->region_bytes, s->tier);
 	/*
 	 * the store's own instruction says whether it is non-temporal, over a
@@ -146,6 +151,8 @@ static void bind_store(struct binder *b, const struct streams_report *s,
 	factbase__set(fb, idx, "line.stream_store_accesses", (double)ip->accesses, t);
 	factbase__set(fb, idx, "line.stream_store_stride", (double)llabs(ip->stride), t);
 	factbase__set(fb, idx, "line.stream_store_size", (double)ip->size, t);
+	if (ip->fill)
+		factbase__set(fb, idx, "line.stream_store_fill", (double)ip->fill, t);
 	factbase__set(fb, idx, "line.stream_store_stride_frac", ip->stride_frac, t);
 	factbase__set(fb, idx, "line.stream_write_only", ip->write_only, t);
 	bind_loop_store(b, s, ip, idx);
@@ -176,6 +183,41 @@ static bool describes_before(const struct stream_ip *a, int ai, const struct str
  * few of its own deltas the stream holds to tell.  One visit in 8
  * iterations or fewer: most objects are never fetched by that access.
  */
+/* Whether stream IP steps over objects of SIZE bytes one after the other. */
+static bool stream_dense(const struct stream_ip *ip, int64_t size)
+{
+	return size > 0 && ((llabs(ip->stride) == size && ip->stride_frac >= 0.5) ||
+			    (ip->cycle_deltas > 1 && llabs(ip->cycle) == size));
+}
+
+/*
+ * Whether another access of SB's busiest function, on its struct, walks
+ * the objects one after the other (the kind read of every node, where the
+ * busiest access reads a member of some of them): then every object's
+ * lines come in order whatever the busiest access skips.
+ */
+static bool sibling_dense(struct binder *b, const struct streams_report *s,
+			  const struct sbind *sb, const struct stream_ip *own)
+{
+	const struct addr_report *a = b->r->addr;
+
+	for (int k = 0; a && k < s->nr_ips; k++) {
+		const struct stream_ip *x = &s->ips[k];
+		uint64_t moves = x->forward + x->backward;
+		int mi;
+
+		if (x == own || x->pid != own->pid || x->skip != STREAM_OK ||
+		    moves < STREAM_ORDER_MIN_DELTAS || strcmp(x->loc.function, own->loc.function) ||
+		    !stream_dense(x, (int64_t)sb->s->size))
+			continue;
+		for (int i = 0; i < a->nr_ips; i++)
+			if (a->ips[i].op.insn == x->insn && a->ips[i].pid == x->pid &&
+			    a->ips[i].op.skip == AS_OK && bind__attribute(b, &a->ips[i], &mi) == sb)
+				return true;
+	}
+	return false;
+}
+
 static void bind_walk_density(struct binder *b, const struct streams_report *s)
 {
 	/*
@@ -204,9 +246,7 @@ static void bind_walk_density(struct binder *b, const struct streams_report *s)
 			factbase__set(b->fb, sb->ent, "struct.in_order",
 				      (double)most >= 0.9 * (double)moves, s->tier);
 			factbase__set(b->fb, sb->ent, "struct.walk_dense",
-				      size > 0 && ((llabs(ip->stride) == size && ip->stride_frac >= 0.5) ||
-						   (ip->cycle_deltas > 1 && llabs(ip->cycle) == size)),
-				      s->tier);
+				      stream_dense(ip, size) || sibling_dense(b, s, sb, ip), s->tier);
 		}
 	}
 	for (int i = 0; i < b->nr_sb; i++) {
@@ -231,7 +271,8 @@ static void bind_walk_density(struct binder *b, const struct streams_report *s)
 			    !strcmp(x->loc.function, own->loc.function) && x->accesses > most)
 				most = x->accesses;
 		}
-		if (most >= STREAM_ORDER_MIN_DELTAS && own->accesses * 8 <= most)
+		if (most >= STREAM_ORDER_MIN_DELTAS && own->accesses * 8 <= most &&
+		    !sibling_dense(b, s, sb, own))
 			factbase__set(b->fb, sb->ent, "struct.walk_dense", 0, s->tier);
 	}
 }

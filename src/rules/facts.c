@@ -345,6 +345,9 @@ const struct metric_def metric__registry[] = {
 	  "writes)" },
 	{ "line.stream_store_stride", L, EV_STREAMS, "bytes", "that store's exact stride" },
 	{ "line.stream_store_size", L, EV_STREAMS, "bytes", "that store's access size" },
+	{ "line.stream_store_fill", L, EV_STREAMS, "bytes",
+	  "the bytes that store's loop writes through its pointer a pass (the union of the "
+	  "loop's accesses through it; a loop store only)" },
 	{ "line.stream_store_stride_frac", L, EV_STREAMS, "ratio",
 	  "share of that store's deltas equal to its stride" },
 	{ "line.loop_share", L, EV_STREAMS, "ratio",

@@ -1124,6 +1124,35 @@ static bool slot_chained(csh h, cs_insn *in, const uint8_t *code, size_t len,
 	return false;
 }
 
+static int cmp_span(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+uint32_t addrsample__loop_fill(const uint8_t *code, size_t len, uint64_t code_addr,
+			       const struct mem_operand *op)
+{
+	int64_t disp[32], span[32][2], end = INT64_MIN, fill = 0;
+	uint8_t size[32];
+	int n = addrsample__loop_siblings(code, len, code_addr, op, disp, size, 32, NULL, NULL);
+
+	for (int i = 0; i < n; i++) {
+		span[i][0] = disp[i];
+		span[i][1] = disp[i] + (size[i] ? size[i] : 1);
+	}
+	if (n > 0)
+		qsort(span, (size_t)n, sizeof(span[0]), cmp_span);
+	for (int i = 0; i < n; i++) {
+		if (span[i][1] <= end)
+			continue;
+		fill += span[i][1] - (span[i][0] > end ? span[i][0] : end);
+		end = span[i][1];
+	}
+	return (uint32_t)fill;
+}
+
 bool addrsample__loop_bulk(const uint8_t *code, size_t len, uint64_t code_addr,
 			   const struct mem_operand *op)
 {

@@ -113,6 +113,14 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
 			  const struct mem_operand *op, int64_t *step);
 /*
+ * The bytes the loop around OP reaches through OP's pointer in one pass:
+ * the union of its accesses' [displacement, + size) through that base
+ * (addrsample__loop_siblings), 0 when the loop is not found.  Eight 16-byte
+ * stores a pass of a copy loop that steps 128 bytes fill 128.
+ */
+uint32_t addrsample__loop_fill(const uint8_t *code, size_t len, uint64_t code_addr,
+			       const struct mem_operand *op);
+/*
  * Whether the loop around OP (as addrsample__loop_stores finds it) also
  * stores with a repeated string instruction (rep stos, rep movs: an inlined
  * memset or memcpy): it writes bytes no displacement names, so what it

@@ -956,3 +956,39 @@ void test_addrsample__loop_bulk(void)
 		ASSERT_TRUE(!addrsample__loop_bulk(sum, sizeof(sum), 0x401000, &op),
 			    "an SSE load is no string store");
 }
+
+/*
+ * The bytes a loop writes through a store's pointer a pass: four 16-byte
+ * stores of a 64-byte step fill it; a 2-byte column store every 48 bytes
+ * fills 2.
+ */
+void test_addrsample__loop_fill(void)
+{
+	static const uint8_t copy[] = {
+		0xf3, 0x0f, 0x7f, 0x07,			/* movdqu [rdi], xmm0 */
+		0xf3, 0x0f, 0x7f, 0x4f, 0x10,		/* movdqu [rdi+0x10], xmm1 */
+		0xf3, 0x0f, 0x7f, 0x57, 0x20,		/* movdqu [rdi+0x20], xmm2 */
+		0xf3, 0x0f, 0x7f, 0x5f, 0x30,		/* movdqu [rdi+0x30], xmm3 */
+		0x48, 0x83, 0xc7, 0x40,			/* add rdi, 64 */
+		0x48, 0x39, 0xf7,			/* cmp rdi, rsi */
+		0x75, 0xe4,				/* jne 0x401000 */
+		0xc3,
+	};
+	static const uint8_t column[] = {
+		0x66, 0x89, 0x07,			/* mov [rdi], ax */
+		0x48, 0x83, 0xc7, 0x30,			/* add rdi, 48 */
+		0x48, 0x39, 0xf7,			/* cmp rdi, rsi */
+		0x75, 0xf4,				/* jne 0x401000 */
+		0xc3,
+	};
+	struct mem_operand op;
+
+	if (ASSERT_OK(addrsample__decode(copy + 9, sizeof(copy) - 9, 0x401009, &op),
+		      "decode the third store"))
+		ASSERT_EQ(addrsample__loop_fill(copy, sizeof(copy), 0x401000, &op), 64,
+			  "four 16-byte stores fill the 64-byte step");
+	if (ASSERT_OK(addrsample__decode(column, sizeof(column), 0x401000, &op),
+		      "decode the column store"))
+		ASSERT_EQ(addrsample__loop_fill(column, sizeof(column), 0x401000, &op), 2,
+			  "a 2-byte store fills 2 bytes of its 48");
+}

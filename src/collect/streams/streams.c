@@ -417,8 +417,13 @@ static void add_loop_stores(struct streams *st, const struct hot_insn *hot, cons
 			if (st->ips[k].out.insn == stores[i])
 				sp = &st->ips[k];
 		if (sp) {
+			struct mem_operand op;
+
 			sp->out.loop_lo = lo;
 			sp->out.loop_hi = hi;
+			if (!addrsample__decode(code + (stores[i] - from),
+						(size_t)got - (size_t)(stores[i] - from), stores[i], &op))
+				sp->out.fill = addrsample__loop_fill(code, (size_t)got, from, &op);
 		}
 	}
 }
