@@ -142,3 +142,12 @@ int addr_line__cmp_writes(const void *a, const void *b)
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }
+
+void addr_ip__note_base(struct addr_ip *ip, uint64_t origin)
+{
+	for (uint32_t k = 0; k < ip->origin_bases; k++)
+		if (ip->bases[k] == origin)
+			return;
+	if (ip->origin_bases < AS_ORIGIN_BASES)
+		ip->bases[ip->origin_bases++] = origin;
+}

@@ -35,6 +35,8 @@ enum as_skip {
 };
 
 /* The memory operand of one decoded instruction. */
+#define AS_ORIGIN_BASES 32	/* distinct base values kept per indexed access */
+
 struct mem_operand {
 	uint64_t insn;	     /* the instruction's address */
 	uint8_t len;	     /* its length */
@@ -59,6 +61,7 @@ struct mem_operand {
 	bool chained;	     /* its loop moves the base only to a pointer loaded through it
 			      * (addrsample__loop_chained): a dependent chain */
 	bool bulk;	     /* its loop also stores with rep stos/movs (addrsample__loop_bulk) */
+	bool reloads_base;   /* its loop loads its base from memory (addrsample__loop_reloads_base) */
 	bool lea_indexed;    /* its base was last set by a lea with an index in its loop
 			      * (lea r9, [r8 + r9*8]; mov [r9]): an element of an array */
 	bool atomic;	     /* locked read-modify-write (lock prefix, xchg with memory) */
@@ -115,6 +118,13 @@ struct addr_ip {
 	 * nearly every index (addr_origin_streams in the binder).
 	 */
 	uint32_t origin_off, origin_n, origin_same;
+	/*
+	 * The distinct arrays among them: base values seen at that origin (up
+	 * to AS_ORIGIN_BASES).  One instruction reloads its base for each of
+	 * several arrays (x += w[k] * ch[k][i], ch[k] loaded in the loop).
+	 */
+	uint32_t origin_bases;
+	uint64_t bases[AS_ORIGIN_BASES];
 	/*
 	 * The loop around the access reaches these through the same base and
 	 * index registers (addrsample__loop_siblings): displacements and sizes,
@@ -269,6 +279,8 @@ struct addr_report {
  * debug info names (different bytes of one mutex: true sharing).
  */
 bool addr_line__one_object(const struct addr_line *l);
+/* Counts ORIGIN among IP's distinct base values at its origin (origin_bases). */
+void addr_ip__note_base(struct addr_ip *ip, uint64_t origin);
 /* qsort order of shared lines: most writes first. */
 int addr_line__cmp_writes(const void *a, const void *b);
 size_t addr_report__reads_in(const struct addr_report *p, uint64_t lo, uint64_t hi);

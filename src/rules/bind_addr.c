@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "layout/layout.h"
 #include "model/addr.h"
+#include "symbols/decode.h"
 #include "model/sampling.h"
 #include "model/streams.h"
 #include "symbols/codetypes.h"
@@ -112,20 +113,25 @@ static double region_size_named(const struct addr_report *a, const char *name)
 
 /* The IP with most samples on a line describes it: stride, footprint, kind of access. */
 /*
- * Whether IP's indexed access began its array in one L1d set in nearly all
- * of its exact samples (addr_ip.origin_set): 8 or more, 9 in 10 the same.
+ * Whether IP's indexed access began its array at one place modulo the
+ * sets' span in its exact samples (addr_ip.origin_off): all of 3 or more (a
+ * base that moves would put the next two anywhere in the 4096 bytes: the
+ * same byte twice by chance, 6e-8), or 9 in 10 of 8 or more.
  */
-#define ORIGIN_MIN_SAMPLES 8
 static bool addr_same_loop(const struct addr_ip *top, const struct addr_ip *ip);
 
 static bool origin_fixed(const struct addr_ip *ip)
 {
-	return ip->origin_n >= ORIGIN_MIN_SAMPLES && ip->origin_same * 10 >= ip->origin_n * 9;
+	return (ip->origin_n >= 3 && ip->origin_same == ip->origin_n) ||
+	       (ip->origin_n >= 8 && ip->origin_same * 10 >= ip->origin_n * 9);
 }
 
 /*
  * Arrays walked together that begin in one L1d set: the distinct arrays
- * (base register and the line of its displacement) of the accesses in IP's
+ * (base register and the line of its displacement; an access whose loop
+ * loads its base from memory, one array after the other each pass, counts
+ * the base values it was seen with) of
+ * the accesses in IP's
  * loop, in its function, whose origin is fixed and within half a line of
  * IP's (modulo the sets' span: then they share a set at more than half of
  * the indices; x[i - 1] is 8 bytes before x[i]).  An index that steps them
@@ -139,9 +145,9 @@ static int addr_origin_streams(const struct addr_report *a, const struct addr_ip
 {
 	int64_t span = (int64_t)line_size * a->l1_sets;
 
-	struct { int base; int64_t line; } seen[64];
+	struct { int base; int64_t line; int arrays; } seen[64];
 	char fn[128], other[128];
-	int n = 0;
+	int n = 0, arrays = 0;
 
 	if (!origin_fixed(ip) || line_size <= 0 || span <= 0)
 		return -1;
@@ -172,10 +178,16 @@ static int addr_origin_streams(const struct addr_report *a, const struct addr_ip
 			;
 		if (k == n) {
 			seen[n].base = x->op.base;
-			seen[n++].line = x->op.disp / line_size;
+			seen[n].line = x->op.disp / line_size;
+			seen[n++].arrays = x->op.reloads_base && x->origin_bases ?
+					   (int)x->origin_bases : 1;
+		} else if (x->op.reloads_base && (int)x->origin_bases > seen[k].arrays) {
+			seen[k].arrays = (int)x->origin_bases;
 		}
 	}
-	return n;
+	for (int k = 0; k < n; k++)
+		arrays += seen[k].arrays;
+	return arrays;
 }
 
 static void addr_describe_line(struct binder *b, const struct addr_report *a,
@@ -237,6 +249,9 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 	region_label(a, ip, fb->ents[idx].region, sizeof(fb->ents[0].region));
 	factbase__set(fb, idx, "line.cas", insn_has(ip, "cmpxchg"), t);
 	factbase__set(fb, idx, "line.nt_store", insn_has(ip, "movnt"), t);
+	if (ip->nr_sib > 0)
+		factbase__set(fb, idx, "line.loop_fill",
+			      addrsample__span_union(ip->sib_disp, ip->sib_size, ip->nr_sib), t);
 	if (addr_origin_streams(a, ip, b->line) >= 0)
 		factbase__set(fb, idx, "line.origin_streams", addr_origin_streams(a, ip, b->line), t);
 	if (region_size_named(a, ip->top_region) > 0)

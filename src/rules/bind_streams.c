@@ -151,8 +151,11 @@ static void bind_store(struct binder *b, const struct streams_report *s,
 	factbase__set(fb, idx, "line.stream_store_accesses", (double)ip->accesses, t);
 	factbase__set(fb, idx, "line.stream_store_stride", (double)llabs(ip->stride), t);
 	factbase__set(fb, idx, "line.stream_store_size", (double)ip->size, t);
-	if (ip->fill)
+	if (ip->fill) {
 		factbase__set(fb, idx, "line.stream_store_fill", (double)ip->fill, t);
+		if (factbase__get(fb, idx, "line.loop_fill", &prev, NULL) || prev < ip->fill)
+			factbase__set(fb, idx, "line.loop_fill", (double)ip->fill, t);
+	}
 	factbase__set(fb, idx, "line.stream_store_stride_frac", ip->stride_frac, t);
 	factbase__set(fb, idx, "line.stream_write_only", ip->write_only, t);
 	bind_loop_store(b, s, ip, idx);

@@ -286,6 +286,9 @@ const struct metric_def metric__registry[] = {
 	{ "line.region_thp_share", L, EV_ADDR, "ratio",
 	  "share of the mapping the line's addresses fell in that is backed by transparent huge "
 	  "pages (smaps at exit)" },
+	{ "line.loop_fill", L, EV_ADDR, "bytes",
+	  "the bytes its loop reaches through the same pointer a pass (the union of its "
+	  "accesses' displacement and size): an unrolled walk's accesses fill its step together" },
 	{ "line.origin_streams", L, EV_ADDR, "count",
 	  "arrays its loop walks by an index whose starts lie in the same L1d set as its own "
 	  "(base register plus displacement, the same set in 9 of 10 samples or more): they "

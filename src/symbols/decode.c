@@ -1124,6 +1124,33 @@ static bool slot_chained(csh h, cs_insn *in, const uint8_t *code, size_t len,
 	return false;
 }
 
+bool addrsample__loop_reloads_base(const uint8_t *code, size_t len, uint64_t code_addr,
+				   const struct mem_operand *op)
+{
+	csh h = decoder();
+	cs_insn *in;
+	const uint8_t *c;
+	uint64_t lo, hi, a;
+	size_t sz;
+	bool reloads = false;
+
+	if (op->base < 0 || loop_around(h, code, len, code_addr, op, &in, &lo, &hi))
+		return false;
+	c = code + (lo - code_addr);
+	sz = (size_t)(hi - lo);
+	a = lo;
+	while (!reloads && dis_next(h, &c, &sz, &a, in)) {
+		const cs_x86 *x = &in->detail->x86;
+
+		reloads = in->id == X86_INS_MOV && x->op_count == 2 &&
+			  x->operands[0].type == X86_OP_REG && x->operands[0].size == 8 &&
+			  reg_family(x->operands[0].reg) == op->base &&
+			  x->operands[1].type == X86_OP_MEM;
+	}
+	cs_free(in, 1);
+	return reloads;
+}
+
 static int cmp_span(const void *a, const void *b)
 {
 	const int64_t *x = a, *y = b;
@@ -1131,13 +1158,12 @@ static int cmp_span(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-uint32_t addrsample__loop_fill(const uint8_t *code, size_t len, uint64_t code_addr,
-			       const struct mem_operand *op)
+uint32_t addrsample__span_union(const int64_t *disp, const uint8_t *size, int n)
 {
-	int64_t disp[32], span[32][2], end = INT64_MIN, fill = 0;
-	uint8_t size[32];
-	int n = addrsample__loop_siblings(code, len, code_addr, op, disp, size, 32, NULL, NULL);
+	int64_t span[64][2], end = INT64_MIN, fill = 0;
 
+	if (n > 64)
+		n = 64;
 	for (int i = 0; i < n; i++) {
 		span[i][0] = disp[i];
 		span[i][1] = disp[i] + (size[i] ? size[i] : 1);
@@ -1151,6 +1177,16 @@ uint32_t addrsample__loop_fill(const uint8_t *code, size_t len, uint64_t code_ad
 		end = span[i][1];
 	}
 	return (uint32_t)fill;
+}
+
+uint32_t addrsample__loop_fill(const uint8_t *code, size_t len, uint64_t code_addr,
+			       const struct mem_operand *op)
+{
+	int64_t disp[32];
+	uint8_t size[32];
+	int n = addrsample__loop_siblings(code, len, code_addr, op, disp, size, 32, NULL, NULL);
+
+	return n > 0 ? addrsample__span_union(disp, size, n) : 0;
 }
 
 bool addrsample__loop_bulk(const uint8_t *code, size_t len, uint64_t code_addr,

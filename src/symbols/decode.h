@@ -113,6 +113,13 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
 			  const struct mem_operand *op, int64_t *step);
 /*
+ * Whether the loop around OP loads OP's base register from memory (a
+ * pointer of an array of arrays, ch[k], loaded for each k): then OP walks
+ * several arrays in turn, each pass.
+ */
+bool addrsample__loop_reloads_base(const uint8_t *code, size_t len, uint64_t code_addr,
+				   const struct mem_operand *op);
+/*
  * The bytes the loop around OP reaches through OP's pointer in one pass:
  * the union of its accesses' [displacement, + size) through that base
  * (addrsample__loop_siblings), 0 when the loop is not found.  Eight 16-byte
@@ -120,6 +127,8 @@ int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
  */
 uint32_t addrsample__loop_fill(const uint8_t *code, size_t len, uint64_t code_addr,
 			       const struct mem_operand *op);
+/* The bytes the N spans [DISP[i], + SIZE[i]) cover together (overlaps once). */
+uint32_t addrsample__span_union(const int64_t *disp, const uint8_t *size, int n);
 /*
  * Whether the loop around OP (as addrsample__loop_stores finds it) also
  * stores with a repeated string instruction (rep stos, rep movs: an inlined

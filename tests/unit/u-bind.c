@@ -530,6 +530,7 @@ void test_bind__origin_streams(void)
 	}
 	ips[9].origin_off = 64;		/* a line on: another set */
 	ips[10].origin_same = 15;	/* moves: no fixed origin */
+	ips[8].origin_bases = 5;	/* seen with five bases, its own stays: one array */
 	a.samples = a.decoded = 1000;
 	a.ips = ips;
 	a.nr_ips = 11;
@@ -541,6 +542,17 @@ void test_bind__origin_streams(void)
 	if (ASSERT_TRUE(line >= 0, "the hot line"))
 		ASSERT_NEAR(fact(fb, line, "line.origin_streams"), 9, 0,
 			    "nine arrays in its set, by base register");
+	factbase__free(fb);
+	/* one access whose loop loads its base for each of 6 arrays it was seen at */
+	ips[8].op.reloads_base = true;
+	ips[8].origin_bases = 6;
+	fb = bind(&r, NULL, NULL);
+	if (!fb)
+		return;
+	line = find_at(fb, SCOPE_LINE, "/src/walk.c", 10);
+	if (ASSERT_TRUE(line >= 0, "the hot line"))
+		ASSERT_NEAR(fact(fb, line, "line.origin_streams"), 14, 0,
+			    "eight by register, six through the reloaded one");
 	factbase__free(fb);
 }
 

@@ -310,6 +310,8 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 		ia->out.loop_step = 0;
 	ia->out.op.chained = addrsample__loop_chained(buf, (size_t)(to - from), from, &ia->out.op);
 	ia->out.op.bulk = addrsample__loop_bulk(buf, (size_t)(to - from), from, &ia->out.op);
+	ia->out.op.reloads_base = addrsample__loop_reloads_base(buf, (size_t)(to - from), from,
+								&ia->out.op);
 	addrsample__loop_range(buf, (size_t)(to - from), from, insn, &ia->out.loop_lo,
 			       &ia->out.loop_hi); /* left 0 when none closes */
 	free(buf);
@@ -852,6 +854,8 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 			set = (unsigned int)(org % ((uint64_t)as->line_size * as->l1_sets));
 			ia->out.origin_off = ia->out.origin_n++ ? ia->out.origin_off : set;
 			ia->out.origin_same += set == ia->out.origin_off;
+			if (set == ia->out.origin_off)
+				addr_ip__note_base(&ia->out, org);
 		}
 		set = (unsigned int)((ea / as->line_size) % as->l1_sets);
 		if (!(ia->sets[set / 64] >> (set % 64) & 1)) {
