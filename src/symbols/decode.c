@@ -1124,31 +1124,46 @@ static bool slot_chained(csh h, cs_insn *in, const uint8_t *code, size_t len,
 	return false;
 }
 
-bool addrsample__loop_reloads_base(const uint8_t *code, size_t len, uint64_t code_addr,
-				   const struct mem_operand *op)
+/*
+ * Whether PRED holds for an instruction of the loop around OP (as
+ * loop_around finds it); false when no loop is found.
+ */
+static bool loop_any(const uint8_t *code, size_t len, uint64_t code_addr,
+		     const struct mem_operand *op,
+		     bool (*pred)(const cs_insn *in, const struct mem_operand *op))
 {
 	csh h = decoder();
 	cs_insn *in;
 	const uint8_t *c;
 	uint64_t lo, hi, a;
 	size_t sz;
-	bool reloads = false;
+	bool any = false;
 
-	if (op->base < 0 || loop_around(h, code, len, code_addr, op, &in, &lo, &hi))
+	if (loop_around(h, code, len, code_addr, op, &in, &lo, &hi))
 		return false;
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
-	while (!reloads && dis_next(h, &c, &sz, &a, in)) {
-		const cs_x86 *x = &in->detail->x86;
-
-		reloads = in->id == X86_INS_MOV && x->op_count == 2 &&
-			  x->operands[0].type == X86_OP_REG && x->operands[0].size == 8 &&
-			  reg_family(x->operands[0].reg) == op->base &&
-			  x->operands[1].type == X86_OP_MEM;
-	}
+	while (!any && dis_next(h, &c, &sz, &a, in))
+		any = pred(in, op);
 	cs_free(in, 1);
-	return reloads;
+	return any;
+}
+
+/* A 64-bit load into OP's base register. */
+static bool loads_base(const cs_insn *in, const struct mem_operand *op)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	return in->id == X86_INS_MOV && x->op_count == 2 &&
+	       x->operands[0].type == X86_OP_REG && x->operands[0].size == 8 &&
+	       reg_family(x->operands[0].reg) == op->base && x->operands[1].type == X86_OP_MEM;
+}
+
+bool addrsample__loop_reloads_base(const uint8_t *code, size_t len, uint64_t code_addr,
+				   const struct mem_operand *op)
+{
+	return op->base >= 0 && loop_any(code, len, code_addr, op, loads_base);
 }
 
 static int cmp_span(const void *a, const void *b)
@@ -1189,33 +1204,24 @@ uint32_t addrsample__loop_fill(const uint8_t *code, size_t len, uint64_t code_ad
 	return n > 0 ? addrsample__span_union(disp, size, n) : 0;
 }
 
+/* A repeated string store: rep stos, rep movs. */
+static bool string_store(const cs_insn *in, const struct mem_operand *op)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	(void)op;
+	/* F3 only: F2 0F 10 is SSE's movsd, which capstone also calls MOVSD */
+	return x->prefix[0] == X86_PREFIX_REP &&
+	       (in->id == X86_INS_STOSB || in->id == X86_INS_STOSW ||
+		in->id == X86_INS_STOSD || in->id == X86_INS_STOSQ ||
+		in->id == X86_INS_MOVSB || in->id == X86_INS_MOVSW ||
+		in->id == X86_INS_MOVSD || in->id == X86_INS_MOVSQ);
+}
+
 bool addrsample__loop_bulk(const uint8_t *code, size_t len, uint64_t code_addr,
 			   const struct mem_operand *op)
 {
-	csh h = decoder();
-	cs_insn *in;
-	const uint8_t *c;
-	uint64_t lo, hi, a;
-	size_t sz;
-	bool bulk = false;
-
-	if (loop_around(h, code, len, code_addr, op, &in, &lo, &hi))
-		return false;
-	c = code + (lo - code_addr);
-	sz = (size_t)(hi - lo);
-	a = lo;
-	while (!bulk && dis_next(h, &c, &sz, &a, in)) {
-		const cs_x86 *x = &in->detail->x86;
-
-		/* F3 only: F2 0F 10 is SSE's movsd, which capstone also calls MOVSD */
-		bulk = x->prefix[0] == X86_PREFIX_REP &&
-		       (in->id == X86_INS_STOSB || in->id == X86_INS_STOSW ||
-			in->id == X86_INS_STOSD || in->id == X86_INS_STOSQ ||
-			in->id == X86_INS_MOVSB || in->id == X86_INS_MOVSW ||
-			in->id == X86_INS_MOVSD || in->id == X86_INS_MOVSQ);
-	}
-	cs_free(in, 1);
-	return bulk;
+	return loop_any(code, len, code_addr, op, string_store);
 }
 
 bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_addr,
