@@ -433,6 +433,22 @@ out:
 	return ret;
 }
 
+/*
+ * Of the SAMPLES of an IP that decode to OP, DECODED with an address, those
+ * that say OP is hot (a stream probe goes on the hottest).  A load over its
+ * own base (mov (%rcx),%ecx) gives no address from the registers sampled
+ * after it ran; a probe on the instruction reads them before: all its
+ * samples count.  Not so for an access found by walking back over
+ * instructions without one (op.back): the IP sampled after those blames
+ * them as much (the addss chain after a mulss whose index has moved on);
+ * of those, as of every other access, the samples with an address count.
+ */
+uint64_t addrsample__blamed(const struct mem_operand *op, uint64_t samples, uint64_t decoded)
+{
+	/* no address to compute at all (a segment base, an unsupported form): all count too */
+	return op->skip != AS_OK || (op->clobbers && !op->back) ? samples : decoded;
+}
+
 uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs)
 {
 	uint64_t ea = (uint64_t)op->disp - (uint64_t)op->adj;

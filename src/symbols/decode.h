@@ -180,6 +180,9 @@ bool addrsample__jump_lands(const struct as_jump *j, size_t n, uint64_t after, u
  */
 size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_addr,
 				uint64_t **out);
+/* Of an IP's samples (DECODED with an address), those that blame OP. */
+uint64_t addrsample__blamed(const struct mem_operand *op, uint64_t samples, uint64_t decoded);
+
 int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			    uint64_t ip, struct mem_operand *op);
 

@@ -1020,3 +1020,28 @@ void test_addrsample__loop_reloads_base(void)
 		ASSERT_TRUE(!addrsample__loop_reloads_base(mix, sizeof(mix), 0x401000, &op),
 			    "the weights' base stays");
 }
+
+/*
+ * The samples that make an access hot: a load over its own index
+ * (movsx edx,[rdx+rcx]) has no address after it ran, and all its samples
+ * count; a mulss found by walking back from an IP after an addss, its
+ * index moved on since, is blamed by its samples with an address only.
+ */
+void test_addrsample__blamed(void)
+{
+	static const uint8_t movsx[] = { 0x0f, 0xbf, 0x14, 0x0a };	/* movsx edx, word [rdx+rcx] */
+	static const uint8_t loop[] = { 0xf3, 0x0f, 0x59, 0x04, 0x87,	/* mulss xmm0, [rdi+rax*4] */
+					0x48, 0x83, 0xc0, 0x01,		/* add rax, 1 */
+					0xf3, 0x0f, 0x58, 0xc8 };	/* addss xmm1, xmm0 */
+	struct mem_operand op;
+
+	if (ASSERT_OK(addrsample__decode(movsx, sizeof(movsx), 0x1000, &op), "movsx"))
+		ASSERT_EQ(addrsample__blamed(&op, 203, 0), 203, "a load over its index: all");
+	if (!ASSERT_OK(addrsample__decode_back(loop, 0x1000, 0x1000, 0x1000 + sizeof(loop), &op),
+		       "the mulss before the addss"))
+		return;
+	ASSERT_EQ(op.insn, 0x1000, "the mulss");
+	ASSERT_TRUE(op.clobbers && op.back, "its index moved on");
+	ASSERT_EQ(addrsample__blamed(&op, 224, 0), 0, "the addss's samples are not the mulss's");
+	ASSERT_EQ(addrsample__blamed(&op, 224, 5), 5, "those with an address are");
+}

@@ -1373,13 +1373,7 @@ static int addrsample__hot(void *ctx, struct hot_insn *out, int max)
 			all[n].op = ia->out.op;
 			n++;
 		}
-		/*
-		 * a load over its own base (mov (%rcx),%ecx) gives no address
-		 * from the sample's registers, taken after it ran; a probe on
-		 * the instruction reads them before: all its samples count
-		 */
-		all[k].samples += ia->out.op.skip == AS_OK && !ia->out.op.clobbers ?
-				  ia->out.decoded : ia->out.samples;
+		all[k].samples += addrsample__blamed(&ia->out.op, ia->out.samples, ia->out.decoded);
 	}
 	qsort(all, n, sizeof(*all), cmp_hot);
 	if (n > max)
