@@ -74,7 +74,12 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
  * cached already), go to STORES (addresses, at most MAX).  CODE holds the
  * bytes from CODE_ADDR on.  The count, or -ENOENT when no loop closes.
  */
-#define AS_LOOP_SCAN 512
+/*
+ * Up to 1 KiB either side: a record loop that builds 16 vectors and stores
+ * them, fully unrolled, is 723 bytes; found from 512 bytes either side, its
+ * later stores had no loop (and no siblings) while its first ones had one.
+ */
+#define AS_LOOP_SCAN 1024
 /*
  * The innermost loop around the instruction at HOT, found as
  * addrsample__loop_stores finds it: [*LO, *HI), 0; -ENOENT when no jump

@@ -1045,3 +1045,43 @@ void test_addrsample__blamed(void)
 	ASSERT_EQ(addrsample__blamed(&op, 224, 0), 0, "the addss's samples are not the mulss's");
 	ASSERT_EQ(addrsample__blamed(&op, 224, 5), 5, "those with an address are");
 }
+
+/*
+ * A loop body of some 700 bytes (a record built and stored, unrolled): its
+ * last store, 600 bytes past the loop's head, is in the loop, and its
+ * sibling is the first store.
+ */
+void test_addrsample__long_loop(void)
+{
+	static uint8_t code[4 + 600 + 5 + 7 + 6];
+	size_t at = 0, last;
+	struct mem_operand op;
+	int64_t disp[4];
+	uint8_t size[4];
+	uint64_t lo = 0, hi = 0;
+	int32_t rel;
+	int n;
+
+	memcpy(code + at, (const uint8_t[]){ 0x0f, 0x29, 0x04, 0x16 }, 4);	/* movaps [rsi+rdx],xmm0 */
+	at += 4;
+	memset(code + at, 0x90, 600);						/* nop ... */
+	at += 600;
+	last = at;
+	memcpy(code + at, (const uint8_t[]){ 0x0f, 0x29, 0x4c, 0x16, 0x10 }, 5); /* movaps [rsi+rdx+0x10],xmm1 */
+	at += 5;
+	memcpy(code + at, (const uint8_t[]){ 0x48, 0x81, 0xc2, 0x00, 0x01, 0x00, 0x00 }, 7); /* add rdx,256 */
+	at += 7;
+	rel = -(int32_t)(at + 6);
+	code[at] = 0x0f;							/* jne 0x1000 */
+	code[at + 1] = 0x85;
+	memcpy(code + at + 2, &rel, 4);
+	at += 6;
+	if (!ASSERT_OK(addrsample__decode(code + last, sizeof(code) - last, 0x1000 + last, &op),
+		       "the last store"))
+		return;
+	ASSERT_OK(addrsample__loop_range(code, sizeof(code), 0x1000, 0x1000 + last, &lo, &hi),
+		  "a loop closes around it");
+	ASSERT_EQ(lo, 0x1000, "from the loop's head, 604 bytes before it");
+	n = addrsample__loop_siblings(code, sizeof(code), 0x1000, &op, disp, size, 4, NULL, NULL);
+	ASSERT_EQ(n, 2, "both stores through rsi+rdx");
+}

@@ -293,6 +293,11 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 
 	if (ia->out.op.base < 0 || ia->out.op.rip)
 		return;
+	/* a loop is in its function: no need to read past it (or into an unmapped page) */
+	if (fstart && fstart <= insn && from < fstart)
+		from = fstart;
+	if (fsize && insn < fstart + fsize && to > fstart + fsize)
+		to = fstart + fsize;
 	buf = xmalloc(2 * AS_LOOP_SCAN + (size_t)as->page_size);
 	if (!read_code(as, sp, from, to, buf)) {
 		from = page;
@@ -324,8 +329,11 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 	}
 }
 
+/* a join is looked for this far past the IP */
+#define AS_JOIN_SCAN 512
+
 /*
- * Whether a jump in the function (from its start to AS_LOOP_SCAN bytes past the IP: back
+ * Whether a jump in the function (from its start to AS_JOIN_SCAN bytes past the IP: back
  * edges come after it) lands after the decoded access and at or before the sampled IP.  A
  * tick charged there may follow the jump, not the access before it in memory: the other
  * branch of an if joining, a loop's head.  The jumps of a function (FSIZE bytes, 0: not
@@ -334,13 +342,13 @@ static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_ag
 static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, uint64_t fstart,
 		   uint64_t fsize)
 {
-	uint64_t ip = ia->out.ip, to = ip + AS_LOOP_SCAN, fend = 0;
+	uint64_t ip = ia->out.ip, to = ip + AS_JOIN_SCAN, fend = 0;
 	uint8_t *buf;
 	int k;
 
 	if (ip <= fstart || ip - fstart > AS_MAX_SWEEP)
 		return false;
-	if (fsize && fsize <= AS_MAX_SWEEP + AS_LOOP_SCAN && fstart + fsize > ip)
+	if (fsize && fsize <= AS_MAX_SWEEP + AS_JOIN_SCAN && fstart + fsize > ip)
 		fend = fstart + fsize;
 	for (k = 0; k < AS_JUMP_CACHE; k++)
 		if (sp->jumps[k].fstart == fstart &&
@@ -366,7 +374,7 @@ static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, 
 		free(buf);
 	}
 	return addrsample__jump_lands(sp->jumps[k].j, sp->jumps[k].n, ia->out.op.insn, ip,
-				      ip + AS_LOOP_SCAN);
+				      ip + AS_JOIN_SCAN);
 }
 
 static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
