@@ -113,12 +113,65 @@ size_t addr_report__reads_in(const struct addr_report *p, uint64_t lo, uint64_t 
 	       u64_lower_bound(p->read_lines, p->nr_read_lines, lo);
 }
 
+static uint64_t written_bytes(const struct addr_line *l)
+{
+	uint64_t w = 0;
+
+	for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
+		w |= l->t[k].wmask;
+	return w;
+}
+
+static bool foreign_reader(const struct addr_line *l, int k)
+{
+	return !l->t[k].writes && l->t[k].reads >= AS_SHARED_MIN_SAMPLES &&
+	       !(l->t[k].rmask & written_bytes(l));
+}
+
+int addr_line__writers(const struct addr_line *l)
+{
+	int n = 0;
+
+	for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
+		n += l->t[k].writes > 0;
+	return n;
+}
+
+int addr_line__foreign_readers(const struct addr_line *l, uint64_t *reads)
+{
+	int n = 0;
+
+	if (reads)
+		*reads = 0;
+	for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
+		if (foreign_reader(l, k)) {
+			n++;
+			if (reads)
+				*reads += l->t[k].reads;
+		}
+	return n;
+}
+
+bool addr_line__shared(const struct addr_line *l)
+{
+	int writers = addr_line__writers(l);
+
+	if (writers >= 2)
+		return true;
+	for (int k = 0; writers == 1 && k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
+		if (l->t[k].writes && l->t[k].writes < AS_SHARED_MIN_SAMPLES)
+			return false;
+	return writers == 1 && addr_line__foreign_readers(l, NULL) > 0;
+}
+
 bool addr_line__one_object(const struct addr_line *l)
 {
 	const char *name = NULL;
+	/* with two writers or more, what they wrote decides, as it always did */
+	bool readers = addr_line__writers(l) == 1;
 
 	for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++) {
-		if (!l->t[k].writes)
+		if (!l->t[k].writes && !(readers && foreign_reader(l, k)))
 			continue;
 		if (!l->t[k].object[0] || (name && strcmp(name, l->t[k].object)))
 			return false;

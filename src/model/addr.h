@@ -230,7 +230,10 @@ struct addr_region {
 	uint64_t samples;
 };
 
-/* A cache line written by at least two threads (false/true sharing evidence). */
+/*
+ * A cache line written by two threads or more, or written by one and read
+ * at other bytes by another (addr_line__shared): false/true sharing evidence.
+ */
 struct addr_line {
 	uint64_t line;
 	int nr_threads;
@@ -238,10 +241,11 @@ struct addr_line {
 		int tid;
 		uint64_t reads, writes;
 		uint64_t rmask, wmask; /* bytes of the line accessed (bit = offset) */
-		char object[96];       /* global written first in wmask ("" if none) */
+		char object[96];       /* global written first in wmask, or for a
+					* thread that only read, read first ("" if none) */
 	} t[AS_MAX_THREADS_PER_LINE];
 	uint64_t ip;		/* the IP that wrote it most */
-	bool false_sharing;	/* writers touched different bytes */
+	bool false_sharing;	/* the threads used different bytes of different objects */
 	char decl_file[256];	/* the first writer's global's declaration ("" unknown) */
 	int decl_line;
 };
@@ -275,10 +279,31 @@ struct addr_report {
 
 /* Read lines of P in [lo, hi] (line numbers, address / 64). */
 /*
- * Whether the threads that wrote shared line L all wrote one object the
- * debug info names (different bytes of one mutex: true sharing).
+ * Whether the threads that wrote shared line L (and those that only read
+ * other bytes of it) all used one object the debug info names (different
+ * bytes of one mutex: true sharing).
  */
 bool addr_line__one_object(const struct addr_line *l);
+/*
+ * The samples a thread needs on a line before its accesses count as
+ * recurring: an access phase shorter than the sampling period (a set-up
+ * write, a last read) gives at most one sample in most runs.
+ */
+#define AS_SHARED_MIN_SAMPLES 3
+/* The threads that wrote line L. */
+int addr_line__writers(const struct addr_line *l);
+/*
+ * The threads that only read line L, AS_SHARED_MIN_SAMPLES times or more,
+ * and only bytes no thread wrote (a writer's own data read back is true
+ * sharing); their reads go to *READS when READS is not NULL.
+ */
+int addr_line__foreign_readers(const struct addr_line *l, uint64_t *reads);
+/*
+ * Whether L is a line threads share: written by two threads or more, or by
+ * one (AS_SHARED_MIN_SAMPLES writes or more) while another reads other bytes
+ * of it (each write takes the reader's copy away).
+ */
+bool addr_line__shared(const struct addr_line *l);
 /* Counts ORIGIN among IP's distinct base values at its origin (origin_bases). */
 void addr_ip__note_base(struct addr_ip *ip, uint64_t origin);
 /* qsort order of shared lines: most writes first. */

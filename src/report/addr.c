@@ -208,8 +208,8 @@ struct json_object *addr_profile__to_json(const struct addr_report *p)
 			mask_ranges(l->t[k].wmask, buf, sizeof(buf));
 			json_object_object_add(x, "write_bytes", json_str(buf));
 			if (l->t[k].object[0])
-				json_object_object_add(x, "write_object",
-						       json_str(l->t[k].object));
+				json_object_object_add(x, l->t[k].writes ? "write_object" :
+						       "read_object", json_str(l->t[k].object));
 			mask_ranges(l->t[k].rmask, buf, sizeof(buf));
 			json_object_object_add(x, "read_bytes", json_str(buf));
 			json_object_array_add(t, x);
@@ -299,9 +299,10 @@ void addr_profile__print_text(const struct addr_report *p, FILE *f, bool wide)
 	for (int i = 0; i < p->nr_shared && i < 5; i++) {
 		const struct addr_line *l = &p->shared[i];
 
-		fprintf(f, "  line %#" PRIx64 " written by %d threads, %s\n    bytes written:",
-			l->line, l->nr_threads, l->false_sharing ? "different bytes (false sharing)"
-								 : "same bytes (shared data)");
+		fprintf(f, "  line %#" PRIx64 " used by %d threads, %d writing, %s\n    bytes written:",
+			l->line, l->nr_threads, addr_line__writers(l),
+			l->false_sharing ? "different bytes (false sharing)"
+					 : "same bytes or object (shared data)");
 		for (int k = 0; k < l->nr_threads && k < 3; k++) {
 			char m[24];
 

@@ -413,8 +413,10 @@ static void addr_bind_member(struct binder *b, const struct addr_report *a,
 		region_label(a, ip, fb->ents[ment].region, sizeof(fb->ents[0].region));
 	}
 	factbase__set(fb, ment, "member.writer_threads", ip->op.write ? 1 : 0, t);
+	factbase__set(fb, ment, "member.reader_threads", 0, t);
 	factbase__set(fb, ment, "member.false_sharing", 0, t);
 	factbase__set(fb, ment, "member.shared_writes", 0, t);
+	factbase__set(fb, ment, "member.shared_reads", 0, t);
 }
 
 /*
@@ -706,7 +708,7 @@ static int addr_shared_var(struct binder *b, const struct addr_report *a,
 	return factbase__add(b->fb, &e);
 }
 
-/* Lines written by two or more threads, and the members they hold. */
+/* Lines threads share (addr_line__shared), and the members they hold. */
 static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a,
 				   double to_samples)
 {
@@ -717,7 +719,7 @@ static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a
 		const struct addr_line *l = &a->shared[i];
 		const struct addr_ip *ip = NULL;
 		struct sbind *sb;
-		uint64_t writes = 0;
+		uint64_t writes = 0, reads = 0;
 		double prev = 0;
 		int mi, ment, li;
 
@@ -741,7 +743,9 @@ static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a
 			continue;
 		for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
 			writes += l->t[k].writes;
-		double shared = writes * to_samples, threads = l->nr_threads, fs = l->false_sharing;
+		double shared = writes * to_samples, threads = addr_line__writers(l);
+		double fs = l->false_sharing, readers = addr_line__foreign_readers(l, &reads);
+		double shared_reads = (double)reads * to_samples;
 
 		/* a variable's lines add up (a struct member is on one line) */
 		if (!fb->ents[ment].struct_name[0] && fb->ents[ment].parent < 0) {
@@ -752,8 +756,15 @@ static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a
 				threads = prev;
 			if (!factbase__get(fb, ment, "member.false_sharing", &prev, NULL) && prev > 0)
 				fs = prev;
+			if (!factbase__get(fb, ment, "member.reader_threads", &prev, NULL) &&
+			    prev > readers)
+				readers = prev;
+			if (!factbase__get(fb, ment, "member.shared_reads", &prev, NULL))
+				shared_reads += prev;
 		}
 		factbase__set(fb, ment, "member.writer_threads", threads, t);
+		factbase__set(fb, ment, "member.reader_threads", readers, t);
+		factbase__set(fb, ment, "member.shared_reads", shared_reads, t);
 		factbase__set(fb, ment, "member.false_sharing", fs, t);
 		factbase__set(fb, ment, "member.shared_writes", shared, t);
 		bind__base_function(ip->loc.function, fb->ents[ment].function,

@@ -1085,3 +1085,40 @@ void test_addrsample__long_loop(void)
 	n = addrsample__loop_siblings(code, sizeof(code), 0x1000, &op, disp, size, 4, NULL, NULL);
 	ASSERT_EQ(n, 2, "both stores through rsi+rdx");
 }
+
+/*
+ * A line one thread writes while another reads other bytes of it is shared
+ * (each write takes the reader's copy); a reader of the written bytes, a
+ * writer seen once, or a reader seen under three times are not evidence.
+ */
+void test_addrsample__shared_line_reader(void)
+{
+	struct addr_line l;
+	uint64_t reads;
+
+	memset(&l, 0, sizeof(l));
+	l.nr_threads = 2;
+	l.t[0].writes = 5;
+	l.t[0].reads = 9;
+	l.t[0].wmask = 0xffull << 32;		/* counters at 32-39 */
+	snprintf(l.t[0].object, sizeof(l.t[0].object), "shipper.bytes_sent");
+	l.t[1].reads = 7;
+	l.t[1].rmask = 0xffffff;		/* settings at 0-23 */
+	snprintf(l.t[1].object, sizeof(l.t[1].object), "shipper.hash_seed");
+	ASSERT_EQ(addr_line__writers(&l), 1, "one writer");
+	ASSERT_EQ(addr_line__foreign_readers(&l, &reads), 1, "one reader of other bytes");
+	ASSERT_EQ(reads, 7, "its reads");
+	ASSERT_TRUE(addr_line__shared(&l), "written by one, read by another");
+	ASSERT_FALSE(addr_line__one_object(&l), "two members");
+	l.t[1].rmask |= 1ull << 33;
+	ASSERT_FALSE(addr_line__shared(&l), "the reader reads the counter too: true sharing");
+	l.t[1].rmask = 0xffffff;
+	l.t[1].reads = 2;
+	ASSERT_FALSE(addr_line__shared(&l), "two reads: perhaps once");
+	l.t[1].reads = 7;
+	l.t[0].writes = 1;
+	ASSERT_FALSE(addr_line__shared(&l), "one write: perhaps at set-up");
+	l.t[0].writes = 5;
+	snprintf(l.t[1].object, sizeof(l.t[1].object), "shipper.bytes_sent");
+	ASSERT_TRUE(addr_line__one_object(&l), "other bytes of the one object the writer wrote");
+}

@@ -1254,44 +1254,43 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 	if (p->nr_regions > AS_KEEP_REGIONS)
 		p->nr_regions = AS_KEEP_REGIONS;
 
-	/* lines written by two or more threads */
+	/* lines threads share (addr_line__shared) */
 	keep = 0;
 	p->shared = xcalloc(1, sizeof(*p->shared));
 	for (size_t i = 0; i < as->nr_lines; i++) {
 		const struct line_agg *la = &as->lines[i];
-		const struct procmaps *wmaps;
-		uint32_t top;
-		int writers = 0;
+		uint32_t top = top_writer(la);
+		const struct procmaps *wmaps = top ? as->ips[top - 1].sp->maps : NULL;
+		struct addr_line *o;
 		uint64_t seen = 0;
 		bool overlap = false;
 
-		for (int k = 0; k < la->nr; k++)
-			if (la->t[k].writes) {
-				writers++;
-				overlap |= (seen & la->t[k].wmask) != 0;
-				seen |= la->t[k].wmask;
-			}
-		if (writers < 2)
-			continue;
+		if (la->nr < 2 || !top)
+			continue;	/* one thread, or nobody wrote it */
 		p->shared = xrealloc(p->shared, (keep + 1) * sizeof(*p->shared));
-		struct addr_line *o = &p->shared[keep++];
-
-		memset(o, 0, sizeof(*o));
-		o->line = la->line;
-		top = top_writer(la);
-		wmaps = top ? as->ips[top - 1].sp->maps : NULL;
+		memset(o = &p->shared[keep], 0, sizeof(*o));
 		o->nr_threads = la->nr;
 		for (int k = 0; k < la->nr; k++) {
 			o->t[k].tid = la->t[k].tid;
 			o->t[k].reads = la->t[k].reads, o->t[k].writes = la->t[k].writes;
 			o->t[k].rmask = la->t[k].rmask;
 			o->t[k].wmask = la->t[k].wmask;
-			if (wmaps && la->t[k].wmask && keep <= AS_KEEP_SHARED)
-				addrsym__data_decl(as->sym, wmaps,
-						   la->line + __builtin_ctzll(la->t[k].wmask),
+			overlap |= (seen & la->t[k].wmask) != 0;
+			seen |= la->t[k].wmask;
+		}
+		if (!addr_line__shared(o))
+			continue;
+		keep++;
+		o->line = la->line;
+		for (int k = 0; k < la->nr; k++) {
+			/* what it wrote, or for a thread that only read, what it read */
+			uint64_t m = la->t[k].wmask ? la->t[k].wmask : la->t[k].rmask;
+
+			if (wmaps && m && keep <= AS_KEEP_SHARED)
+				addrsym__data_decl(as->sym, wmaps, la->line + __builtin_ctzll(m),
 						   o->t[k].object, sizeof(o->t[k].object),
-						   o->decl_file[0] ? NULL : o->decl_file,
-						   sizeof(o->decl_file), &o->decl_line);
+						   o->decl_file[0] || !la->t[k].wmask ? NULL :
+						   o->decl_file, sizeof(o->decl_file), &o->decl_line);
 		}
 		o->ip = top ? as->ips[top - 1].out.ip : 0;
 		/* different bytes of one object (a mutex's lock word, its owner): shared */
