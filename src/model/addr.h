@@ -35,8 +35,6 @@ enum as_skip {
 };
 
 /* The memory operand of one decoded instruction. */
-#define AS_ORIGIN_BASES 32	/* distinct base values kept per indexed access */
-
 struct mem_operand {
 	uint64_t insn;	     /* the instruction's address */
 	uint8_t len;	     /* its length */
@@ -76,10 +74,11 @@ struct mem_operand {
 
 #define AS_MAX_THREADS_PER_LINE 8
 
-/* One sampled IP. */
 #define ADDR_LINE_OFF_MAX 128
 #define ADDR_SIBLINGS 16
+#define AS_ORIGIN_BASES 32	/* distinct base values kept per indexed access */
 
+/* One sampled IP. */
 struct addr_ip {
 	uint64_t ip;		/* sampled IP (just after the access) */
 	int pid;		/* process (the target, or a child of it): the first sampled */
@@ -277,7 +276,6 @@ struct addr_report {
 	size_t nr_read_lines;
 };
 
-/* Read lines of P in [lo, hi] (line numbers, address / 64). */
 /*
  * Whether the threads that wrote shared line L (and those that only read
  * other bytes of it) all used one object the debug info names (different
@@ -308,6 +306,7 @@ bool addr_line__shared(const struct addr_line *l);
 void addr_ip__note_base(struct addr_ip *ip, uint64_t origin);
 /* qsort order of shared lines: most writes first. */
 int addr_line__cmp_writes(const void *a, const void *b);
+/* Read lines of P in [lo, hi] (line numbers, address / 64). */
 size_t addr_report__reads_in(const struct addr_report *p, uint64_t lo, uint64_t hi);
 
 void addr_profile__free(struct addr_report *p);

@@ -13,10 +13,10 @@
 #include "base/util.h"
 #include "layout/layout.h"
 #include "model/addr.h"
-#include "symbols/decode.h"
 #include "model/sampling.h"
 #include "model/streams.h"
 #include "symbols/codetypes.h"
+#include "symbols/decode.h"
 
 
 /*
@@ -130,9 +130,8 @@ static bool origin_fixed(const struct addr_ip *ip)
  * Arrays walked together that begin in one L1d set: the distinct arrays
  * (base register and the line of its displacement; an access whose loop
  * loads its base from memory, one array after the other each pass, counts
- * the base values it was seen with) of
- * the accesses in IP's
- * loop, in its function, whose origin is fixed and within half a line of
+ * the base values it was seen with) of the accesses in IP's loop, in its
+ * function, whose origin is fixed and within half a line of
  * IP's (modulo the sets' span: then they share a set at more than half of
  * the indices; x[i - 1] is 8 bytes before x[i]).  An index that steps them
  * all alike keeps them together: more of them than a set has ways evict
@@ -195,6 +194,7 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 {
 	struct factbase *fb = b->fb;
 	enum tier t = a->tier;
+	int streams;
 
 	factbase__set(fb, idx, "line.threads", ip->nr_threads, t);
 	factbase__set(fb, idx, "line.stride", (double)llabs(ip->stride), t);
@@ -252,8 +252,8 @@ static void addr_describe_line(struct binder *b, const struct addr_report *a,
 	if (ip->nr_sib > 0)
 		factbase__set(fb, idx, "line.loop_fill",
 			      addrsample__span_union(ip->sib_disp, ip->sib_size, ip->nr_sib), t);
-	if (addr_origin_streams(a, ip, b->line) >= 0)
-		factbase__set(fb, idx, "line.origin_streams", addr_origin_streams(a, ip, b->line), t);
+	if ((streams = addr_origin_streams(a, ip, b->line)) >= 0)
+		factbase__set(fb, idx, "line.origin_streams", streams, t);
 	if (region_size_named(a, ip->top_region) > 0)
 		factbase__set(fb, idx, "line.region_bytes", region_size_named(a, ip->top_region), t);
 }

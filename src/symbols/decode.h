@@ -74,12 +74,7 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
  * cached already), go to STORES (addresses, at most MAX).  CODE holds the
  * bytes from CODE_ADDR on.  The count, or -ENOENT when no loop closes.
  */
-/*
- * Up to 1 KiB either side: a record loop that builds 16 vectors and stores
- * them, fully unrolled, is 723 bytes; found from 512 bytes either side, its
- * later stores had no loop (and no siblings) while its first ones had one.
- */
-#define AS_LOOP_SCAN 1024
+#define AS_LOOP_SCAN 1024	/* 1 KiB either side: an unrolled record loop is 723 bytes */
 /*
  * The innermost loop around the instruction at HOT, found as
  * addrsample__loop_stores finds it: [*LO, *HI), 0; -ENOENT when no jump
