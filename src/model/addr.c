@@ -196,6 +196,17 @@ int addr_line__cmp_writes(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+void addr_ip__rebase(struct addr_ip *ip)
+{
+	if (!ip->op.from_base)
+		return;
+	ip->op.base = ip->op.from_base - 1;
+	ip->op.disp += ip->op.from_disp;
+	for (int k = 0; k < ip->nr_sib && k < ADDR_SIBLINGS; k++)
+		ip->sib_disp[k] += ip->op.from_disp;
+	ip->op.from_base = 0;
+}
+
 void addr_ip__note_base(struct addr_ip *ip, uint64_t origin)
 {
 	for (uint32_t k = 0; k < ip->origin_bases; k++)

@@ -69,6 +69,15 @@ struct mem_operand {
 	bool cas;	     /* cmpxchg: a compare-and-swap (retry loops, R13) */
 	uint8_t back;	     /* instructions before the sampled IP's previous one (see decode_back) */
 	int64_t adj;	     /* what those added to the base register since: ea = ... - adj */
+	/*
+	 * The register the base was set from by a constant, plus one (0:
+	 * none known): lea base, [from + from_disp] before the access, with
+	 * neither register changed on any path from there to it
+	 * (addrsample__base_origin).  The code's pointer is from's, and the
+	 * access lands from_disp + disp into what it points to.
+	 */
+	int from_base;
+	int64_t from_disp;
 	char text[64];	     /* "mov r12, qword ptr [r12]" */
 };
 
@@ -304,6 +313,14 @@ int addr_line__foreign_readers(const struct addr_line *l, uint64_t *reads);
 bool addr_line__shared(const struct addr_line *l);
 /* Counts ORIGIN among IP's distinct base values at its origin (origin_bases). */
 void addr_ip__note_base(struct addr_ip *ip, uint64_t origin);
+/*
+ * IP's access as the code's pointer sees it: where its base register was
+ * set from another by a constant (op.from_base), through that register at
+ * the displacement plus that constant, the siblings' displacements moved
+ * alike (the addresses sampled are the same).  Done once: from_base is 0
+ * after.
+ */
+void addr_ip__rebase(struct addr_ip *ip);
 /* qsort order of shared lines: most writes first. */
 int addr_line__cmp_writes(const void *a, const void *b);
 /* Read lines of P in [lo, hi] (line numbers, address / 64). */

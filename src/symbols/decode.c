@@ -13,6 +13,7 @@
 #include <capstone/capstone.h>
 
 #include "symbols/decode.h"
+#include "symbols/decode_int.h"
 #include "symbols/symbolizer.h"
 #include "base/util.h"
 
@@ -31,8 +32,8 @@ static void decoder_open(void)
 	cs_ready = true;
 }
 
-/* The one handle: dis_next decodes with it under dis_lock. */
-static csh decoder(void)
+/* The one handle: decode__next decodes with it under dis_lock. */
+csh decode__cs(void)
 {
 	pthread_once(&cs_once, decoder_open);
 	return cs_ready ? cs_handle : 0;
@@ -66,7 +67,7 @@ static struct dis_slot *dis_cache;
 static bool dis_cache_failed;
 
 /* cs_disasm_iter through the cache; IN's detail, when it has one, is filled. */
-static bool dis_next(csh h, const uint8_t **code, size_t *size, uint64_t *addr, cs_insn *in)
+bool decode__next(csh h, const uint8_t **code, size_t *size, uint64_t *addr, cs_insn *in)
 {
 	cs_detail *d = in->detail;
 	struct dis_slot *s = NULL;
@@ -105,7 +106,7 @@ static bool dis_next(csh h, const uint8_t **code, size_t *size, uint64_t *addr, 
 int decode__insn_starts(const uint8_t *code, size_t len, uint64_t start, uint64_t **v,
 			size_t *n, size_t *cap)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	const uint8_t *c = code;
 	uint64_t a = start;
 	size_t size = len;
@@ -119,7 +120,7 @@ int decode__insn_starts(const uint8_t *code, size_t len, uint64_t start, uint64_
 			*v = xrealloc(*v, *cap * sizeof(**v));
 		}
 		(*v)[(*n)++] = a;	/* where the next instruction starts */
-		if (!size || !dis_next(h, &c, &size, &a, in))
+		if (!size || !decode__next(h, &c, &size, &a, in))
 			break;
 	}
 	cs_free(in, 1);
@@ -127,14 +128,14 @@ int decode__insn_starts(const uint8_t *code, size_t len, uint64_t start, uint64_
 }
 
 /* A register a call may change (the System V x86-64 ABI's caller-saved ones). */
-static bool caller_saved(int f)
+bool decode__caller_saved(int f)
 {
 	return f == AS_AX || f == AS_CX || f == AS_DX || f == AS_SI || f == AS_DI ||
 	       (f >= AS_R8 && f <= AS_R11);
 }
 
 /* The sampled register holding (a part of) r, -1 when not sampled. */
-static int reg_family(unsigned int r)
+int decode__reg_family(unsigned int r)
 {
 	switch (r) {
 	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH:
@@ -221,7 +222,7 @@ static bool is_no_access(unsigned int id)
 
 int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct mem_operand *op)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	const uint8_t *c = code;
 	uint64_t a = addr;
 	size_t sz = len;
@@ -237,7 +238,7 @@ int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct me
 	if (!h)
 		return -EINVAL;
 	in = cs_malloc(h);
-	if (!in || !dis_next(h, &c, &sz, &a, in)) {
+	if (!in || !decode__next(h, &c, &sz, &a, in)) {
 		if (in)
 			cs_free(in, 1);
 		return -EINVAL;
@@ -268,12 +269,12 @@ int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct me
 		if (mem->mem.base == X86_REG_RIP) {
 			op->rip = true;
 		} else if (mem->mem.base != X86_REG_INVALID) {
-			op->base = reg_family(mem->mem.base);
+			op->base = decode__reg_family(mem->mem.base);
 			if (op->base < 0 || op->base == AS_IP)
 				op->skip = AS_UNSUPPORTED;
 		}
 		if (mem->mem.index != X86_REG_INVALID) {
-			op->index = reg_family(mem->mem.index);
+			op->index = decode__reg_family(mem->mem.index);
 			if (op->index < 0 || op->index == AS_IP)
 				op->skip = AS_UNSUPPORTED;
 		}
@@ -286,14 +287,14 @@ int addrsample__decode(const uint8_t *code, size_t len, uint64_t addr, struct me
 			op->read = op->write = true;
 		if (op->skip == AS_OK && !cs_regs_access(h, in, rr, &nr, rw, &nw))
 			for (int i = 0; i < nw; i++) {
-				int f = reg_family(rw[i]);
+				int f = decode__reg_family(rw[i]);
 
 				if (f >= 0 && (f == op->base || f == op->index))
 					op->clobbers = true;
 			}
 		op->chase = op->clobbers && op->read && !op->write && op->size == 8 &&
 			    op->base >= 0 && op->index < 0 && nw == 1 &&
-			    reg_family(rw[0]) == op->base;
+			    decode__reg_family(rw[0]) == op->base;
 	}
 	cs_free(in, 1);
 	return 0;
@@ -305,7 +306,7 @@ static bool moves_by_constant(const cs_insn *in, int f, int64_t *by)
 	const cs_x86 *x = &in->detail->x86;
 	const cs_x86_op *o = x->operands;
 
-	if (x->op_count < 1 || o[0].type != X86_OP_REG || reg_family(o[0].reg) != f ||
+	if (x->op_count < 1 || o[0].type != X86_OP_REG || decode__reg_family(o[0].reg) != f ||
 	    o[0].size != 8)
 		return false;
 	switch (in->id) {
@@ -319,7 +320,7 @@ static bool moves_by_constant(const cs_insn *in, int f, int64_t *by)
 		return true;
 	case X86_INS_LEA:
 		if (x->op_count != 2 || o[1].type != X86_OP_MEM || o[1].mem.index != X86_REG_INVALID ||
-		    o[1].mem.segment != X86_REG_INVALID || reg_family(o[1].mem.base) != f)
+		    o[1].mem.segment != X86_REG_INVALID || decode__reg_family(o[1].mem.base) != f)
 			return false;
 		*by = o[1].mem.disp;
 		return true;
@@ -331,7 +332,7 @@ static bool moves_by_constant(const cs_insn *in, int f, int64_t *by)
 int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t func_start,
 			    uint64_t ip, struct mem_operand *op)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	uint64_t at[AS_BACK_MAX + 2], a = func_start, *targets = NULL;
 	uint8_t len[AS_BACK_MAX + 2];
 	bool branch[AS_BACK_MAX + 2];
@@ -345,7 +346,7 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 	/* the sweep: the last instructions before ip, and where branches land */
 	c = code + (func_start - code_addr);
 	size = ip - func_start;
-	while (size && dis_next(h, &c, &size, &a, in)) {
+	while (size && decode__next(h, &c, &size, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
 
 		if (n == AS_BACK_MAX + 2) {
@@ -393,7 +394,7 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 			cs_regs rr, rw;
 			uint8_t nr = 0, nw = 0;
 
-			if (!dis_next(h, &cj, &sj, &aj, in) || cs_regs_access(h, in, rr, &nr, rw, &nw)) {
+			if (!decode__next(h, &cj, &sj, &aj, in) || cs_regs_access(h, in, rr, &nr, rw, &nw)) {
 				m.clobbers = true;
 				m.chase = false;
 				break;
@@ -404,12 +405,12 @@ int addrsample__decode_back(const uint8_t *code, uint64_t code_addr, uint64_t fu
 			 * registers sampled are the callee's leftovers)
 			 */
 			if (cs_insn_group(h, in, CS_GRP_CALL) &&
-			    (caller_saved(m.base) || caller_saved(m.index))) {
+			    (decode__caller_saved(m.base) || decode__caller_saved(m.index))) {
 				m.clobbers = true;
 				m.chase = false;
 			}
 			for (int k = 0; k < nw; k++) {
-				int f = reg_family(rw[k]);
+				int f = decode__reg_family(rw[k]);
 				int64_t by;
 
 				if (f < 0 || (f != m.base && f != m.index))
@@ -473,7 +474,7 @@ uint64_t addrsample__ea(const struct mem_operand *op, const uint64_t *regs)
 int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 			  uint64_t func_start, uint64_t *insn)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	unsigned int votes[16] = { 0 }, best = 0;
 	cs_insn *in;
 
@@ -489,7 +490,7 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 		uint64_t a = ip - off;
 		unsigned int last = 0;
 
-		while (sz && dis_next(h, &c, &sz, &a, in))
+		while (sz && decode__next(h, &c, &sz, &a, in))
 			last = in->size;
 		if (!sz && a == ip && last && last < 16)
 			votes[last]++;
@@ -505,7 +506,7 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
 }
 
 /* The target of a direct jump IN, 0 for others. */
-static uint64_t jump_target(csh h, const cs_insn *in)
+uint64_t decode__jump_target(csh h, const cs_insn *in)
 {
 	const cs_x86 *x = &in->detail->x86;
 
@@ -528,8 +529,8 @@ static int find_loop_from(csh h, cs_insn *in, const uint8_t *code, size_t len,
 	size_t sz = len - (size_t)(hot - code_addr);
 	uint64_t a = hot;
 
-	while (a < hot + AS_LOOP_SCAN && dis_next(h, &c, &sz, &a, in)) {
-		uint64_t t = jump_target(h, in);
+	while (a < hot + AS_LOOP_SCAN && decode__next(h, &c, &sz, &a, in)) {
+		uint64_t t = decode__jump_target(h, in);
 
 		if (t && (outer ? t < hot : t <= hot) && t >= code_addr &&
 		    hot - t <= AS_LOOP_SCAN) {
@@ -553,7 +554,7 @@ static int find_loop(csh h, cs_insn *in, const uint8_t *code, size_t len, uint64
 int addrsample__loop_range(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,
 			   uint64_t *lo, uint64_t *hi)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	cs_insn *in;
 	int err;
 
@@ -570,7 +571,7 @@ int addrsample__loop_range(const uint8_t *code, size_t len, uint64_t code_addr, 
 int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr, uint64_t hot,
 			    uint64_t *lo, uint64_t *hi, uint64_t *stores, int max)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	cs_insn *in;
 	const uint8_t *c;
 	uint64_t a;
@@ -590,7 +591,7 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
 	c = code + (*lo - code_addr);
 	sz = (size_t)(*hi - *lo);
 	a = *lo;
-	while (n < max && dis_next(h, &c, &sz, &a, in)) {
+	while (n < max && decode__next(h, &c, &sz, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
 		cs_regs rr, rw;
 		uint8_t nr = 0, nw = 0;
@@ -599,9 +600,9 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
 		if (!cs_regs_access(h, in, rr, &nr, rw, &nw))
 			for (int k = 0; k < nw; k++)
 				for (int r = 0; r < nread; r++)
-					if (reg_family(rw[k]) >= 0 &&
-					    (reg_family(rw[k]) == reg_family(read[r].base) ||
-					     reg_family(rw[k]) == reg_family(read[r].index)))
+					if (decode__reg_family(rw[k]) >= 0 &&
+					    (decode__reg_family(rw[k]) == decode__reg_family(read[r].base) ||
+					     decode__reg_family(rw[k]) == decode__reg_family(read[r].index)))
 						read[r--] = read[--nread];
 		if (is_no_access(in->id) || x->prefix[0] == X86_PREFIX_LOCK)
 			continue;
@@ -624,7 +625,7 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
 				rmw = !memcmp(&read[r], &m->mem, sizeof(m->mem));
 			/* not a spill, not a global scalar (RIP-relative takes no index) */
 			if (!(mem_access(in, m) & CS_AC_READ) && !rmw &&
-			    reg_family(m->mem.base) != AS_SP && m->mem.base != X86_REG_RIP &&
+			    decode__reg_family(m->mem.base) != AS_SP && m->mem.base != X86_REG_RIP &&
 			    m->mem.segment == X86_REG_INVALID)
 				stores[n++] = in->address;
 			break;
@@ -639,7 +640,7 @@ int addrsample__loop_stores(const uint8_t *code, size_t len, uint64_t code_addr,
  * alone, 1 when it adds a constant (*delta: add/sub of an immediate, inc,
  * dec, lea reg,[reg+disp]), -1 when it writes it otherwise.
  */
-static int reg_step(csh h, const cs_insn *in, int reg, int64_t *delta)
+int decode__reg_step(csh h, const cs_insn *in, int reg, int64_t *delta)
 {
 	const cs_x86 *x = &in->detail->x86;
 	cs_regs rr, rw;
@@ -649,11 +650,11 @@ static int reg_step(csh h, const cs_insn *in, int reg, int64_t *delta)
 	if (cs_regs_access(h, in, rr, &nr, rw, &nw))
 		return -1;
 	for (int i = 0; i < nw; i++)
-		written |= reg_family(rw[i]) == reg;
+		written |= decode__reg_family(rw[i]) == reg;
 	if (!written)
 		return 0;
 	if (x->op_count < 1 || x->operands[0].type != X86_OP_REG ||
-	    reg_family(x->operands[0].reg) != reg || x->operands[0].size != 8)
+	    decode__reg_family(x->operands[0].reg) != reg || x->operands[0].size != 8)
 		return -1;
 	switch (in->id) {
 	case X86_INS_ADD:
@@ -670,7 +671,7 @@ static int reg_step(csh h, const cs_insn *in, int reg, int64_t *delta)
 		if (x->op_count != 2 || x->operands[1].type != X86_OP_MEM ||
 		    x->operands[1].mem.index != X86_REG_INVALID ||
 		    x->operands[1].mem.base == X86_REG_INVALID ||
-		    reg_family(x->operands[1].mem.base) != reg)
+		    decode__reg_family(x->operands[1].mem.base) != reg)
 			return -1;
 		*delta = x->operands[1].mem.disp;
 		return 1;
@@ -723,8 +724,8 @@ static void widen_loop(csh h, cs_insn *in, const uint8_t *code, size_t len,
 	size_t sz = len - (size_t)(*hi - code_addr);
 	uint64_t a = *hi;
 
-	while (a < hot + AS_LOOP_SCAN && dis_next(h, &c, &sz, &a, in)) {
-		uint64_t t = jump_target(h, in);
+	while (a < hot + AS_LOOP_SCAN && decode__next(h, &c, &sz, &a, in)) {
+		uint64_t t = decode__jump_target(h, in);
 
 		if (t && t <= hot && t >= code_addr && hot - t <= AS_LOOP_SCAN) {
 			if (t < *lo)
@@ -756,7 +757,7 @@ static int siblings_in(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
-	while (nr_seen < (int)ARRAY_SIZE(seen) && dis_next(h, &c, &sz, &a, in)) {
+	while (nr_seen < (int)ARRAY_SIZE(seen) && decode__next(h, &c, &sz, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
 		int64_t d = 0;
 		int step;
@@ -772,8 +773,8 @@ static int siblings_in(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 
 			if (m->type != X86_OP_MEM || m->mem.segment != X86_REG_INVALID)
 				continue;
-			base = m->mem.base == X86_REG_INVALID ? -1 : reg_family(m->mem.base);
-			index = m->mem.index == X86_REG_INVALID ? -1 : reg_family(m->mem.index);
+			base = m->mem.base == X86_REG_INVALID ? -1 : decode__reg_family(m->mem.base);
+			index = m->mem.index == X86_REG_INVALID ? -1 : decode__reg_family(m->mem.index);
 			/*
 			 * the same pointer: with no index, any access through it
 			 * (one indexed into an array member: the member's start);
@@ -788,7 +789,7 @@ static int siblings_in(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 				seen[nr_seen++].gen = gen;
 			}
 		}
-		step = reg_step(h, in, op->base, &d);
+		step = decode__reg_step(h, in, op->base, &d);
 		if (step > 0) {
 			adj += d;
 		} else if (step < 0) {
@@ -798,7 +799,7 @@ static int siblings_in(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 				  x->operands[1].type == X86_OP_MEM &&
 				  x->operands[1].mem.index != X86_REG_INVALID;
 		}
-		if (op->index >= 0 && reg_step(h, in, op->index, &d)) {
+		if (op->index >= 0 && decode__reg_step(h, in, op->index, &d)) {
 			/* the element moved: what follows is another one */
 			gen++;
 			adj = 0;
@@ -833,7 +834,7 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 			      const struct mem_operand *op, int64_t *disp, uint8_t *size, int max,
 			      int64_t *bump, bool *lea_indexed)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	cs_insn *in;
 	uint64_t lo, hi, wlo, whi;
 	int n, err;
@@ -856,7 +857,7 @@ int addrsample__loop_siblings(const uint8_t *code, size_t len, uint64_t code_add
 int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
 			  const struct mem_operand *op, int64_t *step)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	cs_insn *in;
 	const uint8_t *c;
 	uint64_t a, lo, hi;
@@ -870,9 +871,9 @@ int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
-	while (!other && dis_next(h, &c, &sz, &a, in)) {
+	while (!other && decode__next(h, &c, &sz, &a, in)) {
 		int64_t d = 0;
-		int r = reg_step(h, in, op->base, &d);
+		int r = decode__reg_step(h, in, op->base, &d);
 
 		if (r < 0)
 			other = true;
@@ -880,7 +881,7 @@ int addrsample__loop_step(const uint8_t *code, size_t len, uint64_t code_addr,
 			base_adj += d;
 		if (op->index >= 0 && op->index != op->base) {
 			d = 0;
-			r = reg_step(h, in, op->index, &d);
+			r = decode__reg_step(h, in, op->index, &d);
 			if (r < 0)
 				other = true;
 			else if (r > 0)
@@ -920,7 +921,7 @@ static void chain_pass(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 	size_t sz = (size_t)(hi - lo);
 	uint64_t a = lo;
 
-	while (dis_next(h, &c, &sz, &a, in)) {
+	while (decode__next(h, &c, &sz, &a, in)) {
 		const cs_x86_op *src;
 		cs_regs rr, rw;
 		uint8_t nr = 0, nw = 0;
@@ -932,14 +933,14 @@ static void chain_pass(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 			return;
 		}
 		if (is_pointer_load(in, &src)) {
-			dst = reg_family(in->detail->x86.operands[0].reg);
+			dst = decode__reg_family(in->detail->x86.operands[0].reg);
 			if (src->type == X86_OP_MEM && src->mem.segment == X86_REG_INVALID &&
 			    src->mem.base != X86_REG_INVALID && src->mem.base != X86_REG_RIP) {
-				int b = reg_family(src->mem.base);
+				int b = decode__reg_family(src->mem.base);
 
 				from_chain = b >= 0 && ((*alias | *loaded) & (1u << b));
 			} else if (src->type == X86_OP_REG) {
-				int r = reg_family(src->reg);
+				int r = decode__reg_family(src->reg);
 
 				from_chain = r >= 0 && (*loaded & (1u << r));
 				copy_alias = r >= 0 && (*alias & (1u << r)) && in->id == X86_INS_MOV;
@@ -947,15 +948,15 @@ static void chain_pass(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 		} else if (in->id == X86_INS_LEA && in->detail->x86.operands[1].mem.index ==
 			   X86_REG_INVALID && in->detail->x86.operands[0].size == 8) {
 			int b = in->detail->x86.operands[1].mem.base == X86_REG_INVALID ? -1 :
-				reg_family(in->detail->x86.operands[1].mem.base);
+				decode__reg_family(in->detail->x86.operands[1].mem.base);
 
-			dst = reg_family(in->detail->x86.operands[0].reg);
+			dst = decode__reg_family(in->detail->x86.operands[0].reg);
 			copy_alias = b >= 0 && (*alias & (1u << b)) && b != base;
 			from_chain = b >= 0 && (*loaded & (1u << b)) &&
 				     in->detail->x86.operands[1].mem.disp == 0;
 		}
 		for (int k = 0; k < nw; k++) {
-			int f = reg_family(rw[k]);
+			int f = decode__reg_family(rw[k]);
 
 			if (f < 0 || f == AS_IP || f == AS_SP)
 				continue;
@@ -987,8 +988,8 @@ static bool slot_of(const cs_x86_op *m, struct slot *s)
 	if (m->type != X86_OP_MEM || m->mem.segment != X86_REG_INVALID ||
 	    m->mem.base == X86_REG_INVALID || m->mem.base == X86_REG_RIP)
 		return false;
-	s->base = reg_family(m->mem.base);
-	s->index = m->mem.index == X86_REG_INVALID ? -1 : reg_family(m->mem.index);
+	s->base = decode__reg_family(m->mem.base);
+	s->index = m->mem.index == X86_REG_INVALID ? -1 : decode__reg_family(m->mem.index);
 	s->scale = m->mem.index == X86_REG_INVALID ? 0 : m->mem.scale;
 	s->disp = m->mem.disp;
 	return s->base >= 0;
@@ -1026,7 +1027,7 @@ static int slot_chains(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 		c = code + (lo - code_addr);
 		sz = (size_t)(hi - lo);
 		a = lo;
-		while (n < max && dis_next(h, &c, &sz, &a, in)) {
+		while (n < max && decode__next(h, &c, &sz, &a, in)) {
 			const cs_x86 *x = &in->detail->x86;
 			const cs_x86_op *src;
 			cs_regs rr, rw;
@@ -1039,7 +1040,7 @@ static int slot_chains(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 				break;
 			if (in->id == X86_INS_MOV && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 			    x->operands[1].size == 8 && slot_of(&x->operands[0], &sl)) {
-				int r = reg_family(x->operands[1].reg);
+				int r = decode__reg_family(x->operands[1].reg);
 
 				/* the store back: into the shape the chain began at */
 				if (r >= 0 && r < AS_NR_REGS && (through & (1u << r)) && same_slot(&from[r], &sl)) {
@@ -1051,7 +1052,7 @@ static int slot_chains(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 						chained[n++] = sl;
 				}
 			} else if (is_pointer_load(in, &src) && slot_of(src, &sl)) {
-				dst = reg_family(x->operands[0].reg);
+				dst = decode__reg_family(x->operands[0].reg);
 				b = sl.base;
 				if (dst < 0 || dst >= AS_NR_REGS)
 					dst = -1;
@@ -1064,7 +1065,7 @@ static int slot_chains(csh h, cs_insn *in, const uint8_t *code, uint64_t code_ad
 				}
 			}
 			for (int k = 0; k < nw; k++) {
-				int f = reg_family(rw[k]);
+				int f = decode__reg_family(rw[k]);
 
 				if (f < 0)
 					continue;
@@ -1092,7 +1093,7 @@ static bool base_from_slot(csh h, cs_insn *in, const uint8_t *code, uint64_t cod
 	uint64_t a = lo;
 	bool any = false;
 
-	while (dis_next(h, &c, &sz, &a, in)) {
+	while (decode__next(h, &c, &sz, &a, in)) {
 		const cs_x86_op *src;
 		cs_regs rr, rw;
 		uint8_t nr = 0, nw = 0;
@@ -1101,7 +1102,7 @@ static bool base_from_slot(csh h, cs_insn *in, const uint8_t *code, uint64_t cod
 		if (cs_regs_access(h, in, rr, &nr, rw, &nw))
 			return false;
 		for (int k = 0; k < nw && in->address != insn; k++) {
-			if (reg_family(rw[k]) != base)
+			if (decode__reg_family(rw[k]) != base)
 				continue;
 			if (!is_pointer_load(in, &src) || in->id != X86_INS_MOV ||
 			    !slot_of(src, &sl) || sl.base == base || sl.index == base ||
@@ -1148,7 +1149,7 @@ static bool loop_any(const uint8_t *code, size_t len, uint64_t code_addr,
 		     const struct mem_operand *op,
 		     bool (*pred)(const cs_insn *in, const struct mem_operand *op))
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	cs_insn *in;
 	const uint8_t *c;
 	uint64_t lo, hi, a;
@@ -1160,7 +1161,7 @@ static bool loop_any(const uint8_t *code, size_t len, uint64_t code_addr,
 	c = code + (lo - code_addr);
 	sz = (size_t)(hi - lo);
 	a = lo;
-	while (!any && dis_next(h, &c, &sz, &a, in))
+	while (!any && decode__next(h, &c, &sz, &a, in))
 		any = pred(in, op);
 	cs_free(in, 1);
 	return any;
@@ -1173,7 +1174,7 @@ static bool loads_base(const cs_insn *in, const struct mem_operand *op)
 
 	return in->id == X86_INS_MOV && x->op_count == 2 &&
 	       x->operands[0].type == X86_OP_REG && x->operands[0].size == 8 &&
-	       reg_family(x->operands[0].reg) == op->base && x->operands[1].type == X86_OP_MEM;
+	       decode__reg_family(x->operands[0].reg) == op->base && x->operands[1].type == X86_OP_MEM;
 }
 
 bool addrsample__loop_reloads_base(const uint8_t *code, size_t len, uint64_t code_addr,
@@ -1243,7 +1244,7 @@ bool addrsample__loop_bulk(const uint8_t *code, size_t len, uint64_t code_addr,
 bool addrsample__loop_chained(const uint8_t *code, size_t len, uint64_t code_addr,
 			      const struct mem_operand *op)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	cs_insn *in;
 	uint64_t lo, hi;
 	uint32_t alias, loaded = 0;
@@ -1276,7 +1277,7 @@ bool addrsample__call_chained(const uint8_t *code, size_t len, uint64_t code_add
 	int via[AS_NR_REGS];		/* ... the one it was loaded through, -1 */
 	int base_ident = -1;
 	uint32_t passed = 0;		/* arguments passed on loaded through themselves */
-	csh h = decoder();
+	csh h = decode__cs();
 	cs_insn *in;
 	const uint8_t *c = code;
 	size_t sz = len;
@@ -1289,7 +1290,7 @@ bool addrsample__call_chained(const uint8_t *code, size_t len, uint64_t code_add
 		ident[r] = via[r] = -1;
 	for (int k = 0; k < (int)ARRAY_SIZE(args); k++)
 		ident[args[k]] = k;
-	while (dis_next(h, &c, &sz, &a, in)) {
+	while (decode__next(h, &c, &sz, &a, in)) {
 		const cs_x86 *x = &in->detail->x86;
 		const cs_x86_op *src;
 		cs_regs rr, rw;
@@ -1313,9 +1314,9 @@ bool addrsample__call_chained(const uint8_t *code, size_t len, uint64_t code_add
 			break;
 		if (in->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
 		    x->operands[0].size == 8 && x->operands[1].type == X86_OP_REG) {
-			int r = reg_family(x->operands[1].reg);
+			int r = decode__reg_family(x->operands[1].reg);
 
-			dst = reg_family(x->operands[0].reg);
+			dst = decode__reg_family(x->operands[0].reg);
 			if (r >= 0 && r < AS_NR_REGS) {
 				new_ident = ident[r];
 				new_via = via[r];
@@ -1323,14 +1324,14 @@ bool addrsample__call_chained(const uint8_t *code, size_t len, uint64_t code_add
 		} else if (is_pointer_load(in, &src) && in->id == X86_INS_MOV &&
 			   src->type == X86_OP_MEM && src->mem.base != X86_REG_INVALID &&
 			   src->mem.base != X86_REG_RIP && src->mem.segment == X86_REG_INVALID) {
-			int b = reg_family(src->mem.base);
+			int b = decode__reg_family(src->mem.base);
 
-			dst = reg_family(x->operands[0].reg);
+			dst = decode__reg_family(x->operands[0].reg);
 			if (b >= 0 && b < AS_NR_REGS)
 				new_via = ident[b];
 		}
 		for (int k = 0; k < nw; k++) {
-			int f = reg_family(rw[k]);
+			int f = decode__reg_family(rw[k]);
 
 			if (f < 0 || f >= AS_NR_REGS || f == AS_SP || f == AS_IP)
 				continue;
@@ -1353,7 +1354,7 @@ static int cmp_jump_to(const void *a, const void *b)
 
 size_t addrsample__jumps(const uint8_t *code, size_t len, uint64_t code_addr, struct as_jump **out)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	cs_insn *in;
 	const uint8_t *c = code;
 	uint64_t a = code_addr;
@@ -1366,14 +1367,14 @@ size_t addrsample__jumps(const uint8_t *code, size_t len, uint64_t code_addr, st
 	while (sz) {
 		uint64_t at = a, to;
 
-		if (!dis_next(h, &c, &sz, &a, in)) {
+		if (!decode__next(h, &c, &sz, &a, in)) {
 			/* data or padding between functions: step a byte */
 			c++;
 			sz--;
 			a++;
 			continue;
 		}
-		if (!(to = jump_target(h, in)))
+		if (!(to = decode__jump_target(h, in)))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -1423,13 +1424,13 @@ size_t addrsample__jump_targets(const uint8_t *code, size_t len, uint64_t code_a
 
 bool addrsample__decoder_ready(void)
 {
-	return decoder() != 0;
+	return decode__cs() != 0;
 }
 
 bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr,
 			     const struct mem_operand *op)
 {
-	csh h = decoder();
+	csh h = decode__cs();
 	cs_insn *in;
 	const uint8_t *c = code;
 	uint64_t a = code_addr;
@@ -1441,7 +1442,7 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
 	in = cs_malloc(h);
 	if (!in)
 		return false;
-	for (int n = 0; n < AS_STORE_MAX && dis_next(h, &c, &sz, &a, in); n++) {
+	for (int n = 0; n < AS_STORE_MAX && decode__next(h, &c, &sz, &a, in); n++) {
 		const cs_x86 *x = &in->detail->x86;
 		cs_regs rr, rw;
 		uint8_t nr = 0, nw = 0;
@@ -1451,8 +1452,8 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
 			break;
 		for (int i = 0; i < x->op_count; i++) {
 			const cs_x86_op *m = &x->operands[i];
-			int base = m->mem.base == X86_REG_INVALID ? -1 : reg_family(m->mem.base);
-			int index = m->mem.index == X86_REG_INVALID ? -1 : reg_family(m->mem.index);
+			int base = m->mem.base == X86_REG_INVALID ? -1 : decode__reg_family(m->mem.base);
+			int index = m->mem.index == X86_REG_INVALID ? -1 : decode__reg_family(m->mem.index);
 
 			if (m->type != X86_OP_MEM || !(mem_access(in, m) & CS_AC_WRITE))
 				continue;
@@ -1466,7 +1467,7 @@ bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr
 		if (cs_regs_access(h, in, rr, &nr, rw, &nw))
 			break;
 		for (int k = 0; k < nw; k++) {
-			int f = reg_family(rw[k]);
+			int f = decode__reg_family(rw[k]);
 
 			if (f >= 0 && (f == op->base || f == op->index))
 				moved = true;

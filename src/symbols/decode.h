@@ -61,6 +61,21 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
  * size): a read-modify-write done as a load and a store (s->n += x on a
  * volatile or an -O0 build).  Its line is written, as a locked add's is.
  */
+/*
+ * Where OP's base register came from: the last instruction before OP (in a
+ * sweep of CODE, LEN bytes of the function from its start FSTART) that
+ * writes the base is lea base, [from + disp] (no index, another register,
+ * not the stack or instruction pointer), and the value reaches OP on every
+ * path: no write to either register (a call writes the caller-saved ones)
+ * from the lea to OP, and every jump landing between them comes from OP or
+ * after it (a loop around OP) over code that writes neither; no indirect
+ * jump in the function.  0 with *FROM (enum as_reg) and *DISP set;
+ * -ENOENT when unknown (OP's loop then only points into an object at a
+ * displacement the binder cannot place).
+ */
+int addrsample__base_origin(const uint8_t *code, size_t len, uint64_t fstart,
+			    const struct mem_operand *op, int *from, int64_t *disp);
+
 #define AS_STORE_MAX 8
 bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr,
 			     const struct mem_operand *op);

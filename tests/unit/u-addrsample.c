@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "collect/addr/addrsample.h"
+#include "symbols/decode.h"
 #include "model/addr.h"
 #include "harness.h"
 
@@ -1121,4 +1122,85 @@ void test_addrsample__shared_line_reader(void)
 	l.t[0].writes = 5;
 	snprintf(l.t[1].object, sizeof(l.t[1].object), "shipper.bytes_sent");
 	ASSERT_TRUE(addr_line__one_object(&l), "other bytes of the one object the writer wrote");
+}
+
+/*
+ * lea r8, [rdi + 40] before a loop that stores through r8: the store is 40
+ * bytes into what rdi points to.  Not when the loop moves rdi, nor when a
+ * jump from before the lea reaches the store without it.
+ */
+void test_addrsample__base_origin(void)
+{
+	static const uint8_t pos[] = {
+		0x4c, 0x8d, 0x47, 0x28,		/* lea r8, [rdi + 0x28] */
+		0x31, 0xc0,			/* xor eax, eax */
+		0x48, 0x83, 0xc0, 0x01,		/* 6: add rax, 1 */
+		0x49, 0x89, 0x00,		/* a: mov [r8], rax */
+		0x48, 0x83, 0xf8, 0x64,		/* cmp rax, 100 */
+		0x75, 0xf3,			/* jne 6 */
+		0xc3,				/* ret */
+	};
+	static const uint8_t moved[] = {
+		0x4c, 0x8d, 0x47, 0x28,		/* lea r8, [rdi + 0x28] */
+		0x31, 0xc0,			/* xor eax, eax */
+		0x48, 0x83, 0xc0, 0x01,		/* 6: add rax, 1 */
+		0x49, 0x89, 0x00,		/* a: mov [r8], rax */
+		0x48, 0x83, 0xc7, 0x08,		/* add rdi, 8 */
+		0x48, 0x83, 0xf8, 0x64,		/* cmp rax, 100 */
+		0x75, 0xef,			/* jne 6 */
+		0xc3,				/* ret */
+	};
+	static const uint8_t bypass[] = {
+		0x85, 0xf6,			/* test esi, esi */
+		0x74, 0x04,			/* je 8 */
+		0x4c, 0x8d, 0x47, 0x28,		/* lea r8, [rdi + 0x28] */
+		0x31, 0xc0,			/* 8: xor eax, eax */
+		0x49, 0x89, 0x00,		/* a: mov [r8], rax */
+		0xc3,				/* ret */
+	};
+	struct mem_operand op;
+	int64_t disp = 0;
+	int from = -1;
+
+	if (!ASSERT_OK(addrsample__decode(pos + 0xa, sizeof(pos) - 0xa, 0x100a, &op), "the store"))
+		return;
+	ASSERT_EQ(op.base, AS_R8, "through r8");
+	ASSERT_OK(addrsample__base_origin(pos, sizeof(pos), 0x1000, &op, &from, &disp),
+		  "r8 comes from rdi");
+	ASSERT_EQ(from, AS_DI, "rdi");
+	ASSERT_EQ(disp, 40, "40 bytes on");
+	if (!ASSERT_OK(addrsample__decode(moved + 0xa, sizeof(moved) - 0xa, 0x100a, &op), "store"))
+		return;
+	ASSERT_EQ(addrsample__base_origin(moved, sizeof(moved), 0x1000, &op, &from, &disp), -ENOENT,
+		  "the loop moves rdi: r8 is no longer rdi + 40");
+	if (!ASSERT_OK(addrsample__decode(bypass + 0xa, sizeof(bypass) - 0xa, 0x100a, &op), "store"))
+		return;
+	ASSERT_EQ(addrsample__base_origin(bypass, sizeof(bypass), 0x1000, &op, &from, &disp),
+		  -ENOENT, "the je reaches the store without the lea");
+}
+
+/* The binder sees the store through rdi at 40, its loop's siblings moved alike, once. */
+void test_addrsample__rebase(void)
+{
+	static struct addr_ip ip;
+
+	memset(&ip, 0, sizeof(ip));
+	ip.op.base = AS_R8;
+	ip.op.disp = 8;
+	ip.op.from_base = AS_DI + 1;
+	ip.op.from_disp = 40;
+	ip.nr_sib = 2;
+	ip.sib_disp[0] = 0;
+	ip.sib_disp[1] = 8;
+	addr_ip__rebase(&ip);
+	ASSERT_EQ(ip.op.base, AS_DI, "through rdi");
+	ASSERT_EQ(ip.op.disp, 48, "at 48");
+	ASSERT_EQ(ip.sib_disp[0], 40, "sibling at 40");
+	ASSERT_EQ(ip.sib_disp[1], 48, "and 48");
+	addr_ip__rebase(&ip);
+	ASSERT_EQ(ip.op.disp, 48, "done once");
+	memset(&ip, 0, sizeof(ip));
+	ip.op.base = AS_R8;
+	addr_ip__rebase(&ip);
+	ASSERT_EQ(ip.op.base, AS_R8, "no origin: as decoded");
 }

@@ -18,6 +18,7 @@
 #include <capstone/capstone.h>
 
 #include "collect/addr/addrsample.h"
+#include "collect/addr/addrsample_int.h"
 #include "collect/collector.h"
 #include "collect/evring.h"
 #include "base/log.h"
@@ -28,129 +29,6 @@
 #include "base/u64map.h"
 #include "base/util.h"
 #include "collect/watch.h"
-
-/*
- * The cpu-clock rate when none is asked for.  A guest pays for every timer
- * sample with exits to the hypervisor: 20-50 us a sample on our nested KVM
- * guests (in-process, perf record alone pays the same), 1-2.5 % of a
- * workload's time at 500 Hz.  So a guest samples on the scheduler tick
- * (sampler__tick_plan) and uses this lower rate only where the tick cannot
- * serve.  Bare metal pays 1-2 us and gets the denser rate.
- */
-#define AS_DEFAULT_HZ 1000
-#define AS_GUEST_HZ 500
-#define AS_MAX_SWEEP 16384	/* bytes of a function swept linearly */
-#define AS_MAX_DELTAS 8192	/* per IP */
-#define AS_KEEP_IPS 200
-#define AS_LINE_IPS 30		/* IPs (with >= 1% of the samples) given source lines */
-#define AS_KEEP_REGIONS 64
-#define AS_KEEP_SHARED 64
-#define AS_LINE_THREADS 4	/* threads tracked per line internally */
-#define AS_LINE_WRITERS 4	/* writing IPs counted per line */
-#define AS_MAPS_REFRESH_NS 10000000ULL
-#define AS_MAX_PROCS 64		/* processes (target and children) decoded */
-
-/* --- the collector ------------------------------------------------------- */
-
-struct aspace;
-
-#define AS_SET_WORDS 16		/* bitmap of L1D set indexes (up to 1024 sets) */
-
-struct ip_agg {
-	struct addr_ip out;
-	uint64_t sets[AS_SET_WORDS];
-	struct aspace *sp;	/* the process it was sampled in */
-	bool stale;		/* from an image the process exec'd away from */
-	uint64_t last_exact;	/* 0 = none */
-	bool decoded_once;
-	uint64_t img_ino, img_off;	/* its code: file and offset (img_ino 0: anonymous) */
-	uint32_t img_path;		/* the file's path, hashed */
-	int64_t *deltas;
-	size_t nr_deltas;
-};
-
-struct line_agg {
-	uint64_t line;
-	int nr;
-	bool more;
-	struct { int tid; uint64_t reads, writes, rmask, wmask; } t[AS_LINE_THREADS];
-	/* the IPs that wrote it (index + 1) and their writes: the most counted */
-	struct { uint32_t ip; uint32_t writes; } w[AS_LINE_WRITERS];
-	struct aspace *sp;	 /* the process whose memory it is (any, when shared) */
-	bool proposed;		 /* handed to the watchpoints (--watch auto) */
-};
-
-struct region_agg {
-	struct addr_region r;
-};
-
-struct code_page {
-	uint64_t addr;
-	uint8_t *bytes; /* NULL: unreadable */
-};
-
-/* One process's address space: the target, or a child it forked or exec'd. */
-#define AS_JUMP_CACHE 64
-
-struct aspace {
-	pid_t pid;
-	struct maprecs recs;	   /* its executable mappings, from records */
-	bool maps_from_recs;	   /* maps is the records' (the process was gone) */
-	bool sampled;		   /* IPs point at it: it stays */
-	bool exited;
-	uint32_t serial;	   /* tells its private lines from another's (>= 1) */
-	uint64_t sym_refresh_ns;
-	struct code_page *pages;   /* code read once per page */
-	size_t nr_pages, cap_pages;
-	struct u64map page_idx;
-	struct u64map ip_idx;	   /* ip -> index into addrsample.ips + 1 */
-	struct procmaps *maps;	   /* regions and symbols: as->sym knows it */
-	int *map_region;	   /* maps->v[i] -> index into regions */
-	uint64_t maps_read_ns;
-	/* the jumps of the functions last looked at (joined()) */
-	struct {
-		uint64_t fstart, end;
-		struct as_jump *j;	/* sorted by target */
-		size_t n;
-	} jumps[AS_JUMP_CACHE];
-	unsigned int next_jumps;
-};
-
-struct addrsample {
-	pid_t pid;
-	unsigned int freq_hz;
-	struct evring *ring;
-	bool sideband_only;	/* ring has no samples: they come to addrsample__sink */
-	bool finished;		/* addrsample__finish ran: records go to side_sink only */
-	struct run_shared *shared; /* regs_drain, when sideband_only; side_sink */
-	bool kernel_ticks;	/* the event samples kernel mode too */
-	struct symbolizer *sym;
-	struct aspace *spaces[AS_MAX_PROCS];
-	int nr_spaces;
-	uint32_t nr_serials;
-	int line_size;
-	int l1_sets;
-	size_t page_size;
-
-	struct addr_report tot; /* counters only */
-
-	struct ip_agg *ips;
-	size_t nr_ips, cap_ips;
-	struct u64map last_ea;	   /* (ip index + 1) << 32 | tid -> index into eas + 1 */
-	uint64_t *eas;
-	size_t nr_eas, cap_eas;
-	struct u64map ip_lines, ip_pages, all_lines, all_pages;
-	struct footprint fp;	   /* samples per IP, thread and line */
-	struct u64map ip_region;   /* (ip index + 1) << 32 | region + 1 -> count */
-	struct u64map img_idx;	   /* code_key() -> index into ips + 1 */
-
-	struct line_agg *lines;
-	size_t nr_lines, cap_lines;
-	struct u64map line_idx;
-
-	struct region_agg *regions;
-	size_t nr_regions, cap_regions;
-};
 
 static void space_free(struct aspace *sp);
 
@@ -207,248 +85,7 @@ static void space_free(struct aspace *sp)
 	free(sp);
 }
 
-static const uint8_t *code_page(struct addrsample *as, struct aspace *sp, uint64_t page)
-{
-	bool added;
-	uint32_t *v = u64map__get(&sp->page_idx, page, &added);
-	struct code_page *cp;
-
-	if (!added)
-		return sp->pages[*v - 1].bytes;
-	sp->pages = xgrow(sp->pages, &sp->cap_pages, sp->nr_pages + 1, sizeof(*sp->pages));
-	cp = &sp->pages[sp->nr_pages++];
-	*v = sp->nr_pages;
-	cp->addr = page;
-	cp->bytes = xmalloc(as->page_size);
-	struct iovec local = { cp->bytes, as->page_size };
-	struct iovec remote = { (void *)(uintptr_t)page, as->page_size };
-
-	if (process_vm_readv(sp->pid, &local, 1, &remote, 1, 0) != (ssize_t)as->page_size &&
-	    /* gone already: from the file it mapped */
-	    !maprecs__read_page(&sp->recs, page, as->page_size, cp->bytes)) {
-		free(cp->bytes);
-		cp->bytes = NULL;
-	}
-	return cp->bytes;
-}
-
-/* Copies the code bytes [from, to) into buf; false when a page is unreadable. */
-static bool read_code(struct addrsample *as, struct aspace *sp, uint64_t from, uint64_t to,
-		      uint8_t *buf)
-{
-	uint64_t a = from;
-
-	while (a < to) {
-		uint64_t page = a & ~(uint64_t)(as->page_size - 1);
-		uint64_t end = page + as->page_size < to ? page + as->page_size : to;
-		const uint8_t *b = code_page(as, sp, page);
-
-		if (!b)
-			return false;
-		memcpy(buf + (a - from), b + (a - page), end - a);
-		a = end;
-	}
-	return true;
-}
-
-static void read_maps(struct addrsample *as, struct aspace *sp);
-
-/*
- * The function holding ip, from the snapshot the regions use; a module
- * mapped after it was taken (dlopen) means taking it again, rarely.
- */
-static void ensure_sym(struct addrsample *as, struct aspace *sp, uint64_t ip,
-		       struct sym_site *site)
-{
-	uint64_t now = now_ns();
-
-	memset(site, 0, sizeof(*site));
-	if ((!sp->maps || (sp->maps_from_recs && sp->recs.changed)) &&
-	    now - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
-		read_maps(as, sp);
-		sp->sym_refresh_ns = now;
-	}
-	if (!sp->maps)
-		return;
-	if ((symbolizer__site(as->sym, sp->maps, ip, false, site) || !site->function[0]) &&
-	    now - sp->sym_refresh_ns > 100000000ULL) {
-		read_maps(as, sp);
-		sp->sym_refresh_ns = now;
-		symbolizer__site(as->sym, sp->maps, ip, false, site);
-	}
-}
-
-/*
- * The loop around a decoded access, what it reaches through the same pointer and whether it
- * moves that pointer along a chain of loads: the code up to AS_LOOP_SCAN bytes either side
- * (within the instruction's page if the neighbours are not readable).
- */
-static void loop_siblings(struct addrsample *as, struct aspace *sp, struct ip_agg *ia,
-			  uint64_t fstart, uint64_t fsize)
-{
-	uint64_t insn = ia->out.op.insn, page = insn & ~(uint64_t)(as->page_size - 1);
-	uint64_t from = insn > AS_LOOP_SCAN ? insn - AS_LOOP_SCAN : 0, to = insn + AS_LOOP_SCAN;
-	uint8_t *buf;
-	int n;
-
-	if (ia->out.op.base < 0 || ia->out.op.rip)
-		return;
-	/* a loop is in its function: no need to read past it (or into an unmapped page) */
-	if (fstart && fstart <= insn && from < fstart)
-		from = fstart;
-	if (fsize && insn < fstart + fsize && to > fstart + fsize)
-		to = fstart + fsize;
-	buf = xmalloc(2 * AS_LOOP_SCAN + (size_t)as->page_size);
-	if (!read_code(as, sp, from, to, buf)) {
-		from = page;
-		to = page + (uint64_t)as->page_size;
-		if (!read_code(as, sp, from, to, buf)) {
-			free(buf);
-			return;
-		}
-	}
-	n = addrsample__loop_siblings(buf, (size_t)(to - from), from, &ia->out.op,
-				      ia->out.sib_disp, ia->out.sib_size, ADDR_SIBLINGS,
-				      &ia->out.sib_bump, &ia->out.op.lea_indexed);
-	ia->out.nr_sib = n > 0 ? n : 0;
-	if (addrsample__loop_step(buf, (size_t)(to - from), from, &ia->out.op, &ia->out.loop_step))
-		ia->out.loop_step = 0;
-	ia->out.op.chained = addrsample__loop_chained(buf, (size_t)(to - from), from, &ia->out.op);
-	ia->out.op.bulk = addrsample__loop_bulk(buf, (size_t)(to - from), from, &ia->out.op);
-	ia->out.op.reloads_base = addrsample__loop_reloads_base(buf, (size_t)(to - from), from,
-								&ia->out.op);
-	addrsample__loop_range(buf, (size_t)(to - from), from, insn, &ia->out.loop_lo,
-			       &ia->out.loop_hi); /* left 0 when none closes */
-	free(buf);
-	/* or a function that passes the base on to itself loaded through it: a recursive walk */
-	if (!ia->out.op.chained && fsize && fsize <= AS_MAX_SWEEP && insn < fstart + fsize &&
-	    (buf = xmalloc(fsize))) {
-		ia->out.op.chained = read_code(as, sp, fstart, fstart + fsize, buf) &&
-				     addrsample__call_chained(buf, fsize, fstart, &ia->out.op);
-		free(buf);
-	}
-}
-
-/* a join is looked for this far past the IP */
-#define AS_JOIN_SCAN 512
-
-/*
- * Whether a jump in the function (from its start to AS_JOIN_SCAN bytes past the IP: back
- * edges come after it) lands after the decoded access and at or before the sampled IP.  A
- * tick charged there may follow the jump, not the access before it in memory: the other
- * branch of an if joining, a loop's head.  The jumps of a function (FSIZE bytes, 0: not
- * known) are decoded once, to its end: the hot IPs of a function share them.
- */
-static bool joined(struct addrsample *as, struct aspace *sp, struct ip_agg *ia, uint64_t fstart,
-		   uint64_t fsize)
-{
-	uint64_t ip = ia->out.ip, to = ip + AS_JOIN_SCAN, fend = 0;
-	uint8_t *buf;
-	int k;
-
-	if (ip <= fstart || ip - fstart > AS_MAX_SWEEP)
-		return false;
-	if (fsize && fsize <= AS_MAX_SWEEP + AS_JOIN_SCAN && fstart + fsize > ip)
-		fend = fstart + fsize;
-	for (k = 0; k < AS_JUMP_CACHE; k++)
-		if (sp->jumps[k].fstart == fstart &&
-		    (sp->jumps[k].end >= to || (fend && sp->jumps[k].end >= fend)))
-			break;
-	if (k == AS_JUMP_CACHE) {
-		to = fend > to ? fend : to;
-		buf = xmalloc((size_t)(to - fstart));
-		if (!read_code(as, sp, fstart, to, buf)) {
-			/* up to the end of the IP's page */
-			to = (ip | (uint64_t)(as->page_size - 1)) + 1;
-			if (!read_code(as, sp, fstart, to, buf)) {
-				free(buf);
-				return false;
-			}
-		}
-		k = (int)(sp->next_jumps++ % AS_JUMP_CACHE);
-		free(sp->jumps[k].j);
-		sp->jumps[k].fstart = fstart;
-		sp->jumps[k].end = to;
-		sp->jumps[k].n = addrsample__jumps(buf, (size_t)(to - fstart), fstart,
-						   &sp->jumps[k].j);
-		free(buf);
-	}
-	return addrsample__jump_lands(sp->jumps[k].j, sp->jumps[k].n, ia->out.op.insn, ip,
-				      ip + AS_JOIN_SCAN);
-}
-
-static void decode_ip(struct addrsample *as, struct aspace *sp, struct ip_agg *ia)
-{
-	uint64_t ip = ia->out.ip, fstart = 0, from, to, insn;
-	struct sym_site site;
-	uint8_t *buf;
-	bool swept;
-
-	ia->decoded_once = true;
-	ensure_sym(as, sp, ip, &site);
-	if (site.function[0]) {
-		fstart = site.func_start;
-		if (ip <= fstart || ip - fstart > AS_MAX_SWEEP)
-			fstart = 0;
-	}
-	from = fstart ? fstart : ip - AS_VOTE_WINDOW;
-	/* the whole function (as far as a sweep goes): its other IPs use the same sweep */
-	to = fstart ? fstart + (site.func_size < AS_MAX_SWEEP ? site.func_size : AS_MAX_SWEEP) : ip;
-	to = to < ip ? ip : to;
-	buf = xmalloc(to - from + 16);
-	if (to > ip && !read_code(as, sp, from, to, buf))
-		to = ip;
-	if (to == ip && !read_code(as, sp, from, ip, buf)) {
-		/* The function start may be on an unreadable page: try the window. */
-		from = ip - AS_VOTE_WINDOW;
-		to = ip;
-		fstart = 0;
-		if (!read_code(as, sp, from, ip, buf)) {
-			ia->out.op.skip = AS_UNDECODABLE;
-			ia->out.op.insn = 0;
-			free(buf);
-			return;
-		}
-	}
-	/*
-	 * A sweep from the function's start places the instruction for sure;
-	 * the vote over the bytes before ip only most likely (swept: the
-	 * address streams put breakpoints only on sure instruction starts)
-	 */
-	swept = fstart && !symbolizer__prev_insn_span(buf, from, to - from, fstart, ip, &insn);
-	if ((!swept && addrsample__prev_insn(buf, from, ip, 0, &insn)) ||
-	    addrsample__decode(buf + (insn - from), ip - insn, insn, &ia->out.op))
-		ia->out.op.skip = AS_UNDECODABLE;
-	/*
-	 * Where the tick lands after an instruction with no access (on some
-	 * cores it lands after the arithmetic on a load, not after the load),
-	 * the access before it in the same run of code.
-	 */
-	else if (fstart && (ia->out.op.skip == AS_NO_MEM || ia->out.op.skip == AS_LEA))
-		addrsample__decode_back(buf, from, fstart, ip, &ia->out.op);
-	ia->out.op.swept = swept && ia->out.op.skip != AS_UNDECODABLE;
-	free(buf);
-	/* a load stored back right after: its line is written (s->n += x as two moves) */
-	if (ia->out.op.skip == AS_OK && ia->out.op.read && !ia->out.op.write) {
-		uint8_t after[64];
-		uint64_t at = ia->out.op.insn + ia->out.op.len;
-		size_t n = sizeof(after);
-
-		/* up to the end of its page if the next one is not readable */
-		if (!read_code(as, sp, at, at + n, after)) {
-			n = as->page_size - (at & (uint64_t)(as->page_size - 1));
-			if (n > sizeof(after) || !read_code(as, sp, at, at + n, after))
-				n = 0;
-		}
-		ia->out.op.stored = n && addrsample__stored_back(after, n, at, &ia->out.op);
-	}
-	if (ia->out.op.skip == AS_OK)
-		loop_siblings(as, sp, ia, fstart, fstart ? site.func_size : 0);
-	if (ia->out.op.skip == AS_OK && fstart)
-		ia->out.op.joined = joined(as, sp, ia, fstart, site.func_size);
-}
-
-static void read_maps(struct addrsample *as, struct aspace *sp)
+void addrsample__read_maps(struct addrsample *as, struct aspace *sp)
 {
 	struct procmaps *m = procmaps__capture(sp->pid, false);
 	bool from_recs = false;
@@ -507,7 +144,7 @@ static int find_region(struct addrsample *as, struct aspace *sp, uint64_t ea, bo
 	const struct procmap *e = procmaps__find(sp->maps, ea);
 
 	if (!e && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS) {
-		read_maps(as, sp);
+		addrsample__read_maps(as, sp);
 		e = procmaps__find(sp->maps, ea);
 	}
 	*shared = e && e->perms[3] == 's';
@@ -709,7 +346,7 @@ static bool code_key(struct addrsample *as, struct aspace *sp, uint64_t ip, uint
 	uint32_t h = 2166136261u;
 
 	if (!sp->maps && now_ns() - sp->maps_read_ns > AS_MAPS_REFRESH_NS)
-		read_maps(as, sp);
+		addrsample__read_maps(as, sp);
 	pm = procmaps__find(sp->maps, ip);
 	if (!pm || !pm->inode || pm->path[0] != '/')
 		return false;
@@ -798,7 +435,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	ia = &as->ips[ipi];
 	ia->out.samples++;
 	if (!ia->decoded_once)
-		decode_ip(as, sp, ia);
+		addrsample__decode_ip(as, sp, ia);
 	if (ia->out.op.skip != AS_OK) {
 		as->tot.skipped[ia->out.op.skip]++;
 		if (ia->out.op.skip == AS_UNDECODABLE && !ia->out.op.insn)
@@ -1062,7 +699,7 @@ void addrsample__at_exit(struct addrsample *as)
 	drain(as);
 	sp = space_find(as, as->pid, false);
 	if (sp)
-		read_maps(as, sp);
+		addrsample__read_maps(as, sp);
 }
 
 static struct aspace *space_by_serial(struct addrsample *as, uint32_t serial)
@@ -1223,6 +860,7 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 			continue;
 		p->ips[p->nr_ips] = as->ips[i].out;
 		p->ips[p->nr_ips].agg = (uint32_t)i;
+		addr_ip__rebase(&p->ips[p->nr_ips]);
 		/* a global's name for the address (the rules point at struct.member) */
 		if (as->ips[i].sp->maps && as->ips[i].last_exact &&
 		    as->ips[i].out.samples * 100 >= as->tot.samples)
