@@ -708,6 +708,43 @@ static int addr_shared_var(struct binder *b, const struct addr_report *a,
 	return factbase__add(b->fb, &e);
 }
 
+/*
+ * Whether the bytes every thread used on shared line L lie in one object of
+ * SB, the one IP's access to member MI is in: 1 (the threads use different
+ * members of one object: padding between objects does not part them), 0, or
+ * -1 when the object's place in the line is unknown (an array member, no
+ * exact address).  Its place: the offset in the line most of IP's exact
+ * addresses had, less the member's offset.
+ */
+static int shared_same_object(const struct addr_line *l, const struct addr_ip *ip,
+			      const struct sbind *sb, int mi, int line_size)
+{
+	const struct ma_member *m = &sb->s->members[mi];
+	int64_t at = -1, lo, hi;
+	uint32_t most = 0;
+
+	if ((m->flags & MA_M_ARRAY) || m->nested || ip->op.size != m->size || !sb->s->size ||
+	    line_size <= 0 || line_size > 64 || line_size > ADDR_LINE_OFF_MAX)
+		return -1;
+	for (int k = 0; k < line_size; k++)
+		if (ip->line_off[k] > most) {
+			most = ip->line_off[k];
+			at = k;
+		}
+	if (at < 0)
+		return -1;
+	lo = at - (int64_t)m->offset;
+	hi = lo + (int64_t)sb->s->size;
+	for (int t = 0; t < l->nr_threads && t < AS_MAX_THREADS_PER_LINE; t++) {
+		uint64_t used = l->t[t].rmask | l->t[t].wmask;
+
+		for (int k = 0; k < line_size; k++)
+			if ((used >> k & 1) && (k < lo || k >= hi))
+				return 0;
+	}
+	return 1;
+}
+
 /* Lines threads share (addr_line__shared), and the members they hold. */
 static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a,
 				   double to_samples)
@@ -735,12 +772,18 @@ static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a
 			 (factbase__get(fb, li, "line.true_sharing_threads", &prev, NULL) ||
 			  prev < l->nr_threads))
 			factbase__set(fb, li, "line.true_sharing_threads", l->nr_threads, t);
-		if ((sb = bind__attribute(b, ip, &mi)) && mi >= 0)
+		int same = -1;
+
+		if ((sb = bind__attribute(b, ip, &mi)) && mi >= 0) {
 			ment = binder__member_entity(b, sb, mi);
-		else
+			same = shared_same_object(l, ip, sb, mi, a->line_size);
+		} else {
 			ment = l->false_sharing ? addr_shared_var(b, a, l, ip) : -1;
+		}
 		if (ment < 0)
 			continue;
+		if (same >= 0)
+			factbase__set(fb, ment, "member.same_object", same, t);
 		for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
 			writes += l->t[k].writes;
 		double shared = writes * to_samples, threads = addr_line__writers(l);

@@ -237,6 +237,8 @@ const struct metric_def metric__registry[] = {
 	  "sampled reads of its line by threads that only read other bytes of it" },
 	{ "member.false_sharing", M, EV_ADDR, "bool",
 	  "threads used different bytes of the member's line, one of them writing" },
+	{ "member.same_object", M, EV_ADDR, "bool",
+	  "the bytes every thread used on the member's shared line lie in one object of its struct" },
 	{ "member.watch_hits", M, EV_WATCH, "count", "watchpoint hits on the member" },
 	{ "member.watch_threads", M, EV_WATCH, "count", "threads the watchpoint saw writing" },
 	/* region */

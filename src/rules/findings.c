@@ -3,6 +3,7 @@
  * The advice engine: rules x entities -> findings, ranked by estimated
  * cost; and the findings' emitters (text, JSON, SARIF 2.1.0).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -76,16 +77,41 @@ static const char *snippet_of(const struct factbase *fb, int idx, bool current)
  * {aligned_decl}: the declaration aligned to the line; for a global array
  * no struct describes, its rows wrapped in a line-aligned struct.
  */
+/*
+ * The line of declaration SN that declares MEMBER (its name followed by ';'
+ * or '[' or ':'), or NULL.
+ */
+static const char *member_line(const char *sn, const char *member)
+{
+	size_t n = strlen(member);
+
+	for (const char *p = sn; n && (p = strstr(p, member)); p += n) {
+		const char *bol = p;
+
+		while (bol > sn && bol[-1] != '\n')
+			bol--;
+		if ((p == sn || !(p[-1] == '_' || isalnum((unsigned char)p[-1]))) &&
+		    (p[n] == ';' || p[n] == '[' || p[n] == ':'))
+			return bol;
+	}
+	return NULL;
+}
+
 static void put_aligned_decl(char **out, size_t *len, size_t *cap, const struct factbase *fb,
 			     int idx)
 {
 	const struct entity *e = entity_of(fb, idx);
 	const char *sn = snippet_of(fb, idx, true);
-	const char *semi = sn ? strrchr(sn, ';') : NULL;
-	double line = 64;
+	const char *semi = sn ? strrchr(sn, ';') : NULL, *at;
+	double line = 64, same = 0;
 
 	factbase__get(fb, idx, "machine.line_size", &line, NULL);
-	if (semi)
+	factbase__get(fb, idx, "member.same_object", &same, NULL);
+	if (same > 0 && sn && e->member[0] && (at = member_line(sn, e->member)))
+		/* the threads use members of one object: part the members, not the objects */
+		sbuf_printf(out, len, cap, "%.*s\t_Alignas(%.0f) /* %s and what follows: a line "
+			    "of their own */\n%s", (int)(at - sn), sn, line, e->member, at);
+	else if (semi)
 		sbuf_printf(out, len, cap, "%.*s __attribute__((aligned(%.0f)));%s",
 			    (int)(semi - sn), sn, line, semi + 1);
 	else if (!INHERIT(fb, idx, struct_name)[0] && e->member[0])
@@ -96,6 +122,20 @@ static void put_aligned_decl(char **out, size_t *len, size_t *cap, const struct 
 	else
 		sbuf_printf(out, len, cap, "struct %s { /* ... */ } __attribute__((aligned(%.0f)));",
 			    INHERIT(fb, idx, struct_name), line);
+}
+
+/* {sharing_fix}: part the objects, or the members of one object (member.same_object). */
+static const char *sharing_fix(const struct factbase *fb, int idx)
+{
+	double same = 0;
+
+	factbase__get(fb, idx, "member.same_object", &same, NULL);
+	return same > 0 ? "The threads use different members of one object: start the members "
+			  "one thread writes on a cache line of their own, away from those the "
+			  "other threads use (_Alignas on the first of each group); aligning the "
+			  "type would not part them"
+			: "Give every object written by a different thread its own cache line: "
+			  "align the type to the line (this pads it)";
 }
 
 static char *expand(const char *t, const struct factbase *fb, int idx)
@@ -204,6 +244,8 @@ static char *expand(const char *t, const struct factbase *fb, int idx)
 						   : "/* split: see 'memadvise layout' for the members */");
 		} else if (!strcmp(name, "aligned_decl")) {
 			put_aligned_decl(&out, &len, &cap, fb, idx);
+		} else if (!strcmp(name, "sharing_fix")) {
+			sbuf_printf(&out, &len, &cap, "%s", sharing_fix(fb, idx));
 		} else if (!strcmp(name, "split_detail")) {
 			double split = -1, obj = -1, sz = 0;
 

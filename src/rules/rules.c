@@ -28,7 +28,7 @@
 static const char *const template_labels[] = {
 	"struct", "member", "object", "decl", "function", "file", "line", "location", "region",
 	"fixed_decl", "hot_decl", "aligned_decl", "split_decl", "elem_per_line", "split_detail",
-	"span_detail", "region_kind", NULL,
+	"span_detail", "region_kind", "sharing_fix", NULL,
 };
 
 struct pctx {
