@@ -453,6 +453,12 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 		return;
 	}
 	ea = addrsample__ea(&ia->out.op, regs);
+	/*
+	 * the same code in another process (ip_index): RIP-relative from where
+	 * this process has it, another address where it is loaded elsewhere
+	 */
+	if (ia->out.op.rip)
+		ea += ip - ia->out.ip;
 	as->tot.decoded++;
 	ia->out.decoded++;
 	if (ia->out.op.back)
@@ -564,6 +570,7 @@ static void on_sample(void *ctx, const struct perf_event_header *h)
 	/* cache-line sharing: exact addresses only */
 	if (!ia->out.op.clobbers) {
 		ia->last_exact = ea;
+		ia->last_sp = sp;
 		note_line(as, sp, ipi, (int)tid, ea, lkey, &ia->out.op);
 	}
 }
@@ -862,9 +869,9 @@ struct addr_report *addrsample__finish(struct addrsample *as)
 		p->ips[p->nr_ips].agg = (uint32_t)i;
 		addr_ip__rebase(&p->ips[p->nr_ips]);
 		/* a global's name for the address (the rules point at struct.member) */
-		if (as->ips[i].sp->maps && as->ips[i].last_exact &&
+		if (as->ips[i].last_exact && as->ips[i].last_sp->maps &&
 		    as->ips[i].out.samples * 100 >= as->tot.samples)
-			addrsym__data(as->sym, as->ips[i].sp->maps, as->ips[i].last_exact,
+			addrsym__data(as->sym, as->ips[i].last_sp->maps, as->ips[i].last_exact,
 				      p->ips[p->nr_ips].object, sizeof(p->ips[p->nr_ips].object));
 		p->nr_ips++;
 	}

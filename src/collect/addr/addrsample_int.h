@@ -48,6 +48,7 @@ struct ip_agg {
 	struct aspace *sp;	/* the process it was sampled in */
 	bool stale;		/* from an image the process exec'd away from */
 	uint64_t last_exact;	/* 0 = none */
+	struct aspace *last_sp;	/* the process whose address last_exact is */
 	bool decoded_once;
 	uint64_t img_ino, img_off;	/* its code: file and offset (img_ino 0: anonymous) */
 	uint32_t img_path;		/* the file's path, hashed */
