@@ -200,11 +200,15 @@ void addr_ip__rebase(struct addr_ip *ip)
 {
 	if (!ip->op.from_base)
 		return;
-	ip->op.base = ip->op.from_base - 1;
 	ip->op.disp += ip->op.from_disp;
 	for (int k = 0; k < ip->nr_sib && k < ADDR_SIBLINGS; k++)
 		ip->sib_disp[k] += ip->op.from_disp;
-	ip->op.from_base = 0;
+	ip->op.from_disp = 0;
+	/* a lea's source holds the object's address; a loaded pointer's is kept for the binder */
+	if (!ip->op.from_load) {
+		ip->op.base = ip->op.from_base - 1;
+		ip->op.from_base = 0;
+	}
 }
 
 void addr_ip__note_base(struct addr_ip *ip, uint64_t origin)

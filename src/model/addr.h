@@ -70,14 +70,18 @@ struct mem_operand {
 	uint8_t back;	     /* instructions before the sampled IP's previous one (see decode_back) */
 	int64_t adj;	     /* what those added to the base register since: ea = ... - adj */
 	/*
-	 * The register the base was set from by a constant, plus one (0:
-	 * none known): lea base, [from + from_disp] before the access, with
-	 * neither register changed on any path from there to it
-	 * (addrsample__base_origin).  The code's pointer is from's, and the
-	 * access lands from_disp + disp into what it points to.
+	 * Where the base came from (addrsample__base_origin), the register
+	 * plus one (0: not known): lea base, [from + from_disp], or a pointer
+	 * loaded from [from + from_load_disp] from_back bytes of code before
+	 * the access, from_disp added since; neither changed on any path from
+	 * there to it.  The access lands from_disp + disp into the object that
+	 * from (lea), or the loaded pointer, points to.
 	 */
 	int from_base;
 	int64_t from_disp;
+	bool from_load;
+	int64_t from_load_disp;
+	uint32_t from_back;
 	char text[64];	     /* "mov r12, qword ptr [r12]" */
 };
 
@@ -314,11 +318,10 @@ bool addr_line__shared(const struct addr_line *l);
 /* Counts ORIGIN among IP's distinct base values at its origin (origin_bases). */
 void addr_ip__note_base(struct addr_ip *ip, uint64_t origin);
 /*
- * IP's access as the code's pointer sees it: where its base register was
- * set from another by a constant (op.from_base), through that register at
- * the displacement plus that constant, the siblings' displacements moved
- * alike (the addresses sampled are the same).  Done once: from_base is 0
- * after.
+ * IP's access as the code's pointer sees it (op.from_base): from_disp more
+ * into the object, the siblings' displacements moved alike (the addresses
+ * sampled are the same); through a lea's source register, while a loaded
+ * pointer's origin stays for the binder (from_load).  Done once.
  */
 void addr_ip__rebase(struct addr_ip *ip);
 /* qsort order of shared lines: most writes first. */

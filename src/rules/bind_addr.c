@@ -717,11 +717,12 @@ static int addr_shared_var(struct binder *b, const struct addr_report *a,
  * addresses had, less the member's offset.
  */
 static int shared_same_object(const struct addr_line *l, const struct addr_ip *ip,
-			      const struct sbind *sb, int mi, int line_size)
+			      const struct sbind *sb, int mi, int line_size, int64_t *written_from)
 {
 	const struct ma_member *m = &sb->s->members[mi];
 	int64_t at = -1, lo, hi;
 	uint32_t most = 0;
+	uint64_t written = 0;
 
 	if ((m->flags & MA_M_ARRAY) || m->nested || ip->op.size != m->size || !sb->s->size ||
 	    line_size <= 0 || line_size > 64 || line_size > ADDR_LINE_OFF_MAX)
@@ -741,7 +742,10 @@ static int shared_same_object(const struct addr_line *l, const struct addr_ip *i
 		for (int k = 0; k < line_size; k++)
 			if ((used >> k & 1) && (k < lo || k >= hi))
 				return 0;
+		written |= l->t[t].wmask;
 	}
+	/* where the written bytes begin, in the object: the first member to part */
+	*written_from = written ? __builtin_ctzll(written) - lo : -1;
 	return 1;
 }
 
@@ -773,10 +777,11 @@ static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a
 			  prev < l->nr_threads))
 			factbase__set(fb, li, "line.true_sharing_threads", l->nr_threads, t);
 		int same = -1;
+		int64_t from = -1;
 
 		if ((sb = bind__attribute(b, ip, &mi)) && mi >= 0) {
 			ment = binder__member_entity(b, sb, mi);
-			same = shared_same_object(l, ip, sb, mi, a->line_size);
+			same = shared_same_object(l, ip, sb, mi, a->line_size, &from);
 		} else {
 			ment = l->false_sharing ? addr_shared_var(b, a, l, ip) : -1;
 		}
@@ -784,6 +789,8 @@ static void addr_bind_shared_lines(struct binder *b, const struct addr_report *a
 			continue;
 		if (same >= 0)
 			factbase__set(fb, ment, "member.same_object", same, t);
+		if (same > 0 && from >= 0)
+			factbase__set(fb, ment, "member.written_from", (double)from, t);
 		for (int k = 0; k < l->nr_threads && k < AS_MAX_THREADS_PER_LINE; k++)
 			writes += l->t[k].writes;
 		double shared = writes * to_samples, threads = addr_line__writers(l);

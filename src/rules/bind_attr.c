@@ -377,6 +377,74 @@ static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip 
 }
 
 /*
+ * The struct a pointer member of type NAME ("struct limiter *", "const
+ * struct node *") points to, as layout.h names it, into OUT; false for
+ * anything else (a pointer to a pointer, a typedef'd pointer).
+ */
+static bool pointee_name(const char *name, char *out, size_t len)
+{
+	size_t n;
+
+	if (!name)
+		return false;
+	while (!strncmp(name, "const ", 6) || !strncmp(name, "volatile ", 9))
+		name += name[0] == 'c' ? 6 : 9;
+	if (!strncmp(name, "struct ", 7))
+		name += 7;
+	else if (!strncmp(name, "union ", 6))
+		name += 6;
+	n = strlen(name);
+	if (n < 3 || strcmp(name + n - 2, " *") || strchr(name, '*') != name + n - 1 ||
+	    n - 2 >= len)
+		return false;
+	memcpy(out, name, n - 2);
+	out[n - 2] = 0;
+	return true;
+}
+
+/*
+ * The struct an access through a pointer loaded before it works on
+ * (op.from_load: mov rbx, [rdi]; add rbx, 56 for &rf->lim->issued): the
+ * debug info's variable in the register the pointer was loaded through, at
+ * the load; its member at the load's displacement, a pointer to a struct;
+ * that struct's member at the access's displacement (rebased: from the
+ * loaded pointer), which the access must fit.  NULL when any link is
+ * unknown.
+ */
+static struct sbind *loaded_struct(struct binder *b, const struct addr_ip *ip, const char *fn,
+				   int *member)
+{
+	char type[128], name[128];
+	struct sbind *sb, *tb;
+	const struct ma_member *m;
+	int64_t delta = 0, off;
+	int mi;
+
+	if (!b->ct || !ip->op.from_load || !ip->op.from_base || !ip->loc.rel ||
+	    ip->op.from_back > ip->loc.rel || !ip->loc.function[0] ||
+	    codetypes__reg_struct(b->ct, fn, ip->loc.rel - ip->op.from_back,
+				  dwarf_reg(ip->op.from_base - 1), type, sizeof(type), &delta) ||
+	    !(sb = binder__find_struct(b, type)))
+		return NULL;
+	off = ip->op.from_load_disp - delta;
+	if (off < 0 || (mi = bind__member_at(sb->s, off)) < 0)
+		return NULL;
+	m = &sb->s->members[mi];
+	if (m->offset != (uint64_t)off || m->size != 8 || (m->flags & MA_M_ARRAY) ||
+	    !pointee_name(m->type_name, name, sizeof(name)) || !(tb = binder__find_struct(b, name)))
+		return NULL;
+	off = ip->op.disp;
+	if (off < 0 || off >= (int64_t)tb->s->size || (mi = bind__member_at(tb->s, off)) < 0)
+		return NULL;
+	m = &tb->s->members[mi];
+	if (ip->op.size && (m->size < ip->op.size ||
+			    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
+		return NULL;
+	*member = mi;
+	return tb;
+}
+
+/*
  * Where IP's access lands in an object of S that encloses the variable
  * the debug info ties to its base register (w = rax + 64 with w =
  * &ino[i].wb: S's member of w's struct at 88, so rax is 24 into the
@@ -564,6 +632,9 @@ struct sbind *bind__attribute(struct binder *b, const struct addr_ip *ip, int *m
 			*member = bind__member_at(best->s, (int64_t)off);
 		return best;
 	}
+	/* a pointer loaded through a variable's member before the access (op.from_load) */
+	if ((best = loaded_struct(b, ip, fn, member)))
+		return best;
 	/* the pointer variable the debug info puts in the base register there */
 	if ((best = reg_variable_struct(b, ip, fn, stride, member, &hint)))
 		return best;

@@ -239,6 +239,8 @@ const struct metric_def metric__registry[] = {
 	  "threads used different bytes of the member's line, one of them writing" },
 	{ "member.same_object", M, EV_ADDR, "bool",
 	  "the bytes every thread used on the member's shared line lie in one object of its struct" },
+	{ "member.written_from", M, EV_ADDR, "bytes",
+	  "with member.same_object: the offset in the object of the first byte written on the line" },
 	{ "member.watch_hits", M, EV_WATCH, "count", "watchpoint hits on the member" },
 	{ "member.watch_threads", M, EV_WATCH, "count", "threads the watchpoint saw writing" },
 	/* region */

@@ -78,13 +78,23 @@ static const char *snippet_of(const struct factbase *fb, int idx, bool current)
  * no struct describes, its rows wrapped in a line-aligned struct.
  */
 /*
- * The line of declaration SN that declares MEMBER (its name followed by ';'
- * or '[' or ':'), or NULL.
+ * The line of declaration SN that declares the member at offset AT (its
+ * "offset size" comment, as memadvise layout prints it), else the one that
+ * declares MEMBER (its name followed by ';' or '[' or ':'), or NULL.
  */
-static const char *member_line(const char *sn, const char *member)
+static const char *member_line(const char *sn, const char *member, double at)
 {
 	size_t n = strlen(member);
 
+	for (const char *p = sn; at >= 0 && (p = strstr(p, "/*")); p += 2) {
+		const char *bol = p;
+		unsigned long off, size;
+
+		while (bol > sn && bol[-1] != '\n')
+			bol--;
+		if (sscanf(p, "/* %lu %lu */", &off, &size) == 2 && (double)off == at)
+			return bol;
+	}
 	for (const char *p = sn; n && (p = strstr(p, member)); p += n) {
 		const char *bol = p;
 
@@ -103,14 +113,15 @@ static void put_aligned_decl(char **out, size_t *len, size_t *cap, const struct 
 	const struct entity *e = entity_of(fb, idx);
 	const char *sn = snippet_of(fb, idx, true);
 	const char *semi = sn ? strrchr(sn, ';') : NULL, *at;
-	double line = 64, same = 0;
+	double line = 64, same = 0, from = -1;
 
 	factbase__get(fb, idx, "machine.line_size", &line, NULL);
 	factbase__get(fb, idx, "member.same_object", &same, NULL);
-	if (same > 0 && sn && e->member[0] && (at = member_line(sn, e->member)))
+	factbase__get(fb, idx, "member.written_from", &from, NULL);
+	if (same > 0 && sn && e->member[0] && (at = member_line(sn, e->member, from)))
 		/* the threads use members of one object: part the members, not the objects */
-		sbuf_printf(out, len, cap, "%.*s\t_Alignas(%.0f) /* %s and what follows: a line "
-			    "of their own */\n%s", (int)(at - sn), sn, line, e->member, at);
+		sbuf_printf(out, len, cap, "%.*s\t_Alignas(%.0f) /* the members written from "
+			    "here: a line of their own */\n%s", (int)(at - sn), sn, line, at);
 	else if (semi)
 		sbuf_printf(out, len, cap, "%.*s __attribute__((aligned(%.0f)));%s",
 			    (int)(semi - sn), sn, line, semi + 1);

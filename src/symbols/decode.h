@@ -63,18 +63,25 @@ int addrsample__prev_insn(const uint8_t *code, uint64_t code_addr, uint64_t ip,
  */
 /*
  * Where OP's base register came from: the last instruction before OP (in a
- * sweep of CODE, LEN bytes of the function from its start FSTART) that
- * writes the base is lea base, [from + disp] (no index, another register,
- * not the stack or instruction pointer), and the value reaches OP on every
- * path: no write to either register (a call writes the caller-saved ones)
- * from the lea to OP, and every jump landing between them comes from OP or
- * after it (a loop around OP) over code that writes neither; no indirect
- * jump in the function.  0 with *FROM (enum as_reg) and *DISP set;
- * -ENOENT when unknown (OP's loop then only points into an object at a
- * displacement the binder cannot place).
+ * sweep of CODE, LEN bytes of the function from its start FSTART) that sets
+ * the base is lea base, [from + disp] (no index, another register, not the
+ * stack or instruction pointer) or a pointer loaded, mov base, qword ptr
+ * [from + load_disp], and after it only constants are added to the base
+ * (disp).  The value must reach OP on every path: no other write to the
+ * base, nor to a lea's source (a call writes the caller-saved ones), from
+ * there to OP, and every jump landing between them comes from OP or after
+ * it (a loop around OP) over code that writes neither; no indirect jump in
+ * the function.  0 with *O set; -ENOENT when unknown.
  */
+struct base_origin {
+	int from;		/* enum as_reg */
+	bool loaded;		/* the base is a pointer loaded from [from + load_disp] */
+	int64_t load_disp;
+	int64_t disp;		/* what the base is past from's value (lea), or the loaded pointer */
+	uint64_t at;		/* the instruction that set it */
+};
 int addrsample__base_origin(const uint8_t *code, size_t len, uint64_t fstart,
-			    const struct mem_operand *op, int *from, int64_t *disp);
+			    const struct mem_operand *op, struct base_origin *o);
 
 #define AS_STORE_MAX 8
 bool addrsample__stored_back(const uint8_t *code, size_t len, uint64_t code_addr,

@@ -1159,24 +1159,62 @@ void test_addrsample__base_origin(void)
 		0xc3,				/* ret */
 	};
 	struct mem_operand op;
-	int64_t disp = 0;
-	int from = -1;
+	struct base_origin o;
 
 	if (!ASSERT_OK(addrsample__decode(pos + 0xa, sizeof(pos) - 0xa, 0x100a, &op), "the store"))
 		return;
 	ASSERT_EQ(op.base, AS_R8, "through r8");
-	ASSERT_OK(addrsample__base_origin(pos, sizeof(pos), 0x1000, &op, &from, &disp),
-		  "r8 comes from rdi");
-	ASSERT_EQ(from, AS_DI, "rdi");
-	ASSERT_EQ(disp, 40, "40 bytes on");
+	ASSERT_OK(addrsample__base_origin(pos, sizeof(pos), 0x1000, &op, &o), "r8 comes from rdi");
+	ASSERT_EQ(o.from, AS_DI, "rdi");
+	ASSERT_TRUE(!o.loaded, "by a lea");
+	ASSERT_EQ(o.disp, 40, "40 bytes on");
 	if (!ASSERT_OK(addrsample__decode(moved + 0xa, sizeof(moved) - 0xa, 0x100a, &op), "store"))
 		return;
-	ASSERT_EQ(addrsample__base_origin(moved, sizeof(moved), 0x1000, &op, &from, &disp), -ENOENT,
+	ASSERT_EQ(addrsample__base_origin(moved, sizeof(moved), 0x1000, &op, &o), -ENOENT,
 		  "the loop moves rdi: r8 is no longer rdi + 40");
 	if (!ASSERT_OK(addrsample__decode(bypass + 0xa, sizeof(bypass) - 0xa, 0x100a, &op), "store"))
 		return;
-	ASSERT_EQ(addrsample__base_origin(bypass, sizeof(bypass), 0x1000, &op, &from, &disp),
-		  -ENOENT, "the je reaches the store without the lea");
+	ASSERT_EQ(addrsample__base_origin(bypass, sizeof(bypass), 0x1000, &op, &o), -ENOENT,
+		  "the je reaches the store without the lea");
+}
+
+/*
+ * Pointers into a struct another one points to, kept for a loop (uint64_t
+ * *a = &rf->lim->b, *c = &rf->lim->d): mov rbx, [rdi] then add rbx, 56,
+ * and lea r13, [rbx + 40] taken before that add.  Both stores are into the
+ * pointer loaded from [rdi + 0], at 56 and at 40, although rdi changes in
+ * the loop (what it held at the load is what counts).
+ */
+void test_addrsample__base_origin_loaded(void)
+{
+	static const uint8_t code[] = {
+		0x48, 0x8b, 0x1f,		/* mov rbx, [rdi] */
+		0x48, 0x8b, 0x6f, 0x08,		/* mov rbp, [rdi + 8] */
+		0x4c, 0x8d, 0x6b, 0x28,		/* lea r13, [rbx + 0x28] */
+		0x48, 0x83, 0xc3, 0x38,		/* add rbx, 0x38 */
+		0x49, 0x83, 0xc1, 0x01,		/* f: add r9, 1 */
+		0x48, 0x89, 0xf8,		/* mov rax, rdi */
+		0x48, 0x8b, 0x38,		/* mov rdi, [rax] */
+		0x4c, 0x89, 0x0b,		/* 19: mov [rbx], r9 */
+		0x4d, 0x89, 0x4d, 0x00,		/* 1c: mov [r13], r9 */
+		0x49, 0x83, 0xf9, 0x64,		/* cmp r9, 100 */
+		0x75, 0xe9,			/* jne f */
+		0xc3,				/* ret */
+	};
+	struct mem_operand op;
+	struct base_origin o;
+
+	if (!ASSERT_OK(addrsample__decode(code + 0x19, sizeof(code) - 0x19, 0x1019, &op), "store"))
+		return;
+	ASSERT_OK(addrsample__base_origin(code, sizeof(code), 0x1000, &op, &o), "rbx's origin");
+	ASSERT_TRUE(o.loaded && o.from == AS_DI && o.load_disp == 0, "loaded from [rdi]");
+	ASSERT_EQ(o.disp, 56, "56 bytes into it");
+	ASSERT_EQ(o.at, 0x1000, "at the load");
+	if (!ASSERT_OK(addrsample__decode(code + 0x1c, sizeof(code) - 0x1c, 0x101c, &op), "store"))
+		return;
+	ASSERT_OK(addrsample__base_origin(code, sizeof(code), 0x1000, &op, &o), "r13's origin");
+	ASSERT_TRUE(o.loaded && o.from == AS_DI && o.load_disp == 0, "rbx's load, before its add");
+	ASSERT_EQ(o.disp, 40, "40 bytes into it");
 }
 
 /* The binder sees the store through rdi at 40, its loop's siblings moved alike, once. */
@@ -1189,6 +1227,7 @@ void test_addrsample__rebase(void)
 	ip.op.disp = 8;
 	ip.op.from_base = AS_DI + 1;
 	ip.op.from_disp = 40;
+	ip.op.from_load = false;
 	ip.nr_sib = 2;
 	ip.sib_disp[0] = 0;
 	ip.sib_disp[1] = 8;
@@ -1203,4 +1242,15 @@ void test_addrsample__rebase(void)
 	ip.op.base = AS_R8;
 	addr_ip__rebase(&ip);
 	ASSERT_EQ(ip.op.base, AS_R8, "no origin: as decoded");
+	/* a loaded pointer: the displacement from it, its origin kept for the binder */
+	memset(&ip, 0, sizeof(ip));
+	ip.op.base = AS_BX;
+	ip.op.from_base = AS_DI + 1;
+	ip.op.from_load = true;
+	ip.op.from_disp = 56;
+	addr_ip__rebase(&ip);
+	addr_ip__rebase(&ip);
+	ASSERT_EQ(ip.op.disp, 56, "56 into the loaded pointer's object, once");
+	ASSERT_EQ(ip.op.base, AS_BX, "the register as decoded");
+	ASSERT_EQ(ip.op.from_base, AS_DI + 1, "the load's register kept");
 }

@@ -191,8 +191,7 @@ void addrsample__decode_ip(struct addrsample *as, struct aspace *sp, struct ip_a
 	struct sym_site site;
 	uint8_t *buf;
 	bool swept;
-	int64_t disp;
-	int reg;
+	struct base_origin bo;
 
 	ia->decoded_once = true;
 	ensure_sym(as, sp, ip, &site);
@@ -239,9 +238,13 @@ void addrsample__decode_ip(struct addrsample *as, struct aspace *sp, struct ip_a
 	ia->out.op.swept = swept && ia->out.op.skip != AS_UNDECODABLE;
 	/* a pointer into an object set by a lea from the one the debug info knows (whole function) */
 	if (fstart && from == fstart && to >= fstart + site.func_size &&
-	    !addrsample__base_origin(buf, (size_t)(to - from), fstart, &ia->out.op, &reg, &disp)) {
-		ia->out.op.from_base = reg + 1;
-		ia->out.op.from_disp = disp;
+	    !addrsample__base_origin(buf, (size_t)(to - from), fstart, &ia->out.op, &bo) &&
+	    ia->out.op.insn - bo.at <= UINT32_MAX) {
+		ia->out.op.from_base = bo.from + 1;
+		ia->out.op.from_disp = bo.disp;
+		ia->out.op.from_load = bo.loaded;
+		ia->out.op.from_load_disp = bo.load_disp;
+		ia->out.op.from_back = (uint32_t)(ia->out.op.insn - bo.at);
 	}
 	free(buf);
 	/* a load stored back right after: its line is written (s->n += x as two moves) */
