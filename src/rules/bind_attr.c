@@ -288,6 +288,23 @@ static int dwarf_reg(int family)
 }
 
 /*
+ * Whether IP's access fits member M of S at offset OFF: a scalar of the
+ * member's size, within an array or nested struct member, or, stepping over
+ * S one by one (STEPPED), starting at the member and covering it and the
+ * next ones (one load for r, g, b, a).
+ */
+static bool fits_member(const struct addr_ip *ip, const struct ma_struct *s,
+			const struct ma_member *m, int64_t off, bool stepped)
+{
+	bool wide = stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
+		    (uint64_t)off + ip->op.size <= s->size;
+
+	return !ip->op.size || wide ||
+	       (m->size >= ip->op.size &&
+		((m->flags & MA_M_ARRAY) || m->nested || m->size == ip->op.size));
+}
+
+/*
  * The struct of the pointer variable that the debug info says the access's
  * base register holds at its instruction (s->last_tile through s, whatever
  * other structs the function works on have a member at that displacement),
@@ -365,12 +382,7 @@ static struct sbind *reg_variable_struct(struct binder *b, const struct addr_ip 
 			return NULL;
 		m = &sb->s->members[mi];
 	}
-	/* the access fits the member, as bind__attribute() asks */
-	if (ip->op.size &&
-	    !(stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
-	      (uint64_t)off + ip->op.size <= sb->s->size) &&
-	    (m->size < ip->op.size ||
-	     (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
+	if (!fits_member(ip, sb->s, m, off, stepped))
 		return NULL;
 	*member = mi;
 	return sb;
@@ -436,9 +448,7 @@ static struct sbind *loaded_struct(struct binder *b, const struct addr_ip *ip, c
 	off = ip->op.disp;
 	if (off < 0 || off >= (int64_t)tb->s->size || (mi = bind__member_at(tb->s, off)) < 0)
 		return NULL;
-	m = &tb->s->members[mi];
-	if (ip->op.size && (m->size < ip->op.size ||
-			    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
+	if (!fits_member(ip, tb->s, &tb->s->members[mi], off, false))
 		return NULL;
 	*member = mi;
 	return tb;
@@ -593,10 +603,7 @@ static struct sbind *fit_type(struct binder *b, const struct addr_ip *ip,
 	 */
 	if (scalar_at && !same_scalar(m, hint->scalar_type))
 		return NULL;
-	bool wide = stepped && m->offset == (uint64_t)off && m->size < ip->op.size &&
-		    (uint64_t)off + ip->op.size <= sb->s->size;
-	if (ip->op.size && !wide && (m->size < ip->op.size ||
-			    (!(m->flags & MA_M_ARRAY) && !m->nested && m->size != ip->op.size)))
+	if (!fits_member(ip, sb->s, m, off, stepped))
 		return NULL;
 	*out_off = off;
 	return sb;
